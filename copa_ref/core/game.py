@@ -1,0 +1,151 @@
+"""The ``Game`` protocol: the one shape every game of the reference has.
+
+A game is a record of pure functions over immutable values. Nothing in it holds state,
+performs I/O or draws random numbers on its own: chance is an explicit action, sampled only
+by :attr:`Game.sample_chance` from a random generator the caller passes in.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from fractions import Fraction
+from typing import Any, Generic, TypeVar
+
+import attrs
+import cattrs
+
+from copa_ref.core.codec import JSON, canonical_json, structure
+from copa_ref.core.errors import RuleViolation
+from copa_ref.core.types import FactSheet, MoverKind, Outcome, Seat, ToMove
+
+__all__ = ["Game"]
+
+S = TypeVar("S")
+A = TypeVar("A")
+C = TypeVar("C")
+O = TypeVar("O")  # noqa: E741 - the conventional name of the observation type
+
+
+@attrs.frozen(kw_only=True)
+class Game(Generic[S, A, C, O]):
+    """One game of the reference, as a record of its pure functions.
+
+    The functions are the game package's own (``copa_ref.<game>.rules``); this record only
+    gathers them so that the conformance runner, the command line, the benchmark and the
+    generic tests can reach every game the same way.
+    """
+
+    name: str
+    """The registry name, lower case (``"kala"``, ``"da_capo"``)."""
+    title: str
+    """The name as the source prints it (``"KALA"``, ``"DA CAPO"``)."""
+    prefix: str
+    """The rule-ID prefix (``"KALA"``, ``"DACAPO"``)."""
+    facts: FactSheet
+    """The declared fact sheet."""
+    config_type: type[C]
+    """The variant options, an attrs class whose default instance is the default reading."""
+    state_type: type[S]
+    """The state class."""
+    action_type: Any
+    """The action type: one class, or a union of classes told apart by their JSON tag."""
+    observation_type: type[O]
+    """What :attr:`observe` returns."""
+    converter: cattrs.Converter
+    """The game's strict JSON converter (see :mod:`copa_ref.core.codec`)."""
+
+    new_game: Callable[[C], S]
+    """The initial state for a config; raises ``InvalidStateError`` for a bad config."""
+    num_players: Callable[[C], int]
+    """How many seats a config has."""
+    to_move: Callable[[S], ToMove]
+    """Who acts in a state."""
+    legal_actions: Callable[[S, Seat | None], tuple[A, ...]]
+    """Sorted legal actions. With ``None``: everything legal at a seat or any-of node (empty at
+    chance, joint and terminal nodes). With a seat: that seat's own choices (at a joint node,
+    its part of the joint action)."""
+    apply: Callable[[S, A], S]
+    """The state after an action; raises ``IllegalActionError`` naming the broken rule."""
+    outcome: Callable[[S], Outcome | None]
+    """The result of a finished game, ``None`` while it goes on."""
+    observe: Callable[[S, Seat | None], O]
+    """What a seat may know; ``None`` gives the public view (a spectator's)."""
+    sample_chance: Callable[[S, random.Random], A]
+    """Draw a chance action at a chance node from the caller's generator."""
+    well_formed: Callable[[S], bool]
+    """Pure and total: whether a state could be produced by legal play (shape and counts)."""
+    check_state: Callable[[S], None]
+    """Raise the precise ``InvalidStateError``/``MalformedInputError`` for a bad state."""
+    step_invariants: tuple[Callable[[S, A, S], None], ...]
+    """Checks of one transition ``(before, action, after)``; each raises ``InvariantViolation``."""
+    render: Callable[[S], str]
+    """A readable text picture of a state."""
+    demo: Callable[[int], Iterator[str]]
+    """A seeded game between simple players, as lines of text."""
+    chance_outcomes: Callable[[S], tuple[tuple[A, Fraction], ...]] | None = None
+    """Every chance action with its probability, for games whose chance nodes are small."""
+    joint: Callable[[S, tuple[A, ...]], A] | None = None
+    """Combine each acting seat's choice (in seat order) into one joint action."""
+
+    # -- derived helpers, the same for every game ------------------------------------------
+
+    def default_config(self) -> C:
+        """The config of the default reading."""
+        return self.config_type()
+
+    def is_legal(self, state: S, action: A) -> bool:
+        """Whether :attr:`apply` accepts *action* in *state*; never raises."""
+        try:
+            self.apply(state, action)
+        except (RuleViolation, ValueError, TypeError):
+            return False
+        return True
+
+    def check_invariants(self, before: S, action: A, after: S) -> None:
+        """Run every step invariant and the state checks on a transition.
+
+        :raises InvariantViolation: naming the rule an implementation broke.
+        """
+        for invariant in self.step_invariants:
+            invariant(before, action, after)
+
+    def random_action(self, state: S, rng: random.Random) -> A:
+        """A uniformly random legal action (chance sampled, joint actions combined)."""
+        mover = self.to_move(state)
+        if mover.kind is MoverKind.CHANCE:
+            return self.sample_chance(state, rng)
+        if mover.kind is MoverKind.JOINT:
+            assert self.joint is not None, "joint nodes need Game.joint"
+            parts = tuple(rng.choice(self.legal_actions(state, s)) for s in mover.seats)
+            return self.joint(state, parts)
+        if mover.kind is MoverKind.NOBODY:
+            msg = "the game is over; nobody acts"
+            raise ValueError(msg)
+        return rng.choice(self.legal_actions(state, None))
+
+    # -- JSON --------------------------------------------------------------------------------
+
+    def to_json(self, value: object) -> JSON:
+        """The JSON value of a state, action, config, observation or outcome."""
+        return self.converter.unstructure(value)
+
+    def dumps(self, value: object) -> str:
+        """The canonical JSON text of a value."""
+        return canonical_json(self.to_json(value))
+
+    def action_from_json(self, data: object) -> A:
+        """Decode an action; :class:`MalformedInputError` when misshapen."""
+        result: A = structure(self.converter, data, self.action_type, f"{self.title} action")
+        return result
+
+    def config_from_json(self, data: object) -> C:
+        """Decode a config; :class:`MalformedInputError` when misshapen."""
+        result: C = structure(self.converter, data, self.config_type, f"{self.title} config")
+        return result
+
+    def state_from_json(self, data: object) -> S:
+        """Decode a state and check it (:attr:`check_state`)."""
+        state: S = structure(self.converter, data, self.state_type, f"{self.title} state")
+        self.check_state(state)
+        return state
