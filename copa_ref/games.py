@@ -1,0 +1,34 @@
+"""The registry: every game of the reference, listed explicitly by name.
+
+No game registers itself by being imported; this module names them all. The conformance
+runner, the command line and the benchmark reach the games only through it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from copa_ref.core import Game
+
+__all__ = ["GAMES", "get_game"]
+
+AnyGame = Game[Any, Any, Any, Any]
+
+_ALL: tuple[AnyGame, ...] = (
+)
+
+GAMES: dict[str, AnyGame] = {game.name: game for game in _ALL}
+"""Every game by its registry name (``"kala"``, ``"copas"``, ``"da_capo"``, …)."""
+
+
+def get_game(name: str) -> AnyGame:
+    """The game registered as *name*.
+
+    :raises KeyError: naming the known games, for an unknown name.
+    """
+    try:
+        return GAMES[name]
+    except KeyError:
+        known = ", ".join(sorted(GAMES))
+        msg = f"unknown game {name!r}; known games: {known}"
+        raise KeyError(msg) from None
