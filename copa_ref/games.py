@@ -9,12 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 from copa_ref.core import Game
+from copa_ref.kala import GAME as KALA
 
 __all__ = ["GAMES", "get_game"]
 
 AnyGame = Game[Any, Any, Any, Any]
 
 _ALL: tuple[AnyGame, ...] = (
+    KALA,
 )
 
 GAMES: dict[str, AnyGame] = {game.name: game for game in _ALL}

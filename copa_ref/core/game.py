@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from fractions import Fraction
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, get_args
 
 import attrs
 import cattrs
@@ -127,7 +127,10 @@ class Game(Generic[S, A, C, O]):
     # -- JSON --------------------------------------------------------------------------------
 
     def to_json(self, value: object) -> JSON:
-        """The JSON value of a state, action, config, observation or outcome."""
+        """The JSON value of a state, action, config, observation or outcome (an action
+        carries its ``"type"`` tag)."""
+        if type(value) in (get_args(self.action_type) or (self.action_type,)):
+            return self.converter.unstructure(value, unstructure_as=self.action_type)
         return self.converter.unstructure(value)
 
     def dumps(self, value: object) -> str:

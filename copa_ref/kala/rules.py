@@ -1,0 +1,557 @@
+"""KALA's rules as pure functions: a perfect-information game for two, no chance.
+
+A turn is a sequence of single decisions: the path of the sowing (``Sow``), whether to
+harvest (``Harvest``, where the last bean makes a harvest possible and harvesting is
+optional), where the playing cup goes (``Place``, only after the last bean went into the
+opponent's cup), whether to take the bonus move (``Bonus``, only when it is optional), and
+the path of the bonus sowing, with its own harvest and placement. Choices with one option
+are applied automatically.
+
+Rule IDs refer to ``specs/kala.md``.
+"""
+
+from __future__ import annotations
+
+import random
+
+from copa_ref.core import (
+    NOBODY,
+    IllegalActionError,
+    InvalidStateError,
+    MalformedInputError,
+    Outcome,
+    RuleViolation,
+    Seat,
+    ToMove,
+)
+from copa_ref.kala.paths import NEIGHBOURS, PATH_SETS, PATHS, longest_path, on_board, path_error
+from copa_ref.kala.state import (
+    BOARD,
+    PLAYERS,
+    TOTAL_BEANS,
+    Action,
+    Bonus,
+    BonusRule,
+    Config,
+    EndCheck,
+    Harvest,
+    HarvestRule,
+    Phase,
+    Place,
+    Sow,
+    Square,
+    State,
+)
+
+__all__ = [
+    "apply",
+    "bonus_length",
+    "check_state",
+    "harvest_split",
+    "is_legal",
+    "legal_actions",
+    "new_game",
+    "num_players",
+    "observe",
+    "outcome",
+    "sample_chance",
+    "sow_beans",
+    "to_move",
+    "total_beans",
+    "well_formed",
+]
+
+Field = tuple[tuple[int, ...], ...]
+
+START_SQUARES: tuple[Square, Square] = ((0, 0), (BOARD - 1, BOARD - 1))
+"""KALA-2: the playing cups start on two diagonally opposite corners."""
+
+_MOVERS = (ToMove.seat(0), ToMove.seat(1))
+
+# Prebuilt actions: the legal sets are looked up, never rebuilt.
+_SOWS: dict[tuple[int, Square, int], tuple[Sow, ...]] = {
+    (seat, start, length): tuple(Sow(seat, path) for path in paths)
+    for seat in range(PLAYERS)
+    for (start, length), paths in PATHS.items()
+}
+_CHOICES: dict[tuple[type, int], tuple[Harvest, ...] | tuple[Bonus, ...]] = {
+    **{(Harvest, s): (Harvest(s, False), Harvest(s, True)) for s in range(PLAYERS)},
+    **{(Bonus, s): (Bonus(s, False), Bonus(s, True)) for s in range(PLAYERS)},
+}
+_PLACES: dict[tuple[int, Square], tuple[Place, ...]] = {
+    (seat, sq): tuple(Place(seat, n) for n in NEIGHBOURS[sq])
+    for seat in range(PLAYERS)
+    for sq in NEIGHBOURS
+}
+
+# The rule that names what a phase waits for (a wrong kind of action breaks it).
+_PHASE_RULE = {
+    Phase.SOW: ("KALA-4", Sow, "a turn begins by sowing 4 beans"),
+    Phase.HARVEST: ("KALA-16", Harvest, "the harvest is decided before the cup moves"),
+    Phase.PLACE: ("KALA-10", Place, "the playing cup must be placed next to the opponent's"),
+    Phase.BONUS: ("KALA-12", Bonus, "the bonus move is to be taken or declined"),
+    Phase.BONUS_SOW: ("KALA-12", Sow, "the bonus move sows the playing cup's beans"),
+}
+
+
+# --------------------------------------------------------------------------------------
+# Setting up
+
+
+def num_players(config: Config) -> int:
+    """KALA-1: always two."""
+    return PLAYERS
+
+
+def new_game(config: Config | None = None) -> State:
+    """The starting position (KALA-1, KALA-2, KALA-3).
+
+    :raises InvalidStateError: KALA-3 if the config names no seat as first player.
+    """
+    config = Config() if config is None else config
+    state = State(
+        config=config,
+        field=((0,) * BOARD,) * BOARD,
+        cups=START_SQUARES,
+        cup_beans=(0, 0),
+        stores=(TOTAL_BEANS // 2, TOTAL_BEANS // 2),
+        bank=0,
+        turn=config.first_player,
+        phase=Phase.SOW,
+    )
+    check_state(state)
+    return state
+
+
+# --------------------------------------------------------------------------------------
+# Who moves, what is legal
+
+
+def to_move(state: State) -> ToMove:
+    """The seat whose turn it is, or nobody once the game is over (KALA-3, KALA-17)."""
+    if state.phase is Phase.OVER:
+        return NOBODY
+    return _MOVERS[state.turn]
+
+
+def bonus_length(state: State) -> int:
+    """The number of beans the bonus sowing puts into play (KALA-13, KALA-14): all the
+    beans in the playing cup, or as many as the longest path from its square holds."""
+    return min(state.cup_beans[state.turn], longest_path(state.cups[state.turn]))
+
+
+def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
+    """Every legal action, sorted by canonical JSON; only the mover has any."""
+    turn = state.turn
+    if state.phase is Phase.OVER or (seat is not None and seat != turn):
+        return ()
+    phase = state.phase
+    if phase is Phase.SOW:
+        return _SOWS[(turn, state.cups[turn], 4)]
+    if phase is Phase.BONUS_SOW:
+        return _SOWS[(turn, state.cups[turn], bonus_length(state))]
+    if phase is Phase.HARVEST:
+        return _CHOICES[(Harvest, turn)]
+    if phase is Phase.BONUS:
+        return _CHOICES[(Bonus, turn)]
+    assert state.last is not None
+    return _PLACES[(turn, state.last)]
+
+
+def is_legal(state: State, action: Action) -> bool:
+    """Whether :func:`apply` accepts *action*; never raises."""
+    try:
+        apply(state, action)
+    except (RuleViolation, MalformedInputError):
+        return False
+    return True
+
+
+# --------------------------------------------------------------------------------------
+# The pieces of a turn, each one rule
+
+
+def sow_beans(
+    field: Field, cups: tuple[Square, Square], cup_beans: tuple[int, int], seat: int,
+    path: tuple[Square, ...],
+) -> tuple[Field, tuple[int, int]]:
+    """One bean into each square of *path* (KALA-6, KALA-9): the first into the sower's
+    own playing cup, one on the square of the opponent's playing cup into that cup (the
+    field cup beneath receives nothing), the others into the field cups.
+
+    :pre: len(field) == 4 and all(len(row) == 4 for row in field)
+    :pre: seat in (0, 1) and 1 <= len(path) <= 7 and path[0] == cups[seat]
+    :pre: all(0 <= r < 4 and 0 <= c < 4 for r, c in path) and len(set(path)) == len(path)
+    :post: sum(map(sum, __return__[0])) + sum(__return__[1]) == sum(map(sum, field)) + sum(cup_beans) + len(path)
+    """
+    other = 1 - seat
+    opponent_square = cups[other]
+    rows = [list(row) for row in field]
+    beans = [cup_beans[0], cup_beans[1]]
+    beans[seat] += 1
+    for row, col in path[1:]:
+        if (row, col) == opponent_square:
+            beans[other] += 1
+        else:
+            rows[row][col] += 1
+    return tuple(tuple(row) for row in rows), (beans[0], beans[1])
+
+
+def harvest_split(beans: int) -> tuple[int, int]:
+    """KALA-15: a harvested cup gives one bean to the bank and the rest to the store.
+
+    :pre: beans >= 4
+    :post: __return__[0] == 1 and __return__[0] + __return__[1] == beans
+    """
+    return 1, beans - 1
+
+
+def _last_cup_beans(state: State) -> int:
+    """Beans in the cup that took the last bean: the opponent's cup or a field cup."""
+    assert state.last is not None
+    other = 1 - state.turn
+    if state.last == state.cups[other]:
+        return state.cup_beans[other]
+    row, col = state.last
+    return state.field[row][col]
+
+
+def _after_sowing(state: State) -> State:
+    """KALA-15, KALA-16: a harvest first (decided, or forced when mandatory), then the cup."""
+    if _last_cup_beans(state) >= 4:
+        if state.config.harvest is HarvestRule.MANDATORY:
+            return _harvest(state)
+        return _with_phase(state, Phase.HARVEST)
+    return _move_cup(state)
+
+
+def _harvest(state: State) -> State:
+    """KALA-15: empty the cup that took the last bean (field cup or opponent's cup)."""
+    assert state.last is not None
+    seat, other = state.turn, 1 - state.turn
+    field, cup_beans = state.field, state.cup_beans
+    if state.last == state.cups[other]:
+        to_bank, to_store = harvest_split(cup_beans[other])
+        cup_beans = (0, cup_beans[1]) if other == 0 else (cup_beans[0], 0)
+    else:
+        row, col = state.last
+        to_bank, to_store = harvest_split(field[row][col])
+        emptied = field[row][:col] + (0,) + field[row][col + 1:]
+        field = field[:row] + (emptied,) + field[row + 1:]
+    stores = (state.stores[0] + to_store, state.stores[1]) if seat == 0 else (
+        state.stores[0], state.stores[1] + to_store)
+    harvested = State(state.config, field, state.cups, cup_beans, stores,
+                      state.bank + to_bank, seat, Phase.HARVEST, state.bonus_sowing, state.last)
+    return _move_cup(harvested)
+
+
+def _move_cup(state: State) -> State:
+    """KALA-8, KALA-10: onto the last bean's field cup, or (last bean in the opponent's cup)
+    onto a neighbour of it that the player chooses."""
+    assert state.last is not None
+    if state.last == state.cups[1 - state.turn]:
+        options = NEIGHBOURS[state.last]
+        if len(options) > 1:
+            return _with_phase(state, Phase.PLACE)
+        return _place(state, options[0])
+    return _place(state, state.last)
+
+
+def _place(state: State, square: Square) -> State:
+    seat = state.turn
+    cups = (square, state.cups[1]) if seat == 0 else (state.cups[0], square)
+    placed = State(state.config, state.field, cups, state.cup_beans, state.stores, state.bank,
+                   seat, Phase.PLACE, state.bonus_sowing, None)
+    if not state.bonus_sowing and placed.cup_beans[seat] >= 4:
+        # KALA-12: after moving, 4 or more beans in the playing cup give a bonus move.
+        if placed.config.bonus is BonusRule.OPTIONAL:
+            return _with_phase(placed, Phase.BONUS)
+        return _start_bonus(placed)
+    return _end_turn(placed)
+
+
+def _start_bonus(state: State) -> State:
+    bonus = _with_phase(state, Phase.BONUS_SOW)
+    options = _SOWS[(bonus.turn, bonus.cups[bonus.turn], bonus_length(bonus))]
+    if len(options) == 1:
+        return _sow(bonus, options[0].path)
+    return bonus
+
+
+def _end_turn(state: State) -> State:
+    """KALA-17: the game ends when a player has fewer than 4 beans for his turn."""
+    seat, nxt = state.turn, 1 - state.turn
+    over = (state.stores[seat] < 4 if state.config.end_check is EndCheck.AFTER_TURN
+            else state.stores[nxt] < 4)
+    if over and state.config.end_check is EndCheck.AFTER_TURN:
+        return State(state.config, state.field, state.cups, state.cup_beans, state.stores,
+                     state.bank, seat, Phase.OVER)
+    return State(state.config, state.field, state.cups, state.cup_beans, state.stores,
+                 state.bank, nxt, Phase.OVER if over else Phase.SOW)
+
+
+def _sow(state: State, path: tuple[Square, ...]) -> State:
+    """Sow along a checked path: KALA-4 from the store, or KALA-12..14 from the cup."""
+    seat = state.turn
+    stores = state.stores
+    cup_beans = state.cup_beans
+    bonus = state.phase is Phase.BONUS_SOW
+    if bonus:
+        # KALA-12: all beans leave the playing cup; KALA-14: those no path holds go to the
+        # opponent's store.
+        excess = cup_beans[seat] - len(path)
+        cup_beans = (0, cup_beans[1]) if seat == 0 else (cup_beans[0], 0)
+        if excess:
+            stores = (stores[0], stores[1] + excess) if seat == 0 else (
+                stores[0] + excess, stores[1])
+    else:
+        stores = (stores[0] - 4, stores[1]) if seat == 0 else (stores[0], stores[1] - 4)
+    field, cup_beans = sow_beans(state.field, state.cups, cup_beans, seat, path)
+    sown = State(state.config, field, state.cups, cup_beans, stores, state.bank, seat,
+                 Phase.HARVEST, bonus, path[-1])
+    return _after_sowing(sown)
+
+
+def _with_phase(state: State, phase: Phase) -> State:
+    return State(state.config, state.field, state.cups, state.cup_beans, state.stores,
+                 state.bank, state.turn, phase, state.bonus_sowing, state.last)
+
+
+# --------------------------------------------------------------------------------------
+# Applying an action
+
+
+def apply(state: State, action: Action) -> State:
+    """The state after *action*; the given state is never changed.
+
+    :raises IllegalActionError: naming the rule the action breaks (KALA-3 out of turn,
+        KALA-4 .. KALA-7 a bad path, KALA-10 a bad placement, KALA-12/13 a bad bonus,
+        KALA-16 out of order, KALA-17 after the end).
+    :raises MalformedInputError: for an object that is not a KALA action.
+    """
+    if not isinstance(action, Sow | Harvest | Place | Bonus):
+        msg = f"not a KALA action: {action!r}"
+        raise MalformedInputError(msg)
+    phase = state.phase
+    # KALA-17: nothing is played once the game has ended.
+    if phase is Phase.OVER:
+        msg = f"the game is over; seat {1 - state.turn} has won"
+        raise IllegalActionError("KALA-17", msg)
+    # KALA-3: the players take turns; only the player to move acts.
+    if action.seat != state.turn:
+        if type(action.seat) is not int:
+            msg = f"seat must be an integer, got {action.seat!r}"
+            raise MalformedInputError(msg)
+        msg = f"seat {action.seat} acted, but it is seat {state.turn}'s turn"
+        raise IllegalActionError("KALA-3", msg)
+    rule, expected, wanted = _PHASE_RULE[phase]
+    if type(action) is not expected:
+        msg = f"{wanted}; got {type(action).__name__}"
+        raise IllegalActionError(rule, msg)
+    if isinstance(action, Sow):
+        return _apply_sow(state, action.path)
+    if isinstance(action, Harvest):
+        _check_flag(action.take)
+        return _harvest(state) if action.take else _move_cup(state)
+    if isinstance(action, Bonus):
+        _check_flag(action.take)
+        return _start_bonus(state) if action.take else _end_turn(state)
+    return _apply_place(state, action.square)
+
+
+def _check_flag(value: object) -> None:
+    if type(value) is not bool:
+        msg = f"expected true or false, got {value!r}"
+        raise MalformedInputError(msg)
+
+
+def _apply_sow(state: State, path: tuple[Square, ...]) -> State:
+    seat = state.turn
+    start = state.cups[seat]
+    length = 4 if state.phase is Phase.SOW else bonus_length(state)
+    try:
+        legal = path in PATH_SETS[(start, length)]
+    except TypeError:  # unhashable parts
+        legal = False
+    if not legal:
+        _refuse_path(state, start, path, length)
+    return _sow(state, path)
+
+
+def _refuse_path(state: State, start: Square, path: object, length: int) -> None:
+    """Name the rule a refused path breaks (never returns)."""
+    if not isinstance(path, tuple) or not all(
+        isinstance(sq, tuple) and len(sq) == 2 and all(type(v) is int for v in sq)
+        for sq in path
+    ):
+        msg = f"a path is a list of [row, col] squares, got {path!r}"
+        raise MalformedInputError(msg)
+    error = path_error(start, path, length)
+    assert error is not None, f"path {path} is legal but missing from the table"
+    rule, msg = error
+    if rule == "KALA-4" and state.phase is Phase.BONUS_SOW:
+        # KALA-13: the bonus sows every bean a path has room for.
+        rule = "KALA-13"
+        msg = f"the bonus sowing puts {length} beans into play; path has {len(path)} squares"
+    raise IllegalActionError(rule, msg)
+
+
+def _apply_place(state: State, square: Square) -> State:
+    assert state.last is not None
+    if not (isinstance(square, tuple) and len(square) == 2
+            and all(type(v) is int for v in square)):
+        msg = f"a square is [row, col], got {square!r}"
+        raise MalformedInputError(msg)
+    # KALA-10: next to the opponent's cup, horizontally or vertically, never onto it.
+    if square == state.last:
+        msg = f"the playing cup may not go onto the opponent's cup at {square}"
+        raise IllegalActionError("KALA-10", msg)
+    if not on_board(square) or square not in NEIGHBOURS[state.last]:
+        msg = f"{square} is not a field cup next to the opponent's cup at {state.last}"
+        raise IllegalActionError("KALA-10", msg)
+    return _place(state, square)
+
+
+# --------------------------------------------------------------------------------------
+# The end
+
+
+def outcome(state: State) -> Outcome | None:
+    """KALA-17: once a player cannot finish a turn, the other player wins."""
+    if state.phase is not Phase.OVER:
+        return None
+    loser = state.turn
+    return Outcome(winners=(Seat(1 - loser),), losers=(Seat(loser),), rule="KALA-17")
+
+
+def observe(state: State, seat: int | None = None) -> State:
+    """KALA-11: the players may look under both playing cups at any time; nothing is hidden."""
+    return state
+
+
+def sample_chance(state: State, rng: random.Random) -> Action:
+    """KALA has no chance nodes.
+
+    :raises ValueError: always.
+    """
+    msg = "KALA has no chance nodes"
+    raise ValueError(msg)
+
+
+# --------------------------------------------------------------------------------------
+# Checking a state
+
+
+def total_beans(state: State) -> int:
+    """KALA-18: every bean in play: stores, field cups, both playing cups and the bank."""
+    return (sum(state.stores) + sum(map(sum, state.field)) + sum(state.cup_beans)
+            + state.bank)
+
+
+def _shape_error(state: State) -> str | None:
+    """What is wrong with the shape of *state*, or ``None``."""
+    def is_int(v: object) -> bool:
+        return type(v) is int
+
+    def is_square(v: object) -> bool:
+        return isinstance(v, tuple) and len(v) == 2 and all(is_int(x) for x in v)
+
+    config = state.config
+    if not isinstance(config, Config):
+        return "config is not a KALA config"
+    if not (isinstance(config.harvest, HarvestRule) and isinstance(config.bonus, BonusRule)
+            and isinstance(config.end_check, EndCheck) and is_int(config.first_player)):
+        return "config fields have the wrong types"
+    if not (isinstance(state.field, tuple) and len(state.field) == BOARD and all(
+            isinstance(row, tuple) and len(row) == BOARD and all(is_int(v) for v in row)
+            for row in state.field)):
+        return "field must be 4 rows of 4 integers"
+    if not (isinstance(state.cups, tuple) and len(state.cups) == 2
+            and all(is_square(c) for c in state.cups)):
+        return "cups must be two [row, col] squares"
+    for pair, name in ((state.cup_beans, "cup_beans"), (state.stores, "stores")):
+        if not (isinstance(pair, tuple) and len(pair) == 2 and all(is_int(v) for v in pair)):
+            return f"{name} must be two integers"
+    if not (is_int(state.bank) and is_int(state.turn) and isinstance(state.phase, Phase)
+            and type(state.bonus_sowing) is bool):
+        return "bank, turn, phase or bonus_sowing has the wrong type"
+    if not (state.last is None or is_square(state.last)):
+        return "last must be null or a [row, col] square"
+    return None
+
+
+def _state_error(state: State) -> tuple[str, str] | None:
+    """The rule *state* breaks, or ``None``; the shape must be right already."""
+    seat = state.turn
+    # KALA-3: the first player is one of the two seats, and so is the player to move.
+    if state.config.first_player not in (0, 1) or seat not in (0, 1):
+        return ("KALA-3", "seats are 0 and 1")
+    # KALA-5: both playing cups stand on the field.
+    if not all(on_board(c) for c in state.cups) or not (
+            state.last is None or on_board(state.last)):
+        return ("KALA-5", f"a square is off the field: {state.cups}, last {state.last}")
+    # KALA-10: a playing cup never stands on the other.
+    if state.cups[0] == state.cups[1]:
+        return ("KALA-10", f"both playing cups stand on {state.cups[0]}")
+    # KALA-18: no count is negative, and the 56 beans are all there.
+    counts = [*state.stores, *state.cup_beans, state.bank, *(v for r in state.field for v in r)]
+    if min(counts) < 0:
+        return ("KALA-18", "a count is negative")
+    if total_beans(state) != TOTAL_BEANS:
+        return ("KALA-18", f"{total_beans(state)} beans in play, not {TOTAL_BEANS}")
+    phase = state.phase
+    in_sowing = phase in (Phase.HARVEST, Phase.PLACE)
+    if in_sowing != (state.last is not None):
+        return ("KALA-16", f"phase {phase.value} with last = {state.last}")
+    if state.bonus_sowing and not in_sowing:
+        return ("KALA-12", f"a bonus sowing is being finished in phase {phase.value}")
+    # KALA-17: a turn starts only with 4 beans in store; the game is over exactly when the
+    # player who cannot move has fewer.
+    if phase is Phase.SOW and state.stores[seat] < 4:
+        return ("KALA-17", f"seat {seat} is to sow with {state.stores[seat]} beans")
+    if phase is Phase.OVER and state.stores[seat] >= 4:
+        return ("KALA-17", f"game over, but seat {seat} holds {state.stores[seat]} beans")
+    if (state.config.end_check is EndCheck.AFTER_TURN and phase is not Phase.OVER
+            and state.stores[1 - seat] < 4):
+        return ("KALA-17", f"seat {1 - seat} ended a turn with {state.stores[1 - seat]} beans")
+    if phase is Phase.HARVEST and _last_cup_beans(state) < 4:
+        return ("KALA-15", "no harvest is possible from the last cup")
+    if phase is Phase.HARVEST and state.config.harvest is HarvestRule.MANDATORY:
+        return ("KALA-15", "a mandatory harvest is never a decision")
+    if phase is Phase.PLACE and state.last != state.cups[1 - seat]:
+        return ("KALA-10", "placement is a choice only after the opponent's cup took the last bean")
+    if phase in (Phase.BONUS, Phase.BONUS_SOW) and state.cup_beans[seat] < 4:
+        return ("KALA-12", f"a bonus move with {state.cup_beans[seat]} beans in the cup")
+    if phase is Phase.BONUS and state.config.bonus is BonusRule.MANDATORY:
+        return ("KALA-12", "a mandatory bonus is never a decision")
+    # KALA-13: with the bonus mandatory, a playing cup never holds more than 6 beans; at the
+    # start of a turn the mover's holds at most 5 and the other's at most 3.
+    if state.config.bonus is BonusRule.MANDATORY:
+        if max(state.cup_beans) > 6:
+            return ("KALA-13", f"a playing cup holds {max(state.cup_beans)} beans")
+        if phase is Phase.SOW and (state.cup_beans[seat] > 5 or state.cup_beans[1 - seat] > 3):
+            return ("KALA-13", f"playing cups hold {state.cup_beans} at the start of a turn")
+    return None
+
+
+def check_state(state: State) -> None:
+    """Raise the precise error if *state* could not arise from legal play.
+
+    :raises MalformedInputError: when a field has the wrong shape or type.
+    :raises InvalidStateError: naming the rule the state contradicts.
+    """
+    if not isinstance(state, State):
+        msg = f"not a KALA state: {state!r}"
+        raise MalformedInputError(msg)
+    shape = _shape_error(state)
+    if shape is not None:
+        raise MalformedInputError(shape)
+    error = _state_error(state)
+    if error is not None:
+        raise InvalidStateError(*error)
+
+
+def well_formed(state: State) -> bool:
+    """Whether *state* could arise from legal play (pure, total, never raises)."""
+    return isinstance(state, State) and _shape_error(state) is None and _state_error(
+        state) is None
