@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from copa_ref.core import Game
+from copa_ref.da_capo import GAME as DA_CAPO
 from copa_ref.kala import GAME as KALA
 
 __all__ = ["GAMES", "get_game"]
@@ -16,6 +17,7 @@ __all__ = ["GAMES", "get_game"]
 AnyGame = Game[Any, Any, Any, Any]
 
 _ALL: tuple[AnyGame, ...] = (
+    DA_CAPO,
     KALA,
 )
 

@@ -1,0 +1,552 @@
+"""DA CAPO's rules as pure functions: a simultaneous-move bidding game for 2–5, no chance.
+
+Every round is one joint action (:class:`~copa_ref.da_capo.state.Bids`) holding the sealed
+bid of every seat that still has beans; the bids are revealed by applying it, so no state
+ever holds a bid not yet revealed, and every state is public. The highest bid no other
+seat matched fills its bidder's next cup; all other revealed beans go to the box. When a
+round leaves a single seat with beans, the last-player step follows automatically (it has
+one option). Reaching the target cup wins at once; otherwise, when every reserve is empty,
+the furthest advance wins, then the fewest beans used.
+
+Rule IDs refer to ``specs/da_capo.md``.
+"""
+
+from __future__ import annotations
+
+import random
+
+from copa_ref.core import (
+    NOBODY,
+    IllegalActionError,
+    InvalidStateError,
+    MalformedInputError,
+    Outcome,
+    RuleViolation,
+    Seat,
+    ToMove,
+)
+from copa_ref.da_capo.state import (
+    MAX_BID,
+    START_BEANS,
+    Action,
+    Bid,
+    Bids,
+    Config,
+    LastStep,
+    Round,
+    State,
+    TargetReached,
+    TieBreak,
+    TieResolution,
+)
+
+__all__ = [
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "active_seats",
+    "advance",
+    "apply",
+    "check_state",
+    "filled",
+    "is_legal",
+    "is_over",
+    "joint",
+    "last_player_step",
+    "legal_actions",
+    "line_length",
+    "new_game",
+    "num_players",
+    "observe",
+    "outcome",
+    "round_winner",
+    "sample_chance",
+    "settle_round",
+    "to_move",
+    "total_beans",
+    "well_formed",
+]
+
+MIN_PLAYERS = 2
+"""DACAPO-1: the fewest players."""
+MAX_PLAYERS = 5
+"""DACAPO-1: the most players."""
+
+Lines = tuple[tuple[int, ...], ...]
+Table = tuple[tuple[int, ...], Lines, int, int]
+"""Where the beans are: reserves, lines, target cup, box."""
+
+# Prebuilt per-seat choices: ``_BIDS[seat][reserve]`` (DACAPO-6, DACAPO-7).
+_BIDS: tuple[tuple[tuple[Bid, ...], ...], ...] = tuple(
+    tuple(tuple(Bid(seat, b) for b in range(1, min(MAX_BID, r) + 1))
+          for r in range(START_BEANS + 1))
+    for seat in range(MAX_PLAYERS)
+)
+
+
+# -- materials and preparation -------------------------------------------------------------
+
+
+def num_players(config: Config) -> int:
+    """How many seats *config* has (DACAPO-1)."""
+    return config.players
+
+
+def line_length(players: int) -> int:
+    """DACAPO-2: 4 cups per player with 2–3 players, 3 with 4–5."""
+    return 4 if players <= 3 else 3
+
+
+def _reach(config: Config) -> int:
+    """The advance that reaches the target (DACAPO-15): past a full line, or a full line."""
+    length = line_length(config.players)
+    return length + 1 if config.target_reached_when is TargetReached.TARGET_CUP else length
+
+
+def _initial(config: Config) -> State:
+    players = config.players
+    # DACAPO-2: every line empty; DACAPO-3: 16 beans in every hand, none in the box.
+    return State(
+        config=config,
+        reserves=(START_BEANS,) * players,
+        lines=((0,) * line_length(players),) * players,
+        target=0,
+        finisher=None,
+        box=0,
+        rounds=(),
+        last_step=None,
+    )
+
+
+def new_game(config: Config) -> State:
+    """The position before the first round.
+
+    :raises InvalidStateError: DACAPO-1 for a player count outside 2–5.
+    :raises MalformedInputError: for a config that is not shaped right.
+    """
+    _check_config(config)
+    return _initial(config)
+
+
+def _check_config(config: object) -> None:
+    if not isinstance(config, Config):
+        msg = f"expected a DA CAPO Config, got {type(config).__name__}"
+        raise MalformedInputError(msg)
+    if type(config.players) is not int:
+        msg = f"players must be an integer, got {config.players!r}"
+        raise MalformedInputError(msg)
+    for name, kind in (("tie_resolution", TieResolution),
+                       ("target_reached_when", TargetReached), ("tie_break", TieBreak)):
+        if not isinstance(getattr(config, name), kind):
+            msg = f"{name} must be a {kind.__name__}, got {getattr(config, name)!r}"
+            raise MalformedInputError(msg)
+    # DACAPO-1: two to five players.
+    if not MIN_PLAYERS <= config.players <= MAX_PLAYERS:
+        msg = f"DA CAPO is for 2-5 players, not {config.players}"
+        raise InvalidStateError("DACAPO-1", msg)
+
+
+# -- small pure helpers (contracted, checked by CrossHair) ----------------------------------
+
+
+def filled(line: tuple[int, ...]) -> int:
+    """How many cups of *line* hold beans (they are always a prefix, DACAPO-9)."""
+    count = 0
+    for beans in line:
+        if beans == 0:
+            break
+        count += 1
+    return count
+
+
+def total_beans(table: Table) -> int:
+    """All beans on a table: reserves + line cups + target cup + box (DACAPO-3)."""
+    reserves, lines, target, box = table
+    return sum(reserves) + sum(sum(line) for line in lines) + target + box
+
+
+def round_winner(bids: tuple[int | None, ...], tie_resolution: TieResolution) -> int | None:
+    """The seat that advances for *bids*, or ``None`` (DACAPO-9, DACAPO-11, DACAPO-12).
+
+    Going down from the highest number of beans bid, a number bid by several seats cancels;
+    the first number bid by exactly one seat wins. Under ``TWO_LEVEL`` only the two highest
+    numbers are looked at.
+
+    :pre: len(bids) <= 5
+    :pre: all(b is None or 1 <= b <= 5 for b in bids)
+    :post: __return__ is None or bids.count(bids[__return__]) == 1
+    :post: __return__ is None or all(bids.count(b) > 1 for b in bids if b is not None and b > bids[__return__])
+    :post: tie_resolution != TieResolution.CASCADE or __return__ is not None or all(bids.count(b) != 1 for b in bids if b is not None)
+    """  # noqa: E501 - a contract is one line
+    counts = [0] * (MAX_BID + 1)
+    for b in bids:
+        if b is not None:
+            counts[b] += 1
+    # DACAPO-11: tied levels cancel, the next level down benefits.
+    tied_levels = 0
+    for level in range(MAX_BID, 0, -1):
+        if counts[level] == 1:
+            return bids.index(level)
+        if counts[level] > 1:
+            tied_levels += 1
+            # DACAPO-11 option two_level: a tied second level ends the search.
+            if tied_levels == 2 and tie_resolution is TieResolution.TWO_LEVEL:
+                break
+    # DACAPO-12: no single highest bid, nobody advances.
+    return None
+
+
+def _fill(line: tuple[int, ...], target: int, beans: int) -> tuple[tuple[int, ...], int]:
+    """Put *beans* into the first empty cup of *line*, or the target cup if it is full."""
+    for i, cup in enumerate(line):
+        if cup == 0:
+            return (*line[:i], beans, *line[i + 1:]), target
+    return line, target + beans
+
+
+def settle_round(table: Table, bids: tuple[int | None, ...], winner: int | None) -> Table:
+    """Move the revealed beans of a round: the winner's into his next cup, the rest to the box.
+
+    (DACAPO-9, DACAPO-10.)
+
+    :pre: len(table[0]) == len(table[1]) == len(bids) and 2 <= len(bids) <= 5
+    :pre: all(len(line) <= 4 for line in table[1])
+    :pre: all(b is None or 1 <= b <= r for b, r in zip(bids, table[0]))
+    :pre: winner is None or (0 <= winner < len(bids) and bids[winner] is not None)
+    :post: total_beans(__return__) == total_beans(table)
+    :post: sum(filled(a) != filled(b) for a, b in zip(__return__[1], table[1])) <= 1
+    """
+    reserves, lines, target, box = table
+    new_reserves = tuple(r if b is None else r - b for r, b in zip(reserves, bids, strict=True))
+    for seat, b in enumerate(bids):
+        if b is None:
+            continue
+        if seat == winner:
+            # DACAPO-9: the winner's beans fill the first empty cup nearest to him.
+            line, target = _fill(lines[seat], target, b)
+            lines = (*lines[:seat], line, *lines[seat + 1:])
+        else:
+            # DACAPO-10: every other revealed bean goes to the box.
+            box += b
+    return new_reserves, lines, target, box
+
+
+def last_player_step(table: Table, seat: int) -> Table:
+    """DACAPO-14: the last seat with beans puts one in his next cup, the rest in the box.
+
+    :pre: 0 <= seat < len(table[0]) == len(table[1]) <= 5
+    :pre: table[0][seat] >= 1
+    :post: total_beans(__return__) == total_beans(table)
+    :post: __return__[0][seat] == 0
+    """
+    reserves, lines, target, box = table
+    held = reserves[seat]
+    line, target = _fill(lines[seat], target, 1)
+    return (
+        (*reserves[:seat], 0, *reserves[seat + 1:]),
+        (*lines[:seat], line, *lines[seat + 1:]),
+        target,
+        box + held - 1,
+    )
+
+
+# -- who moves ------------------------------------------------------------------------------
+
+
+def is_over(state: State) -> bool:
+    """Whether the match has ended (DACAPO-15, DACAPO-16)."""
+    return state.finisher is not None or not any(state.reserves)
+
+
+def active_seats(state: State) -> tuple[int, ...]:
+    """The seats still in the match: those that hold beans (DACAPO-13)."""
+    return tuple(seat for seat, r in enumerate(state.reserves) if r)
+
+
+def to_move(state: State) -> ToMove:
+    """``joint`` over the seats with beans (DACAPO-4, DACAPO-13); ``nobody`` once over."""
+    if is_over(state):
+        return NOBODY
+    return ToMove.joint(active_seats(state))
+
+
+def legal_actions(state: State, seat: int | None = None) -> tuple[Bid, ...]:
+    """A seat's own bids, ``1 .. min(5, reserve)`` (DACAPO-6, DACAPO-7), sorted.
+
+    With ``None``: nothing, as at every joint node (protocol P-4). A seat that is out
+    (DACAPO-13), and every seat once the match is over, has no choice.
+    """
+    if seat is None or is_over(state) or not 0 <= seat < len(state.reserves):
+        return ()
+    return _BIDS[seat][state.reserves[seat]]
+
+
+def _refuse_when_over(state: State) -> None:
+    if state.finisher is not None:
+        msg = f"the match is over: seat {state.finisher} reached the target cup"
+        raise IllegalActionError("DACAPO-15", msg)
+    if not any(state.reserves):
+        msg = "the match is over: every reserve is used up"
+        raise IllegalActionError("DACAPO-16", msg)
+
+
+def joint(state: State, parts: tuple[Action, ...]) -> Bids:
+    """Combine one :class:`Bid` per acting seat, in seat order, into the round's :class:`Bids`.
+
+    :raises IllegalActionError: DACAPO-15/16 once the match is over; DACAPO-5 unless the
+        parts are one bid per seat with beans, in seat order. The bids themselves are
+        checked by :func:`apply`.
+    """
+    _refuse_when_over(state)
+    seats = active_seats(state)
+    # DACAPO-5: every seat with beans bids, once.
+    if len(parts) != len(seats):
+        msg = f"expected bids from seats {list(seats)}, got {len(parts)} part(s)"
+        raise IllegalActionError("DACAPO-5", msg)
+    bids: list[int | None] = [None] * len(state.reserves)
+    for seat, part in zip(seats, parts, strict=True):
+        if not isinstance(part, Bid) or part.seat != seat:
+            msg = f"expected a bid of seat {seat}, got {part!r}"
+            raise IllegalActionError("DACAPO-5", msg)
+        bids[seat] = part.beans
+    return Bids(tuple(bids))
+
+
+# -- the round ------------------------------------------------------------------------------
+
+
+def _check_bids(state: State, bids: tuple[int | None, ...]) -> None:
+    reserves = state.reserves
+    # DACAPO-5: one place per seat.
+    if len(bids) != len(reserves):
+        msg = f"a round holds one bid per seat ({len(reserves)}), got {len(bids)}"
+        raise IllegalActionError("DACAPO-5", msg)
+    for seat, b in enumerate(bids):
+        held = reserves[seat]
+        if held == 0:
+            # DACAPO-13: a seat with no beans is out and bids nothing.
+            if b is not None:
+                msg = f"seat {seat} is out of the match (no beans) but bid {b!r}"
+                raise IllegalActionError("DACAPO-13", msg)
+            continue
+        # DACAPO-5: every seat with beans bids.
+        if b is None:
+            msg = f"seat {seat} holds {held} beans and must bid"
+            raise IllegalActionError("DACAPO-5", msg)
+        # DACAPO-6: a bid is 1 to 5 beans.
+        if type(b) is not int or not 1 <= b <= MAX_BID:
+            msg = f"seat {seat} bid {b!r}; a bid is 1 to {MAX_BID} beans"
+            raise IllegalActionError("DACAPO-6", msg)
+        # DACAPO-7: nobody bids more than he holds.
+        if b > held:
+            msg = f"seat {seat} bid {b} but holds only {held}"
+            raise IllegalActionError("DACAPO-7", msg)
+
+
+def apply(state: State, action: Action) -> State:
+    """The state after a round (and the last-player step, when it follows).
+
+    :raises IllegalActionError: DACAPO-15/16 once the match is over; DACAPO-4 for a lone
+        :class:`Bid`; DACAPO-5, DACAPO-6, DACAPO-7 or DACAPO-13 for a bad bid.
+    """
+    _refuse_when_over(state)
+    # DACAPO-4: a round is simultaneous; one seat's bid alone is no action.
+    if not isinstance(action, Bids):
+        msg = f"bids are simultaneous: apply one joint bids action, not {action!r}"
+        raise IllegalActionError("DACAPO-4", msg)
+    bids = action.bids
+    _check_bids(state, bids)
+    config = state.config
+    reach = _reach(config)
+    # DACAPO-8: the bids are revealed together; DACAPO-11/12 decide who advances.
+    winner = round_winner(bids, config.tie_resolution)
+    finisher: int | None = None
+    # DACAPO-15: an advance that reaches the target wins at once.
+    if winner is not None and filled(state.lines[winner]) + 1 == reach:
+        finisher = winner
+    reserves, lines, target, box = settle_round(
+        (state.reserves, state.lines, state.target, state.box), bids, winner)
+    last_step: LastStep | None = None
+    if finisher is None:
+        left = [seat for seat, r in enumerate(reserves) if r]
+        if len(left) == 1:
+            # DACAPO-14: the last player with beans: one bean in his next cup, rest to box.
+            seat = left[0]
+            last_step = LastStep(seat, reserves[seat])
+            if filled(lines[seat]) + 1 == reach:
+                finisher = seat
+            reserves, lines, target, box = last_player_step(
+                (reserves, lines, target, box), seat)
+    return State(
+        config=config,
+        reserves=reserves,
+        lines=lines,
+        target=target,
+        finisher=finisher,
+        box=box,
+        rounds=(*state.rounds, Round(bids, winner)),
+        last_step=last_step,
+    )
+
+
+def is_legal(state: State, action: Action) -> bool:
+    """Whether :func:`apply` accepts *action*; never raises."""
+    try:
+        apply(state, action)
+    except RuleViolation:
+        return False
+    return True
+
+
+# -- the end --------------------------------------------------------------------------------
+
+
+def advance(state: State, seat: int) -> int:
+    """How far *seat* has advanced: his filled cups, plus the target cup if he filled it."""
+    steps = filled(state.lines[seat])
+    if state.finisher == seat and state.target:
+        steps += 1
+    return steps
+
+
+def outcome(state: State) -> Outcome | None:
+    """The result once the match is over (DACAPO-15, DACAPO-16, DACAPO-17), else ``None``."""
+    # DACAPO-15: the seat that reached the target wins.
+    if state.finisher is not None:
+        return Outcome(winners=(Seat(state.finisher),), rule="DACAPO-15")
+    if any(state.reserves):
+        return None
+    # DACAPO-16: every reserve used up; the furthest advance wins.
+    seats = range(len(state.reserves))
+    best = max(advance(state, s) for s in seats)
+    leaders = [s for s in seats if advance(state, s) == best]
+    if len(leaders) == 1:
+        return Outcome(winners=(Seat(leaders[0]),), rule="DACAPO-16")
+    # DACAPO-17: equal advance, fewest beans used; still equal, a shared win.
+    if state.config.tie_break is TieBreak.BEANS_IN_CUPS:
+        used = {s: sum(state.lines[s]) for s in leaders}
+    else:
+        used = {s: START_BEANS - state.reserves[s] for s in leaders}
+    fewest = min(used.values())
+    winners = tuple(Seat(s) for s in leaders if used[s] == fewest)
+    return Outcome(winners=winners, rule="DACAPO-17")
+
+
+# -- views ----------------------------------------------------------------------------------
+
+
+def observe(state: State, seat: int | None = None) -> State:
+    """What *seat* may know: everything (DACAPO-8; bids exist only once revealed).
+
+    :raises MalformedInputError: for a seat that is not at the table.
+    """
+    if seat is not None and not 0 <= seat < len(state.reserves):
+        msg = f"no seat {seat} in a {len(state.reserves)}-player match"
+        raise MalformedInputError(msg)
+    return state
+
+
+def sample_chance(state: State, rng: random.Random) -> Action:
+    """DA CAPO has no chance nodes.
+
+    :raises ValueError: always.
+    """
+    msg = "DA CAPO has no chance nodes"
+    raise ValueError(msg)
+
+
+# -- state checks ---------------------------------------------------------------------------
+
+
+def _ints(values: object, size: int, what: str) -> None:
+    if not isinstance(values, tuple) or len(values) != size:
+        msg = f"{what} must be a tuple of {size}, got {values!r}"
+        raise MalformedInputError(msg)
+    if any(type(v) is not int for v in values):
+        msg = f"{what} must hold integers, got {values!r}"
+        raise MalformedInputError(msg)
+
+
+def _check_shape(state: State) -> None:
+    if not isinstance(state, State):
+        msg = f"expected a DA CAPO State, got {type(state).__name__}"
+        raise MalformedInputError(msg)
+    _check_config(state.config)
+    players = state.config.players
+    length = line_length(players)
+    _ints(state.reserves, players, "reserves")
+    if not isinstance(state.lines, tuple) or len(state.lines) != players:
+        msg = f"lines must be a tuple of {players} lines, got {state.lines!r}"
+        raise MalformedInputError(msg)
+    for seat, line in enumerate(state.lines):
+        _ints(line, length, f"the line of seat {seat}")
+    _ints((state.target, state.box), 2, "target and box")
+    if state.finisher is not None and (
+            type(state.finisher) is not int or not 0 <= state.finisher < players):
+        msg = f"finisher must be a seat or None, got {state.finisher!r}"
+        raise MalformedInputError(msg)
+    if not isinstance(state.rounds, tuple) or not all(
+            isinstance(r, Round) and isinstance(r.bids, tuple) for r in state.rounds):
+        msg = "rounds must be a tuple of rounds"
+        raise MalformedInputError(msg)
+    step = state.last_step
+    if step is not None and (not isinstance(step, LastStep)
+                             or type(step.seat) is not int or type(step.beans) is not int):
+        msg = f"last_step must be a last-player step or None, got {step!r}"
+        raise MalformedInputError(msg)
+
+
+def check_state(state: State) -> None:
+    """Raise the precise error for a state no legal play can produce.
+
+    The state is a function of its config, ``rounds`` and ``last_step``: the history is
+    replayed and every other field compared with the replay.
+
+    :raises MalformedInputError: for a state that is not shaped right.
+    :raises InvalidStateError: naming the rule a field contradicts.
+    """
+    _check_shape(state)
+    players = state.config.players
+    # DACAPO-3: no negative counts; the beans add up to 16 per player.
+    counts = (*state.reserves, *(b for line in state.lines for b in line),
+              state.target, state.box)
+    if any(v < 0 for v in counts):
+        msg = f"negative bean count in {state!r}"
+        raise InvalidStateError("DACAPO-3", msg)
+    total = total_beans((state.reserves, state.lines, state.target, state.box))
+    if total != START_BEANS * players:
+        msg = f"{total} beans on the table, not {START_BEANS * players}"
+        raise InvalidStateError("DACAPO-3", msg)
+    # Replay the history.
+    replay = _initial(state.config)
+    for number, played in enumerate(state.rounds, start=1):
+        try:
+            replay = apply(replay, Bids(played.bids))
+        except IllegalActionError as exc:
+            msg = f"round {number} cannot have been played: {exc.message}"
+            raise InvalidStateError(exc.rule, msg) from exc
+        # DACAPO-11: the recorded winner is the one the bids give.
+        if replay.rounds[-1].winner != played.winner:
+            msg = (f"round {number} bids {list(played.bids)} are won by "
+                   f"{replay.rounds[-1].winner}, not {played.winner}")
+            raise InvalidStateError("DACAPO-11", msg)
+    checks = (
+        ("DACAPO-14", "last_step", replay.last_step, state.last_step),
+        ("DACAPO-15", "finisher", replay.finisher, state.finisher),
+        ("DACAPO-7", "reserves", replay.reserves, state.reserves),
+        ("DACAPO-9", "lines", replay.lines, state.lines),
+        ("DACAPO-15", "target", replay.target, state.target),
+        ("DACAPO-10", "box", replay.box, state.box),
+    )
+    for rule, name, expected, found in checks:
+        if expected != found:
+            msg = f"{name} is {found!r}, but the rounds played give {expected!r}"
+            raise InvalidStateError(rule, msg)
+
+
+def well_formed(state: State) -> bool:
+    """Whether *state* could be reached by legal play; pure and total, never raises."""
+    try:
+        check_state(state)
+    except (ValueError, TypeError, AttributeError, IndexError, KeyError):
+        return False
+    return True
