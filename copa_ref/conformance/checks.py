@@ -1,0 +1,105 @@
+"""Judging what an engine reports: readable diffs, and the rule a difference breaks.
+
+The game's own invariants are applied to the engine's reports. Where the public view is the
+whole state (perfect information: the game's observation type is its state type), the
+reported view is decoded with the game's strict codec and checked with ``check_state`` and
+the step invariants; the game's scenario module may add checks of the public view for games
+with hidden information (cards that must add up, say).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from copa_ref.core import (
+    JSON,
+    InvariantViolation,
+    MalformedInputError,
+    RuleViolation,
+    canonical_json,
+)
+
+__all__ = ["broken_rule", "json_diff", "reference_refusal"]
+
+
+def json_diff(expected: JSON, actual: JSON, path: str = "", limit: int = 12) -> list[str]:
+    """The differing leaves of two JSON values as ``path: expected X, got Y`` lines."""
+    lines: list[str] = []
+
+    def walk(exp: JSON, act: JSON, where: str) -> None:
+        if len(lines) >= limit:
+            return
+        if isinstance(exp, dict) and isinstance(act, dict):
+            for key in sorted(set(exp) | set(act)):
+                sub = f"{where}.{key}" if where else key
+                if key not in act:
+                    lines.append(f"{sub}: expected {canonical_json(exp[key])}, missing")
+                elif key not in exp:
+                    lines.append(f"{sub}: unexpected {canonical_json(act[key])}")
+                else:
+                    walk(exp[key], act[key], sub)
+            return
+        if isinstance(exp, list) and isinstance(act, list) and len(exp) == len(act):
+            for i, (e, a) in enumerate(zip(exp, act, strict=True)):
+                walk(e, a, f"{where}[{i}]")
+            return
+        if canonical_json(exp) != canonical_json(act):
+            lines.append(f"{where or '(value)'}: expected {canonical_json(exp)}, "
+                         f"got {canonical_json(act)}")
+
+    walk(expected, actual, path)
+    return lines
+
+
+def broken_rule(game: Any, hook: Any, before: JSON | None, action: JSON | None,
+                after: JSON) -> tuple[str | None, str] | None:
+    """The rule the reported public view *after* breaks (reached from *before* by *action*,
+    when given), as ``(rule, message)``; ``None`` when every check passes.
+
+    :param hook: the scenario module's ``check_public(before, action, after)`` or ``None``.
+    """
+    if hook is not None:
+        try:
+            hook(before, action, after)
+        except InvariantViolation as exc:
+            return exc.rule, exc.message
+        except Exception:
+            pass
+    if game.observation_type is not game.state_type:
+        return None
+    try:
+        after_state = game.state_from_json(after)
+    except RuleViolation as exc:
+        return exc.rule, f"the reported state is impossible: {exc.message}"
+    except MalformedInputError as exc:
+        return None, f"the reported state is malformed: {exc}"
+    if before is None or action is None:
+        return None
+    try:
+        before_state = game.state_from_json(before)
+        decoded = game.action_from_json(action)
+        game.check_invariants(before_state, decoded, after_state)
+    except InvariantViolation as exc:
+        return exc.rule, exc.message
+    except Exception:
+        return None
+    return None
+
+
+def reference_refusal(game: Any, config: JSON, actions: list[JSON], action: JSON) -> str | None:
+    """The rule under which the reference refuses *action* after *actions* (``None`` when it
+    accepts it or the history cannot be replayed)."""
+    try:
+        state = game.new_game(game.config_from_json(config))
+        for done in actions:
+            state = game.apply(state, game.action_from_json(done))
+        candidate = game.action_from_json(action)
+    except (ValueError, TypeError):
+        return None
+    try:
+        game.apply(state, candidate)
+    except RuleViolation as exc:
+        return exc.rule
+    except (ValueError, TypeError):
+        return None
+    return None

@@ -1,0 +1,195 @@
+"""The engine side of the protocol: the adapter interface, the reference engine, the loop.
+
+An engine is a stateful session that answers one request object with one response object
+(``conformance/README.md``). :class:`Engine` is the interface a Python engine implements
+to be run in-process; :func:`serve` turns any :class:`Engine` into a command speaking the
+protocol over stdin/stdout (``copa-ref engine`` serves :class:`ReferenceEngine`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import IO, Any
+
+from copa_ref import __version__
+from copa_ref.conformance.observables import PROTOCOL_VERSION
+from copa_ref.core import JSON, IllegalActionError, MoverKind, RuleViolation
+from copa_ref.games import GAMES, get_game
+
+__all__ = ["Engine", "ProtocolError", "ReferenceEngine", "serve"]
+
+Message = dict[str, JSON]
+
+
+class ProtocolError(Exception):
+    """A request the engine cannot carry out; answered with ``{"ok": false, "error": ...}``."""
+
+
+class Engine:
+    """A conformance engine as a Python object: one method per operation.
+
+    Subclasses implement the operations; :meth:`handle` routes a request to them and wraps
+    the answer. Raise :class:`ProtocolError` for a request that cannot be carried out.
+    """
+
+    def hello(self) -> Message:
+        """The handshake answer without ``ok`` and ``protocol``: ``name``, ``version``,
+        ``games`` (``{game: {"options": [...]}}``) and ``features``."""
+        raise NotImplementedError
+
+    def new_game(self, game: str, config: JSON) -> None:
+        """Start a game of *game* from the config's JSON."""
+        raise NotImplementedError
+
+    def apply(self, action: JSON) -> tuple[bool, str | None, str]:
+        """Apply an action: ``(accepted, rule, message)``; a refused action changes nothing."""
+        raise NotImplementedError
+
+    def legal(self, seat: int | None) -> list[JSON]:
+        """The legal actions (of *seat*, or at a seat/any node with ``None``)."""
+        raise NotImplementedError
+
+    def observe(self) -> Message:
+        """``to_move``, ``public`` and ``outcome`` of the current position."""
+        raise NotImplementedError
+
+    def export(self) -> JSON:
+        """The whole state (feature ``export_state``)."""
+        raise ProtocolError("export is not supported")
+
+    def undo(self) -> None:
+        """Take back the last accepted action (feature ``undo``)."""
+        raise ProtocolError("undo is not supported")
+
+    def handle(self, request: Message) -> Message:
+        """Answer one request (never raises for a bad request: answers ``ok: false``)."""
+        try:
+            op = request.get("op")
+            if op == "start":
+                return {"ok": True, "protocol": PROTOCOL_VERSION, **self.hello()}
+            if op == "new_game":
+                self.new_game(request["game"], request["config"])
+                return {"ok": True}
+            if op == "apply":
+                accepted, rule, message = self.apply(request["action"])
+                if accepted:
+                    return {"ok": True, "accepted": True}
+                return {"ok": True, "accepted": False, "rule": rule, "message": message}
+            if op == "legal":
+                return {"ok": True, "actions": self.legal(request.get("seat"))}
+            if op == "observe":
+                return {"ok": True, **self.observe()}
+            if op == "export":
+                return {"ok": True, "state": self.export()}
+            if op == "undo":
+                self.undo()
+                return {"ok": True}
+            if op == "stop":
+                return {"ok": True}
+            raise ProtocolError(f"unknown op {op!r}")
+        except ProtocolError as exc:
+            return {"ok": False, "error": str(exc)}
+        except (KeyError, TypeError, ValueError) as exc:
+            return {"ok": False, "error": f"bad request: {type(exc).__name__}: {exc}"}
+
+
+class ReferenceEngine(Engine):
+    """The reference itself as an engine: every registered game, every option, every
+    feature."""
+
+    def __init__(self) -> None:
+        self.game: Any = None
+        self.state: Any = None
+        self.history: list[Any] = []
+
+    def hello(self) -> Message:
+        return {
+            "name": "copa-ref",
+            "version": __version__,
+            "games": {name: {"options": ["*"]} for name in sorted(GAMES)},
+            "features": ["export_state", "rule_ids", "undo"],
+        }
+
+    def new_game(self, game: str, config: JSON) -> None:
+        try:
+            self.game = get_game(game)
+        except KeyError as exc:
+            raise ProtocolError(str(exc.args[0])) from None
+        try:
+            self.state = self.game.new_game(self.game.config_from_json(config))
+        except ValueError as exc:
+            raise ProtocolError(f"bad config: {exc}") from None
+        self.history = []
+
+    def _require_game(self) -> Any:
+        if self.game is None:
+            raise ProtocolError("no game: send new_game first")
+        return self.game
+
+    def apply(self, action: JSON) -> tuple[bool, str | None, str]:
+        game = self._require_game()
+        try:
+            decoded = game.action_from_json(action)
+            after = game.apply(self.state, decoded)
+        except IllegalActionError as exc:
+            return False, exc.rule, exc.message
+        except RuleViolation as exc:
+            return False, exc.rule, exc.message
+        except ValueError as exc:
+            return False, None, str(exc)
+        self.history.append(self.state)
+        self.state = after
+        return True, None, ""
+
+    def legal(self, seat: int | None) -> list[JSON]:
+        game = self._require_game()
+        if seat is not None and type(seat) is not int:
+            raise ProtocolError(f"seat must be an integer or null, got {seat!r}")
+        mover = game.to_move(self.state)
+        if seat is None and mover.kind is MoverKind.CHANCE:
+            return []
+        return [game.to_json(a) for a in game.legal_actions(self.state, seat)]
+
+    def observe(self) -> Message:
+        game = self._require_game()
+        result = game.outcome(self.state)
+        return {
+            "to_move": game.to_json(game.to_move(self.state)),
+            "public": game.to_json(game.observe(self.state, None)),
+            "outcome": None if result is None else game.to_json(result),
+        }
+
+    def export(self) -> JSON:
+        return self._require_game().to_json(self.state)
+
+    def undo(self) -> None:
+        self._require_game()
+        if not self.history:
+            raise ProtocolError("nothing to undo")
+        self.state = self.history.pop()
+
+
+def serve(engine: Engine, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
+    """Answer requests line by line until ``stop`` or the end of input; returns 0."""
+    source = sys.stdin if stdin is None else stdin
+    sink = sys.stdout if stdout is None else stdout
+    dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+    for line in source:
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+        except ValueError as exc:
+            response: Message = {"ok": False, "error": f"not JSON: {exc}"}
+            request = None
+        else:
+            if isinstance(request, dict):
+                response = engine.handle(request)
+            else:
+                response = {"ok": False, "error": "a request is a JSON object"}
+        sink.write(dumps(response) + "\n")
+        sink.flush()
+        if isinstance(request, dict) and request.get("op") == "stop":
+            break
+    return 0

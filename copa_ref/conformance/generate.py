@@ -1,0 +1,388 @@
+"""The corpus generator: every case computed from the reference, deterministically.
+
+``copa-ref conformance generate`` writes ``conformance/VERSION`` and
+``conformance/cases/<game>/{traces,rejections,counts}.json``. All randomness comes from
+``random.Random(seed)`` with fixed seeds, so the same reference always writes the same bytes
+(a test regenerates the corpus and compares).
+
+What is generic here: whole random games as traces; traces ending at the first step where a
+scenario's predicate holds; perft-style counts; and rejections found by trying mutations of
+legal actions along random games (another seat, an action of a type that belongs to another
+phase, a field changed by one, a list cut or lengthened, a string swapped for one seen
+elsewhere), each kept with the rule the reference names when it refuses it.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from copa_ref.conformance.observables import (
+    CORPUS_DIR,
+    CORPUS_VERSION,
+    observables,
+    options_of,
+    sorted_actions,
+)
+from copa_ref.conformance.scenarios import CountSpec, GameScenarios, Scenario, scenarios_of
+from copa_ref.core import JSON, MoverKind, RuleViolation, canonical_json
+from copa_ref.games import GAMES
+
+__all__ = ["KINDS", "generate", "generate_game", "write_corpus"]
+
+KINDS = ("trace", "rejection", "count")
+MAX_STEPS = 5000
+"""A random game longer than this is a bug in the reference."""
+
+Case = dict[str, JSON]
+
+
+def _plain(value: JSON) -> JSON:
+    """The JSON value as it reads back from text (tuples become lists)."""
+    return json.loads(json.dumps(value))
+
+
+def _base(game: Any, kind: str, slug: str, description: str, rules: set[str] | tuple[str, ...],
+          config: Any) -> Case:
+    ordered = sorted(set(rules), key=lambda r: (r.split("-")[0], int(r.split("-")[1])))
+    return {
+        "id": f"{game.name}/{kind}/{slug}",
+        "kind": kind,
+        "game": game.name,
+        "corpus_version": CORPUS_VERSION,
+        "description": description,
+        "rules": ordered,
+        "config": _plain(game.to_json(config)),
+        "options": options_of(game, config),
+        "features": [],
+    }
+
+
+def _play(game: Any, config: Any, seed: int, fires: Any = None,
+          extra: int = 0) -> tuple[list[Any], list[Any]] | None:
+    """A random game from *seed*: its actions and states (``states[i]`` before action i).
+
+    With *fires*: cut *extra* steps after the first step where it holds (``None`` if it
+    never does)."""
+    rng = random.Random(seed)
+    state = game.new_game(config)
+    states: list[Any] = [state]
+    actions: list[Any] = []
+    left = None
+    while not game.to_move(state).is_over and len(actions) < MAX_STEPS:
+        action = game.random_action(state, rng)
+        after = game.apply(state, action)
+        if fires is not None and left is None and fires(state, action, after, tuple(actions)):
+            left = extra
+        actions.append(action)
+        states.append(after)
+        state = after
+        if left is not None:
+            if left == 0:
+                return actions, states
+            left -= 1
+    if fires is not None and left is None:
+        return None
+    if len(actions) >= MAX_STEPS:
+        msg = f"{game.name}: a random game from seed {seed} exceeds {MAX_STEPS} steps"
+        raise RuntimeError(msg)
+    return actions, states
+
+
+def _events(game: Any, sc: GameScenarios, actions: list[Any], states: list[Any]) -> set[str]:
+    rules = set(sc.whole_game_rules) if states and game.to_move(states[-1]).is_over else set()
+    if sc.events is not None:
+        for i, action in enumerate(actions):
+            rules |= sc.events(states[i], action, states[i + 1])
+    result = game.outcome(states[-1])
+    if result is not None and result.rule:
+        rules.add(result.rule)
+    return rules
+
+
+def _trace(game: Any, slug: str, description: str, rules: set[str], config: Any,
+           actions: list[Any], states: list[Any]) -> Case:
+    case = _base(game, "trace", slug, description, rules, config)
+    case["initial"] = _plain(observables(game, states[0]))
+    case["steps"] = [
+        {"action": _plain(game.to_json(a)), "expect": _plain(observables(game, s))}
+        for a, s in zip(actions, states[1:], strict=True)
+    ]
+    return case
+
+
+def _random_traces(game: Any, sc: GameScenarios) -> Iterator[Case]:
+    for batch in sc.random_games:
+        for seed in batch.seeds:
+            played = _play(game, batch.config, seed)
+            assert played is not None
+            actions, states = played
+            rules = _events(game, sc, actions, states)
+            description = (f"A whole game between random players, seed {seed} of "
+                           f"random.Random, {batch.slug} config: {len(actions)} actions "
+                           f"to the end ({game.outcome(states[-1])}).")
+            yield _trace(game, f"random-{batch.slug}-seed-{seed}", description, rules,
+                         batch.config, actions, states)
+
+
+def _find(game: Any, spec: Scenario | CountSpec, extra: int = 0
+          ) -> tuple[int, list[Any], list[Any]]:
+    for seed in spec.seeds:
+        found = _play(game, spec.config, seed, spec.fires, extra)
+        if found is not None:
+            return seed, found[0], found[1]
+    msg = f"{game.name}: scenario {spec.slug} not found in seeds {spec.seeds}"
+    raise RuntimeError(msg)
+
+
+def _scenario_traces(game: Any, sc: GameScenarios) -> Iterator[Case]:
+    for spec in sc.scenarios:
+        seed, actions, states = _find(game, spec, spec.extra)
+        description = (f"{spec.description} (first found in the random game from seed "
+                       f"{seed}, at action {len(actions) - spec.extra}).")
+        rules = set(spec.rules) | _events(game, sc, actions[-1 - spec.extra:],
+                                          states[-2 - spec.extra:])
+        yield _trace(game, spec.slug, description, rules, spec.config, actions, states)
+
+
+def perft(game: Any, state: Any, depth: int) -> int:
+    """The number of legal action sequences of length *depth* from *state* (sequences, not
+    distinct positions; a finished game has none)."""
+    if depth == 0:
+        return 1
+    total = 0
+    for action in _children(game, state):
+        total += 1 if depth == 1 else perft(game, game.apply(state, action), depth - 1)
+    return total
+
+
+def _children(game: Any, state: Any) -> list[Any]:
+    mover = game.to_move(state)
+    if mover.kind is MoverKind.CHANCE:
+        msg = f"{game.name}: a count reaches a chance node"
+        raise RuntimeError(msg)
+    if mover.kind is MoverKind.JOINT:
+        combos: list[tuple[Any, ...]] = [()]
+        for seat in mover.seats:
+            combos = [(*c, x) for c in combos for x in game.legal_actions(state, seat)]
+        return [game.joint(state, c) for c in combos]
+    return list(game.legal_actions(state, None))
+
+
+def _counts(game: Any, sc: GameScenarios) -> Iterator[Case]:
+    for spec in sc.counts:
+        if spec.fires is None:
+            actions: list[Any] = []
+            seed, states = -1, [game.new_game(spec.config)]
+            where = "the initial position"
+        else:
+            seed, actions, states = _find(game, spec)
+            where = f"the position after {len(actions)} actions of the random game from seed {seed}"
+        state = states[-1]
+        breakdown = [
+            {"action": game.to_json(a),
+             "count": 1 if spec.depth == 1 else perft(game, game.apply(state, a), spec.depth - 1)}
+            for a in _children(game, state)
+        ]
+        breakdown.sort(key=lambda e: canonical_json(e["action"]))
+        case = _base(game, "count", f"{spec.slug}-depth-{spec.depth}",
+                     f"{spec.description}: the number of legal action sequences (not distinct "
+                     f"positions) of length {spec.depth} from {where}, with the count below "
+                     "each first action.", spec.rules, spec.config)
+        case["prefix"] = _plain([game.to_json(a) for a in actions])
+        case["position"] = _plain(observables(game, state))
+        case["depth"] = spec.depth
+        case["counts"] = "sequences"
+        case["total"] = sum(e["count"] for e in breakdown)
+        case["breakdown"] = _plain(breakdown)
+        yield case
+
+
+# -- rejections ---------------------------------------------------------------------------------
+
+
+def _leaves(value: JSON, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], JSON]]:
+    if isinstance(value, dict):
+        for key in sorted(value):
+            if key not in ("type", "seat"):
+                yield from _leaves(value[key], (*path, key))
+    elif isinstance(value, list):
+        yield path, value
+        for i, item in enumerate(value):
+            yield from _leaves(item, (*path, i))
+    else:
+        yield path, value
+
+
+def _replace(value: JSON, path: tuple[Any, ...], new: JSON) -> JSON:
+    result = copy.deepcopy(value)
+    if not path:
+        return new
+    target = result
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = new
+    return result
+
+
+def _key(path: tuple[Any, ...]) -> str:
+    return ".".join(str(p) if isinstance(p, str) else "n" for p in path)
+
+
+def _mutations(game: Any, state: Any, rng: random.Random, pool: dict[str, JSON],
+               strings: dict[str, list[str]]) -> Iterator[tuple[str, str, JSON]]:
+    """Candidate illegal actions at *state*: ``(kind, note, action JSON)``."""
+    mover = game.to_move(state)
+    players = game.num_players(state.config) if hasattr(state, "config") else 2
+    if mover.kind is MoverKind.NOBODY:
+        for typ, sample in pool.items():
+            yield "after-the-end", f"a {typ} action after the game has ended", sample
+        return
+    if mover.kind is MoverKind.CHANCE:
+        bases = [_plain(game.to_json(game.sample_chance(state, rng)))]
+    elif mover.kind is MoverKind.JOINT:
+        parts = [game.legal_actions(state, s) for s in mover.seats]
+        bases = [_plain(game.to_json(game.joint(state, tuple(p[0] for p in parts))))]
+        for part in parts:
+            yield "lone-part", "one seat's part applied alone", _plain(game.to_json(part[0]))
+    else:
+        bases = sorted_actions(game, game.legal_actions(state, None))[:3]
+        bases = [_plain(b) for b in bases]
+    legal_types = {b["type"] for b in bases}
+    seat = mover.seats[0] if mover.seats else None
+    for base in bases[:2]:
+        if "seat" in base:
+            for other in range(players):
+                if other != base["seat"]:
+                    yield "wrong-seat", f"seat {other} instead of seat {base['seat']}", {
+                        **base, "seat": other}
+    for typ, sample in pool.items():
+        if typ not in legal_types:
+            moved = dict(sample) if not isinstance(sample, dict) else {**sample}
+            if "seat" in moved and seat is not None:
+                moved["seat"] = seat
+            yield f"{typ.replace('_', '-')}-at-the-wrong-moment", \
+                f"a {typ} action where the rules want {', '.join(sorted(legal_types))}", moved
+    for base in bases[:2]:
+        for path, leaf in _leaves(base):
+            name = _key(path).replace(".", "-").replace("_", "-") or "value"
+            if isinstance(leaf, bool):
+                yield f"flipped-{name}", f"{_key(path)} flipped", _replace(base, path, not leaf)
+            elif isinstance(leaf, int):
+                for delta in (1, -1):
+                    yield f"changed-{name}", f"{_key(path)} {leaf} -> {leaf + delta}", \
+                        _replace(base, path, leaf + delta)
+            elif isinstance(leaf, str):
+                for text in strings.get(_key(path), [])[:4]:
+                    if text != leaf:
+                        yield f"swapped-{name}", f"{_key(path)} {leaf} -> {text}", \
+                            _replace(base, path, text)
+            elif isinstance(leaf, list) and leaf:
+                yield f"shortened-{name}", f"{_key(path)} one item shorter", \
+                    _replace(base, path, leaf[:-1])
+                yield f"lengthened-{name}", f"{_key(path)} one item longer", \
+                    _replace(base, path, [*leaf, leaf[-1]])
+            elif leaf is None:
+                yield f"filled-{name}", f"{_key(path)} null -> 1", _replace(base, path, 1)
+
+
+def _remember(pool: dict[str, JSON], strings: dict[str, list[str]], action: JSON) -> None:
+    pool.setdefault(action["type"], action)
+    for path, leaf in _leaves(action):
+        if isinstance(leaf, str):
+            seen = strings.setdefault(_key(path), [])
+            if leaf not in seen:
+                seen.append(leaf)
+
+
+def _rejections(game: Any, sc: GameScenarios) -> Iterator[Case]:
+    per_rule: dict[str, int] = {}
+    kinds_seen: set[tuple[str, str]] = set()
+    batches = [(b, seed) for b in sc.random_games for seed in b.seeds][:sc.rejection_games]
+    for batch, seed in batches:
+        played = _play(game, batch.config, seed)
+        assert played is not None
+        actions, states = played
+        pool: dict[str, JSON] = {}
+        strings: dict[str, list[str]] = {}
+        for action in actions:
+            _remember(pool, strings, _plain(game.to_json(action)))
+        rng = random.Random(seed)
+        for ply, state in enumerate(states):
+            candidates = list(_mutations(game, state, rng, pool, strings))
+            if sc.candidates is not None:
+                candidates += list(sc.candidates(game, state))
+            for kind, note, data in candidates:
+                try:
+                    candidate = game.action_from_json(data)
+                except ValueError:
+                    continue
+                try:
+                    game.apply(state, candidate)
+                except RuleViolation as exc:
+                    rule, message = exc.rule, exc.message
+                except (ValueError, TypeError):
+                    continue
+                else:
+                    continue
+                if per_rule.get(rule, 0) >= sc.rejections_per_rule or (rule, kind) in kinds_seen:
+                    continue
+                per_rule[rule] = per_rule.get(rule, 0) + 1
+                kinds_seen.add((rule, kind))
+                slug = f"{rule}/{kind}/{batch.slug}-seed-{seed}-ply-{ply}"
+                description = (f"After {ply} actions of the random game from seed {seed} "
+                               f"({batch.slug} config), {note}: {canonical_json(data)}. "
+                               f"The reference refuses it under {rule}: {message}.")
+                case = _base(game, "rejection", slug, description, {rule}, batch.config)
+                case["prefix"] = _plain([game.to_json(a) for a in actions[:ply]])
+                case["position"] = _plain(observables(game, state))
+                case["action"] = _plain(data)
+                case["rule"] = rule
+                yield case
+
+
+def generate_game(game: Any) -> dict[str, list[Case]]:
+    """Every case of one game, by kind (empty without a scenario module)."""
+    sc = scenarios_of(game.name)
+    if sc is None:
+        return {kind: [] for kind in KINDS}
+    traces = [*_scenario_traces(game, sc), *_random_traces(game, sc)]
+    return {
+        "trace": traces,
+        "rejection": sorted(_rejections(game, sc), key=lambda c: c["id"]),
+        "count": list(_counts(game, sc)),
+    }
+
+
+def generate() -> dict[str, dict[str, list[Case]]]:
+    """The whole corpus: game -> kind -> cases."""
+    return {name: generate_game(GAMES[name]) for name in sorted(GAMES)}
+
+
+def corpus_file(game: str, kind: str, cases: list[Case]) -> str:
+    """The text of one corpus file: one case a line, keys sorted, compact."""
+    head = json.dumps({"corpus_version": CORPUS_VERSION, "game": game, "kind": kind},
+                      sort_keys=True, separators=(",", ":"))[:-1]
+    lines = [json.dumps(c, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+             for c in cases]
+    return head + ',"cases":[\n' + ",\n".join(lines) + "\n]}\n"
+
+
+def write_corpus(out: Path = CORPUS_DIR) -> dict[str, dict[str, int]]:
+    """Write the corpus under *out*; returns the case counts by game and kind."""
+    (out / "cases").mkdir(parents=True, exist_ok=True)
+    (out / "VERSION").write_text(CORPUS_VERSION + "\n")
+    counts: dict[str, dict[str, int]] = {}
+    for name, kinds in generate().items():
+        if not any(kinds.values()):
+            continue
+        folder = out / "cases" / name
+        folder.mkdir(parents=True, exist_ok=True)
+        for kind, cases in kinds.items():
+            (folder / f"{kind}s.json").write_text(corpus_file(name, kind, cases))
+        counts[name] = {kind: len(cases) for kind, cases in kinds.items()}
+    return counts

@@ -1,0 +1,71 @@
+"""What a case expects an engine to report in a position, computed from the reference.
+
+The observables of a position are the same for every game (``conformance/README.md``):
+who is to move, the legal actions (sorted by canonical JSON text; per seat at joint nodes;
+none at chance nodes), the public view ``observe(state, None)`` and the outcome.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from copa_ref.core import JSON, MoverKind, canonical_json
+
+__all__ = [
+    "CORPUS_DIR",
+    "CORPUS_VERSION",
+    "PROTOCOL_VERSION",
+    "observables",
+    "options_of",
+    "sorted_actions",
+]
+
+CORPUS_VERSION = "1.0.0"
+"""The version of the corpus this reference generates (semver; ``conformance/VERSION``)."""
+
+PROTOCOL_VERSION = "1.0"
+"""The version of the engine protocol (``conformance/README.md``)."""
+
+CORPUS_DIR = Path(__file__).resolve().parent.parent.parent / "conformance"
+"""The published corpus in a checkout of the repository."""
+
+
+def sorted_actions(game: Any, actions: tuple[Any, ...]) -> list[JSON]:
+    """The JSON of *actions*, sorted by their canonical text."""
+    encoded = [game.to_json(a) for a in actions]
+    return sorted(encoded, key=canonical_json)
+
+
+def observables(game: Any, state: Any) -> dict[str, JSON]:
+    """The observables of *state*: ``to_move``, ``legal``, ``legal_by_seat``, ``public``,
+    ``outcome`` (see ``conformance/schema/corpus.schema.json``, ``observables``)."""
+    mover = game.to_move(state)
+    legal: list[JSON] | None = None
+    by_seat: list[JSON] | None = None
+    if mover.kind is MoverKind.JOINT:
+        by_seat = [{"seat": int(s), "actions": sorted_actions(game, game.legal_actions(state, s))}
+                   for s in mover.seats]
+    elif mover.kind is not MoverKind.CHANCE:
+        legal = sorted_actions(game, game.legal_actions(state, None))
+    result = game.outcome(state)
+    return {
+        "to_move": game.to_json(mover),
+        "legal": legal,
+        "legal_by_seat": by_seat,
+        "public": game.to_json(game.observe(state, None)),
+        "outcome": None if result is None else game.to_json(result),
+    }
+
+
+def options_of(game: Any, config: Any) -> list[str]:
+    """The options a config needs of an engine: ``field=value`` for every field that differs
+    from the default config (strings bare, other values as canonical JSON), sorted."""
+    default = game.to_json(game.default_config())
+    given = game.to_json(config)
+    options = []
+    for key in sorted(given):
+        if given[key] != default.get(key):
+            value = given[key]
+            options.append(f"{key}={value if isinstance(value, str) else canonical_json(value)}")
+    return options
