@@ -103,4 +103,4 @@ GAME: Game[State, Action, Config, State] = Game(
     demo=demo,
     joint=joint,
 )
-"""DA CAPO as a :class:`~copa_ref.core.Game`."""
+"""DA CAPO as a :class:`~copa_ref.core.game.Game`."""

@@ -1,7 +1,7 @@
 """DA CAPO's step invariants, each named after the rule it guards.
 
 Each is a function ``(before, action, after) -> None`` raising
-:class:`~copa_ref.core.InvariantViolation` when an implementation broke its rule. They
+:class:`~copa_ref.core.errors.InvariantViolation` when an implementation broke its rule. They
 restate the rules independently of :mod:`copa_ref.da_capo.rules` where that is cheap (the
 round's winner is recomputed by a different method), so that the tests compare two
 derivations, and the conformance runner can apply them to a foreign engine's states.

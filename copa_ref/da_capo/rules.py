@@ -290,7 +290,8 @@ def _refuse_when_over(state: State) -> None:
 
 
 def joint(state: State, parts: tuple[Action, ...]) -> Bids:
-    """Combine one :class:`Bid` per acting seat, in seat order, into the round's :class:`Bids`.
+    """Combine one :class:`~copa_ref.da_capo.state.Bid` per acting seat, in seat order, into
+    the round's :class:`~copa_ref.da_capo.state.Bids`.
 
     :raises IllegalActionError: DACAPO-15/16 once the match is over; DACAPO-5 unless the
         parts are one bid per seat with beans, in seat order. The bids themselves are
@@ -346,7 +347,8 @@ def apply(state: State, action: Action) -> State:
     """The state after a round (and the last-player step, when it follows).
 
     :raises IllegalActionError: DACAPO-15/16 once the match is over; DACAPO-4 for a lone
-        :class:`Bid`; DACAPO-5, DACAPO-6, DACAPO-7 or DACAPO-13 for a bad bid.
+        :class:`~copa_ref.da_capo.state.Bid`; DACAPO-5, DACAPO-6, DACAPO-7 or DACAPO-13 for
+        a bad bid.
     """
     _refuse_when_over(state)
     # DACAPO-4: a round is simultaneous; one seat's bid alone is no action.
