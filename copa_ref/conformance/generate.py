@@ -63,7 +63,7 @@ def _base(game: Any, kind: str, slug: str, description: str, rules: set[str] | t
 
 
 def _play(game: Any, config: Any, seed: int, fires: Any = None,
-          extra: int = 0) -> tuple[list[Any], list[Any]] | None:
+          extra: int = 0, policy: Any = None) -> tuple[list[Any], list[Any]] | None:
     """A random game from *seed*: its actions and states (``states[i]`` before action i).
 
     With *fires*: cut *extra* steps after the first step where it holds (``None`` if it
@@ -74,7 +74,9 @@ def _play(game: Any, config: Any, seed: int, fires: Any = None,
     actions: list[Any] = []
     left = None
     while not game.to_move(state).is_over and len(actions) < MAX_STEPS:
-        action = game.random_action(state, rng)
+        action = None if policy is None else policy(game, state, rng)
+        if action is None:
+            action = game.random_action(state, rng)
         after = game.apply(state, action)
         if fires is not None and left is None and fires(state, action, after, tuple(actions)):
             left = extra
@@ -132,7 +134,8 @@ def _random_traces(game: Any, sc: GameScenarios) -> Iterator[Case]:
 def _find(game: Any, spec: Scenario | CountSpec, extra: int = 0
           ) -> tuple[int, list[Any], list[Any]]:
     for seed in spec.seeds:
-        found = _play(game, spec.config, seed, spec.fires, extra)
+        found = _play(game, spec.config, seed, spec.fires, extra,
+                      getattr(spec, "policy", None))
         if found is not None:
             return seed, found[0], found[1]
     msg = f"{game.name}: scenario {spec.slug} not found in seeds {spec.seeds}"
@@ -302,11 +305,16 @@ def _remember(pool: dict[str, JSON], strings: dict[str, list[str]], action: JSON
 def _rejections(game: Any, sc: GameScenarios) -> Iterator[Case]:
     per_rule: dict[str, int] = {}
     kinds_seen: set[tuple[str, str]] = set()
-    batches = [(b, seed) for b in sc.random_games for seed in b.seeds][:sc.rejection_games]
-    for batch, seed in batches:
+    games: list[tuple[str, Any, int, list[Any], list[Any]]] = []
+    for batch, seed in [(b, seed) for b in sc.random_games for seed in b.seeds][
+            :sc.rejection_games]:
         played = _play(game, batch.config, seed)
         assert played is not None
-        actions, states = played
+        games.append((f"{batch.slug}-seed-{seed}", batch.config, seed, *played))
+    for spec in sc.scenarios:
+        seed, actions, states = _find(game, spec, spec.extra)
+        games.append((spec.slug, spec.config, seed, actions, states))
+    for where, config, seed, actions, states in games:
         pool: dict[str, JSON] = {}
         strings: dict[str, list[str]] = {}
         for action in actions:
@@ -333,11 +341,11 @@ def _rejections(game: Any, sc: GameScenarios) -> Iterator[Case]:
                     continue
                 per_rule[rule] = per_rule.get(rule, 0) + 1
                 kinds_seen.add((rule, kind))
-                slug = f"{rule}/{kind}/{batch.slug}-seed-{seed}-ply-{ply}"
-                description = (f"After {ply} actions of the random game from seed {seed} "
-                               f"({batch.slug} config), {note}: {canonical_json(data)}. "
+                slug = f"{rule}/{kind}/{where}-ply-{ply}"
+                description = (f"After {ply} actions of the game {where} (seed {seed}), "
+                               f"{note}: {canonical_json(data)}. "
                                f"The reference refuses it under {rule}: {message}.")
-                case = _base(game, "rejection", slug, description, {rule}, batch.config)
+                case = _base(game, "rejection", slug, description, {rule}, config)
                 case["prefix"] = _plain([game.to_json(a) for a in actions[:ply]])
                 case["position"] = _plain(observables(game, state))
                 case["action"] = _plain(data)

@@ -278,7 +278,10 @@ class Runner:
         if canonical_json(seen["to_move"]) != canonical_json(expect["to_move"]):
             lines.append(f"to_move: expected {canonical_json(expect['to_move'])}, "
                          f"got {canonical_json(seen['to_move'])}")
-        lines += json_diff(expect["public"], seen["public"], "public")
+        if seen["public"] != expect["public"] or canonical_json(seen["public"]) != canonical_json(
+                expect["public"]):
+            lines += json_diff(expect["public"], seen["public"], "public") or [
+                "public: differs in JSON types"]
         if canonical_json(seen["outcome"]) != canonical_json(expect["outcome"]):
             lines.append(f"outcome: expected {canonical_json(expect['outcome'])}, "
                          f"got {canonical_json(seen['outcome'])}")

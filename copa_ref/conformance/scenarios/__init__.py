@@ -22,6 +22,7 @@ __all__ = [
     "Candidates",
     "CountSpec",
     "GameScenarios",
+    "Policy",
     "RandomGames",
     "Scenario",
     "Step",
@@ -31,6 +32,9 @@ __all__ = [
 
 Step = Callable[[Any, Any, Any, tuple[Any, ...]], bool]
 """A predicate on one step ``(before, action, after, earlier_actions)`` of a game."""
+
+Policy = Callable[[Any, Any, Any], Any]
+"""``(game, state, rng) -> action or None``: a scenario's own choice at a node."""
 
 Candidates = Callable[[Any, Any], Iterable[tuple[str, str, JSON]]]
 """Extra candidate refusals at a position: ``(kind, note, action JSON)`` triples."""
@@ -51,6 +55,9 @@ class Scenario:
     """Steps kept after the one that fires (to show what follows)."""
     seeds: range = range(500)
     """The seeds searched, in order."""
+    policy: Policy | None = None
+    """Chooses actions where it returns one (a deal arranged on purpose, say); random play
+    from the seed elsewhere."""
 
 
 @attrs.frozen

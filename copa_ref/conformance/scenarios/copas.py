@@ -1,0 +1,230 @@
+"""Copas' scenarios: following suit and discarding, the bonus round, all the cards, bursting,
+and the house-rule options of ``specs/copas.md``. The rare hands (one seat taking all ten
+copas, or every trick) come from deals arranged on purpose; the rest from seeded random play.
+
+Rule IDs refer to ``specs/copas.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from copa_ref.conformance.scenarios import CountSpec, GameScenarios, RandomGames, Scenario
+from copa_ref.copas import Config, Phase, Play, State
+from copa_ref.copas.rules import deck, hand_size
+from copa_ref.copas.state import AllCards, BonusOtherTen, CopasLead, RankOrder
+from copa_ref.core import JSON, InvariantViolation, MoverKind
+
+__all__ = ["SCENARIOS"]
+
+RANKS = ["2", "3", "4", "5", "6", "Q", "J", "K", "7", "A"]
+
+
+def _cfg(**options: Any) -> Config:
+    return Config(**options)
+
+
+def _code(card: Any) -> str:
+    value: str = card.value
+    return value
+
+
+def events(before: State, action: Any, after: State) -> frozenset[str]:
+    """The rules one Copas step exercises."""
+    rules: set[str] = set()
+    if not isinstance(action, Play):
+        rules |= {"COPAS-1", "COPAS-4", "COPAS-5", "COPAS-6"}
+        if before.round > 1:
+            rules.add("COPAS-7")
+        return frozenset(rules)
+    rules |= {"COPAS-9", "COPAS-10"}
+    if not before.trick:
+        rules.add("COPAS-12")
+        if not before.tricks:
+            rules.add("COPAS-8")
+    else:
+        led = _code(before.trick[0])[1]
+        rules.add("COPAS-11" if _code(action.card)[1] == led else "COPAS-12")
+    if len(after.tricks) > len(before.tricks) or after.phase is not Phase.PLAY:
+        rules |= {"COPAS-2", "COPAS-13"}
+    if before.phase is Phase.PLAY and after.phase is not Phase.PLAY:
+        rules |= {"COPAS-3", "COPAS-14", "COPAS-16"}
+        if after.pending is not None and after.pending != before.pending:
+            rules.add("COPAS-17")
+        if before.pending is not None:
+            rules.add("COPAS-18")
+        if after.last_round.count(10) == len(after.last_round) - 1 and sum(
+                after.last_round) >= 10 * (len(after.last_round) - 1):
+            rules.add("COPAS-19")
+    if after.phase is Phase.OVER:
+        rules |= {"COPAS-20", "COPAS-21"}
+    return frozenset(rules)
+
+
+def check_public(before: JSON | None, action: JSON | None, after: JSON) -> None:
+    """Cards add up in a reported public view: in play, hand sizes plus the trick plus the
+    finished tricks make the deck, no card shows twice, and hands are equal at a trick's
+    start (COPAS-1, COPAS-6, COPAS-14)."""
+    players = after["config"]["players"]
+    shown = list(after["trick"]) + [c for t in after["tricks"] for c in t["cards"]]
+    if len(shown) != len(set(shown)):
+        raise InvariantViolation("COPAS-1", "a card shows twice in the tricks")
+    if after["phase"] != "play":
+        return
+    total = sum(after["hand_sizes"]) + len(shown)
+    if total != len(deck(players)):
+        msg = f"{total} cards in hands and tricks, the deck has {len(deck(players))}"
+        raise InvariantViolation("COPAS-6", msg)
+    if not after["trick"] and len(set(after["hand_sizes"])) != 1:
+        raise InvariantViolation("COPAS-14", f"unequal hands {after['hand_sizes']} "
+                                 "at the start of a trick")
+
+
+def _arranged(first: list[str], second: list[str] | None = None) -> Any:
+    """A policy dealing round 1 (4 players): seat 1, who leads, gets *first*; seat 2 gets
+    *second* (if given) topped up; the rest of the deck goes round in order."""
+
+    def policy(game: Any, state: State, rng: Any) -> Any:
+        if game.to_move(state).kind is not MoverKind.CHANCE or state.round != 1:
+            return None
+        rest = [_code(c) for c in deck(4) if _code(c) not in first + (second or [])]
+        size = hand_size(4)
+        hands: list[list[str]] = [[], list(first), list(second or []), []]
+        for seat in (0, 2, 3):
+            while len(hands[seat]) < size:
+                hands[seat].append(rest.pop(0))
+        return game.action_from_json({"type": "deal", "hands": hands})
+    return policy
+
+
+def _leader_plays_high(game: Any, state: State, rng: Any) -> Any:
+    """Seat 1 plays its strongest legal card, copas first (to take every copa)."""
+    if state.phase is not Phase.PLAY or game.to_move(state).seats != (1,):
+        return None
+    legal = game.legal_actions(state, 1)
+    return max(legal, key=lambda a: (_code(a.card)[1] == "c", RANKS.index(_code(a.card)[0])))
+
+
+def _and(*policies: Any) -> Any:
+    def policy(game: Any, state: State, rng: Any) -> Any:
+        for p in policies:
+            found = p(game, state, rng)
+            if found is not None:
+                return found
+        return None
+    return policy
+
+
+ALL_COPAS = [f"{r}c" for r in RANKS]
+NINE_COPAS_AND_2P = [f"{r}c" for r in RANKS[1:]] + ["2p"]
+
+
+def _round_ends(test: Any) -> Any:
+    def fires(before: State, action: Any, after: State, earlier: tuple[Any, ...]) -> bool:
+        return before.phase is Phase.PLAY and after.phase is not Phase.PLAY and bool(
+            test(before, after))
+    return fires
+
+
+def _play_where(test: Any) -> Any:
+    def fires(before: State, action: Any, after: State, earlier: tuple[Any, ...]) -> bool:
+        return isinstance(action, Play) and bool(test(before, action, after))
+    return fires
+
+
+def _discard(before: State, action: Any, after: State) -> bool:
+    return bool(before.trick) and _code(action.card)[1] != _code(before.trick[0])[1]
+
+
+def _q_and_j_meet(before: State, action: Any, after: State) -> bool:
+    if len(after.tricks) <= len(before.tricks):
+        return False
+    cards = {_code(c) for c in after.tricks[-1].cards}
+    led = _code(after.tricks[-1].cards[0])[1]
+    return f"Q{led}" in cards and f"J{led}" in cards
+
+
+def _copas_out_early(before: State, action: Any, after: State) -> bool:
+    return before.phase is Phase.PLAY and after.phase is not Phase.PLAY and sum(
+        len(h) for h in before.hands) > 1
+
+
+def candidates(game: Any, state: State) -> Any:
+    """Every card of the mover's hand that the rules do not let him play here."""
+    if state.phase is not Phase.PLAY:
+        return
+    mover = game.to_move(state).seats[0]
+    legal = {_code(a.card) for a in game.legal_actions(state, mover)}
+    for card in state.hands[mover]:
+        if _code(card) not in legal:
+            yield ("card-not-allowed", f"seat {mover} plays {_code(card)} from its hand",
+                   {"type": "play", "seat": mover, "card": _code(card)})
+
+
+SCENARIOS = GameScenarios(
+    random_games=(
+        RandomGames("4p", _cfg(), (1,)),
+        RandomGames("3p", _cfg(players=3), (1,)),
+        RandomGames("5p", _cfg(players=5), (1,)),
+    ),
+    whole_game_rules=("COPAS-1", "COPAS-2", "COPAS-3", "COPAS-4", "COPAS-5", "COPAS-6",
+                      "COPAS-7", "COPAS-8", "COPAS-9", "COPAS-10", "COPAS-11", "COPAS-12",
+                      "COPAS-13", "COPAS-14", "COPAS-15", "COPAS-16", "COPAS-20", "COPAS-21",
+                      "COPAS-22"),
+    scenarios=(
+        Scenario("discard-when-void", "A seat without the led suit discards another suit",
+                 ("COPAS-11", "COPAS-12"), _cfg(), _play_where(_discard)),
+        Scenario("queen-against-jack", "A trick where the Q and the J of the led suit meet: "
+                 "in the printed order the J beats the Q", ("COPAS-2", "COPAS-13"), _cfg(),
+                 _play_where(_q_and_j_meet)),
+        Scenario("queen-against-jack-plain", "The Q and the J of the led suit meet under the "
+                 "plain rank order (COPAS-Q1)", ("COPAS-2", "COPAS-13"),
+                 _cfg(rank_order=RankOrder.PLAIN), _play_where(_q_and_j_meet)),
+        Scenario("first-round-scored", "The first round ends and each seat books its copas",
+                 ("COPAS-3", "COPAS-14", "COPAS-16"), _cfg(),
+                 _round_ends(lambda b, a: True), extra=1),
+        Scenario("all-tricks", "One seat takes every trick (it holds all ten copas and leads): "
+                 "every other seat books 10 and no bonus round follows",
+                 ("COPAS-19",), _cfg(), _round_ends(lambda b, a: True),
+                 policy=_arranged(ALL_COPAS)),
+        Scenario("all-tricks-bonus-reading", "One seat takes every trick under the reading "
+                 "that also gives a bonus round (COPAS-Q6)", ("COPAS-17", "COPAS-19"),
+                 _cfg(all_cards=AllCards.OTHERS_TEN_AND_BONUS), _round_ends(lambda b, a: True),
+                 policy=_arranged(ALL_COPAS)),
+        Scenario("all-ten-copas-bonus-round", "One seat takes all ten copas but not every "
+                 "trick: nothing is booked and its bonus round follows; the bonus round is "
+                 "then played out and scored", ("COPAS-17", "COPAS-18"), _cfg(),
+                 _round_ends(lambda b, a: b.pending is not None),
+                 policy=_and(_arranged(NINE_COPAS_AND_2P, ["2c"]), _leader_plays_high)),
+        Scenario("all-ten-copas-book-reading", "All ten copas under the bonus_other_ten=book "
+                 "reading (COPAS-Q5)", ("COPAS-17",), _cfg(bonus_other_ten=BonusOtherTen.BOOK),
+                 _round_ends(lambda b, a: a.pending is not None),
+                 policy=_and(_arranged(NINE_COPAS_AND_2P, ["2c"]), _leader_plays_high)),
+        Scenario("round-ends-when-copas-out", "With end_when_copas_out (COPAS-Q4) the round "
+                 "ends with the trick that brings the last copa out", ("COPAS-14",),
+                 _cfg(end_when_copas_out=True), _play_where(_copas_out_early)),
+        Scenario("first-round-copas-lead-broken", "A first round under copas_lead=broken "
+                 "(COPAS-Q4): no copa is led before one has been played",
+                 ("COPAS-15",), _cfg(copas_lead=CopasLead.BROKEN),
+                 _round_ends(lambda b, a: True)),
+        Scenario("burst", "A seat reaches 51 minus points: the match ends, the highest burst "
+                 "total loses, the lowest total wins", ("COPAS-20", "COPAS-21"), _cfg(),
+                 lambda b, a, af, e: af.phase is Phase.OVER),
+    ),
+    counts=(
+        CountSpec("first-trick-4p", "The first trick after a seeded deal",
+                  ("COPAS-9", "COPAS-11", "COPAS-12"), _cfg(), 4,
+                  lambda b, a, af, e: b.phase is Phase.DEAL),
+        CountSpec("mid-round-4p", "Five tricks into the first round",
+                  ("COPAS-11", "COPAS-12", "COPAS-13"), _cfg(), 4,
+                  lambda b, a, af, e: len(af.tricks) == 5 and not af.trick and af.round == 1),
+        CountSpec("copas-lead-broken", "The first lead under copas_lead=broken",
+                  ("COPAS-15",), _cfg(copas_lead=CopasLead.BROKEN), 3,
+                  lambda b, a, af, e: b.phase is Phase.DEAL),
+    ),
+    events=events,
+    check_public=check_public,
+    candidates=candidates,
+    rejection_games=3,
+)
+"""Copas' scenarios."""

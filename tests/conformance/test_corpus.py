@@ -1,0 +1,138 @@
+"""The corpus itself: shape, versions, IDs, rule coverage, freshness."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from copa_ref.conformance.generate import corpus_file, generate
+from copa_ref.conformance.observables import CORPUS_DIR, CORPUS_VERSION
+from copa_ref.conformance.runner import load_corpus
+from copa_ref.games import GAMES
+
+ROOT = Path(__file__).resolve().parents[2]
+RULE = re.compile(r"\b(KALA|RONDA|HOPPER|DACAPO|KOPA|COPAS)-\d+\b")
+SEMVER = re.compile(r"^\d+\.\d+\.\d+$")
+
+
+def spec_rules() -> set[str]:
+    """Every rule ID in a heading of specs/*.md."""
+    found: set[str] = set()
+    for path in sorted((ROOT / "specs").glob("*.md")):
+        for line in path.read_text().splitlines():
+            if line.startswith("#"):
+                found |= {m.group(0) for m in RULE.finditer(line)}
+    return found
+
+
+@pytest.fixture(scope="module")
+def cases() -> list[dict]:
+    return load_corpus(CORPUS_DIR)
+
+
+class TestShape:
+    def test_every_file_validates_against_the_schema(self) -> None:
+        """Every corpus file is valid under conformance/schema/corpus.schema.json."""
+        schema = json.loads((CORPUS_DIR / "schema" / "corpus.schema.json").read_text())
+        validator = jsonschema.Draft202012Validator(schema)
+        files = sorted((CORPUS_DIR / "cases").glob("*/*.json"))
+        assert files
+        for path in files:
+            errors = list(validator.iter_errors(json.loads(path.read_text())))
+            assert not errors, f"{path}: {errors[0].message}"
+
+    def test_schemas_are_valid_json_schemas(self) -> None:
+        """The three shipped schemas are themselves valid draft 2020-12 schemas."""
+        for name in ("corpus", "messages", "report"):
+            schema = json.loads((CORPUS_DIR / "schema" / f"{name}.schema.json").read_text())
+            jsonschema.Draft202012Validator.check_schema(schema)
+
+    def test_version_is_semver_and_carried_by_every_case(self, cases: list[dict]) -> None:
+        """VERSION is semver, equals the generator's, and every case carries it."""
+        version = (CORPUS_DIR / "VERSION").read_text().strip()
+        assert SEMVER.match(version)
+        assert version == CORPUS_VERSION
+        assert {c["corpus_version"] for c in cases} == {version}
+
+    def test_ids_are_unique_and_meaningful(self, cases: list[dict]) -> None:
+        """Case IDs are unique, start with game/kind/, and are not bare sequence numbers."""
+        ids = [c["id"] for c in cases]
+        assert len(ids) == len(set(ids))
+        for case in cases:
+            assert case["id"].startswith(f"{case['game']}/{case['kind']}/")
+            assert not re.fullmatch(r"[0-9]+", case["id"].rsplit("/", 1)[-1])
+
+    def test_options_match_the_config(self, cases: list[dict]) -> None:
+        """A case's options are exactly its config fields that differ from the default."""
+        from copa_ref.conformance.observables import options_of
+
+        for case in cases:
+            game = GAMES[case["game"]]
+            config = game.config_from_json(case["config"])
+            assert case["options"] == options_of(game, config), case["id"]
+
+    def test_every_registered_game_has_every_kind(self, cases: list[dict]) -> None:
+        """Each registered game has traces, rejections and counts."""
+        kinds = {(c["game"], c["kind"]) for c in cases}
+        for name in GAMES:
+            for kind in ("trace", "rejection", "count"):
+                assert (name, kind) in kinds, f"{name} has no {kind} case"
+
+
+class TestCoverage:
+    def test_every_spec_rule_is_covered(self, cases: list[dict]) -> None:
+        """Every rule ID in a heading of specs/*.md is covered by at least one case."""
+        covered = {rule for case in cases for rule in case["rules"]}
+        missing = sorted(spec_rules() - covered)
+        assert not missing, f"rules no corpus case covers: {missing}"
+
+    def test_cases_cite_only_spec_rules(self, cases: list[dict]) -> None:
+        """No case cites a rule ID that the specs do not define."""
+        known = spec_rules()
+        cited = {rule for case in cases for rule in case["rules"]}
+        assert cited <= known, sorted(cited - known)
+
+    def test_rejections_name_their_rule(self, cases: list[dict]) -> None:
+        """A rejection's rule is among the rules it covers, and the reference refuses the
+        action under exactly that rule."""
+        from copa_ref.conformance.checks import reference_refusal
+
+        for case in cases:
+            if case["kind"] == "rejection":
+                assert case["rule"] in case["rules"]
+                game = GAMES[case["game"]]
+                got = reference_refusal(game, case["config"], case["prefix"], case["action"])
+                assert got == case["rule"], case["id"]
+
+    def test_counts_add_up(self, cases: list[dict]) -> None:
+        """A count's total is the sum of its breakdown, which is sorted and distinct."""
+        from copa_ref.core import canonical_json
+
+        for case in cases:
+            if case["kind"] == "count":
+                keys = [canonical_json(e["action"]) for e in case["breakdown"]]
+                assert keys == sorted(set(keys))
+                assert case["total"] == sum(e["count"] for e in case["breakdown"])
+
+
+class TestFreshness:
+    def test_corpus_is_what_the_reference_generates(self) -> None:
+        """Regenerating the corpus from the reference gives the committed files, byte for
+        byte (run `copa-ref conformance generate` after changing a rule)."""
+        corpus = generate()
+        expected_files = set()
+        for game, kinds in corpus.items():
+            if not any(kinds.values()):
+                continue
+            for kind, found in kinds.items():
+                path = CORPUS_DIR / "cases" / game / f"{kind}s.json"
+                expected_files.add(path)
+                assert path.exists(), f"missing {path}"
+                assert path.read_text() == corpus_file(game, kind, found), (
+                    f"{path} is stale: run `copa-ref conformance generate`")
+        assert set((CORPUS_DIR / "cases").glob("*/*.json")) == expected_files
+        assert (CORPUS_DIR / "VERSION").read_text() == CORPUS_VERSION + "\n"
