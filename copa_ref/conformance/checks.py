@@ -18,6 +18,7 @@ from copa_ref.core import (
     RuleViolation,
     canonical_json,
 )
+from copa_ref.core.codec import structure
 
 __all__ = ["broken_rule", "json_diff", "reference_refusal"]
 
@@ -68,21 +69,25 @@ def broken_rule(game: Any, hook: Any, before: JSON | None, action: JSON | None,
     if game.observation_type is not game.state_type:
         return None
     try:
-        after_state = game.state_from_json(after)
+        after_state = structure(game.converter, after, game.state_type, "reported state")
+    except MalformedInputError as exc:
+        return None, f"the reported state is malformed: {exc}"
+    # The step invariants first: they name the most specific rule.
+    if before is not None and action is not None:
+        try:
+            before_state = game.state_from_json(before)
+            decoded = game.action_from_json(action)
+            game.check_invariants(before_state, decoded, after_state)
+        except InvariantViolation as exc:
+            return exc.rule, exc.message
+        except Exception:
+            pass
+    try:
+        game.check_state(after_state)
     except RuleViolation as exc:
         return exc.rule, f"the reported state is impossible: {exc.message}"
     except MalformedInputError as exc:
         return None, f"the reported state is malformed: {exc}"
-    if before is None or action is None:
-        return None
-    try:
-        before_state = game.state_from_json(before)
-        decoded = game.action_from_json(action)
-        game.check_invariants(before_state, decoded, after_state)
-    except InvariantViolation as exc:
-        return exc.rule, exc.message
-    except Exception:
-        return None
     return None
 
 

@@ -78,6 +78,9 @@ def _play(game: Any, config: Any, seed: int, fires: Any = None,
         if action is None:
             action = game.random_action(state, rng)
         after = game.apply(state, action)
+        # The corpus is only written from a reference that keeps its own invariants.
+        game.check_invariants(state, action, after)
+        game.check_state(after)
         if fires is not None and left is None and fires(state, action, after, tuple(actions)):
             left = extra
         actions.append(action)

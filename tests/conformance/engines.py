@@ -1,0 +1,285 @@
+"""Deliberately wrong and deliberately broken engines, for the runner's proof tests.
+
+Wrong engines wrap the reference engine with one rule changed; broken engines crash, hang,
+print garbage or answer with the wrong shape. Each runs in-process (``WRONG[name]()``) or as
+a command: ``python tests/conformance/engines.py NAME``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+if __package__ in (None, ""):  # run as a script: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from copa_ref.conformance.engine import Engine, ReferenceEngine, serve
+from copa_ref.core import JSON
+
+Message = dict[str, JSON]
+
+
+class Wrong(ReferenceEngine):
+    """The reference with one rule changed; names itself after the change."""
+
+    label = "wrong"
+
+    def hello(self) -> Message:
+        return {**super().hello(), "name": f"wrong:{self.label}"}
+
+
+# -- KALA ------------------------------------------------------------------------------------
+
+
+class KalaTurnPerTurn(Wrong):
+    """KALA-7 read per turn, not per sowing: a bonus sowing may not turn when the regular
+    sowing of the same turn did."""
+
+    label = "kala-90-degrees-per-turn"
+    turned = False
+
+    def _forbidden(self, action: Any) -> bool:
+        from copa_ref.kala import Phase, Sow
+        from copa_ref.kala.paths import turns
+
+        return (self.game.name == "kala" and isinstance(action, Sow)
+                and self.state.phase is Phase.BONUS_SOW and self.turned
+                and turns(action.path) > 0)
+
+    def legal(self, seat: int | None) -> list[JSON]:
+        actions = super().legal(seat)
+        if self.game.name != "kala":
+            return actions
+        return [a for a in actions if not self._forbidden(self.game.action_from_json(a))]
+
+    def apply(self, action: JSON) -> tuple[bool, str | None, str]:
+        if self.game.name == "kala":
+            from copa_ref.kala import Phase, Sow
+            from copa_ref.kala.paths import turns
+
+            try:
+                decoded = self.game.action_from_json(action)
+            except ValueError:
+                decoded = None
+            if self._forbidden(decoded):
+                return False, "KALA-7", "only one 90-degree turn per turn"
+            if isinstance(decoded, Sow) and self.state.phase is Phase.SOW:
+                accepted = super().apply(action)
+                if accepted[0]:
+                    self.turned = turns(decoded.path) > 0
+                return accepted
+        return super().apply(action)
+
+
+class KalaNoBeanIntoOpponentCup(Wrong):
+    """KALA-9 broken: a sowing over the opponent's cup drops the bean into the field cup
+    beneath instead."""
+
+    label = "kala-no-bean-into-opponent-cup"
+
+    def apply(self, action: JSON) -> tuple[bool, str | None, str]:
+        before = self.state
+        result = super().apply(action)
+        if result[0] and self.game.name == "kala" and action.get("type") == "sow":
+            other = 1 - before.turn
+            square = tuple(before.cups[other])
+            path = [tuple(s) for s in action["path"]]
+            if square in path[1:]:
+                row, col = square
+                field: Any = self.state.field
+                if field and isinstance(field[0], int):  # flat, row by row
+                    cells = list(field)
+                    cells[4 * row + col] += 1
+                    field = tuple(cells)
+                else:
+                    rows = [list(r) for r in field]
+                    rows[row][col] += 1
+                    field = tuple(map(tuple, rows))
+                beans = list(self.state.cup_beans)
+                beans[other] -= 1
+                self.state = attrs.evolve(self.state, field=field, cup_beans=tuple(beans))
+        return result
+
+
+class KalaSixthBeanKept(Wrong):
+    """KALA-14 broken: the bean no bonus path holds stays with the sower."""
+
+    label = "kala-sixth-bean-kept"
+
+    def apply(self, action: JSON) -> tuple[bool, str | None, str]:
+        from copa_ref.kala import Phase
+
+        before = self.state
+        bonus = self.game.name == "kala" and before.phase is Phase.BONUS_SOW
+        result = super().apply(action)
+        if result[0] and bonus:
+            seat, other = before.turn, 1 - before.turn
+            excess = before.cup_beans[seat] - len(action["path"])
+            if excess:
+                stores = list(self.state.stores)
+                stores[other] -= excess
+                stores[seat] += excess
+                self.state = attrs.evolve(self.state, stores=tuple(stores))
+        return result
+
+
+# -- DA CAPO ---------------------------------------------------------------------------------
+
+
+def _top_bid_wins(bids: tuple[int | None, ...], tie_resolution: Any) -> int | None:
+    """DACAPO-11 broken: a tie at the top goes to the first seat with the top bid."""
+    top = max((b for b in bids if b is not None), default=None)
+    return None if top is None else bids.index(top)
+
+
+class DaCapoTieAwardsTop(Wrong):
+    """DACAPO-11 broken: tied highest bids do not cancel; the first of them wins."""
+
+    label = "da-capo-tie-awards-top-bid"
+
+    def apply(self, action: JSON) -> tuple[bool, str | None, str]:
+        if self.game.name != "da_capo":
+            return super().apply(action)
+        from copa_ref.da_capo import rules
+
+        with _patched(rules, "round_winner", _top_bid_wins):
+            return super().apply(action)
+
+
+@contextlib.contextmanager
+def _patched(module: Any, name: str, value: Any) -> Iterator[None]:
+    saved = getattr(module, name)
+    setattr(module, name, value)
+    try:
+        yield
+    finally:
+        setattr(module, name, saved)
+
+
+# -- Copas -----------------------------------------------------------------------------------
+
+
+def _swap_qj(value: JSON) -> JSON:
+    """Every card code with rank Q as J and J as Q."""
+    if isinstance(value, str) and len(value) == 2 and value[0] in "QJ" and value[1] in "peco":
+        return ("J" if value[0] == "Q" else "Q") + value[1]
+    if isinstance(value, list):
+        return [_swap_qj(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _swap_qj(v) for k, v in value.items()}
+    return value
+
+
+class CopasQueenJackSwapped(Wrong):
+    """COPAS-2 broken: Q and J change places in the order of the cards (the reference plays
+    with every Q and J relabelled, so the J beats the Q)."""
+
+    label = "copas-q-j-swapped"
+
+    def _on(self) -> bool:
+        return self.game is not None and self.game.name == "copas"
+
+    def apply(self, action: JSON) -> tuple[bool, str | None, str]:
+        return super().apply(_swap_qj(action) if self._on() else action)
+
+    def legal(self, seat: int | None) -> list[JSON]:
+        found = super().legal(seat)
+        return [_swap_qj(a) for a in found] if self._on() else found
+
+    def observe(self) -> Message:
+        seen = super().observe()
+        return {k: _swap_qj(v) for k, v in seen.items()} if self._on() else seen
+
+
+class CopasRevokeAllowed(Wrong):
+    """COPAS-11 broken: a player may play any card of his hand, following suit or not."""
+
+    label = "copas-revoke-allowed"
+
+    def legal(self, seat: int | None) -> list[JSON]:
+        found = super().legal(seat)
+        if self.game.name != "copas" or not found or found[0].get("type") != "play":
+            return found
+        mover = found[0]["seat"]
+        hand = self.game.to_json(self.state)["hands"][mover]
+        return [{"type": "play", "seat": mover, "card": card} for card in hand]
+
+    def apply(self, action: JSON) -> tuple[bool, str | None, str]:
+        accepted = super().apply(action)
+        if accepted[0] or accepted[1] != "COPAS-11":
+            return accepted
+        return self._play_anyway(action)
+
+    def _play_anyway(self, action: JSON) -> tuple[bool, str | None, str]:
+        from copa_ref.copas import rules
+
+        with _patched(rules, "legal_cards", _any_card):
+            return super().apply(action)
+
+
+def _any_card(hand: Any, *args: Any, **kwargs: Any) -> Any:
+    return hand
+
+
+WRONG: dict[str, type[Engine]] = {cls.label: cls for cls in (
+    KalaTurnPerTurn, KalaNoBeanIntoOpponentCup, KalaSixthBeanKept, DaCapoTieAwardsTop,
+    CopasQueenJackSwapped, CopasRevokeAllowed)}
+"""Every wrong engine by name."""
+
+
+# -- broken engines (command line only) ----------------------------------------------------------
+
+
+class Broken(ReferenceEngine):
+    """The reference, misbehaving in one way as soon as a DA CAPO game is asked for."""
+
+    def __init__(self, how: str) -> None:
+        super().__init__()
+        self.how = how
+
+    def handle(self, request: Message) -> Message:
+        broken = self.game is not None and self.game.name == "da_capo"
+        if broken and self.how == "crash" and request.get("op") == "apply":
+            sys.exit(3)
+        if broken and self.how == "hang" and request.get("op") == "apply":
+            time.sleep(3600)
+        if broken and self.how == "garbage" and request.get("op") == "observe":
+            sys.stdout.write("here is the position, more or less\n")
+            sys.stdout.flush()
+            return super().handle(request)
+        answer = super().handle(request)
+        if broken and self.how == "shape" and request.get("op") == "observe":
+            return {"ok": True, "to_move": "seat 0", "public": [], "outcome": None}
+        return answer
+
+
+def main(argv: list[str]) -> int:
+    name = argv[0]
+    if name in WRONG:
+        return serve(WRONG[name]())
+    if name.startswith("broken-"):
+        engine = Broken(name.removeprefix("broken-"))
+        if engine.how == "garbage":
+            # The garbage line is written before the real answer: serve answers next.
+            return serve(engine)
+        return serve(engine)
+    if name == "silent":  # starts, then never answers anything
+        time.sleep(3600)
+        return 0
+    if name == "not-json":
+        for _ in sys.stdin:
+            sys.stdout.write("hello!\n")
+            sys.stdout.flush()
+        return 0
+    sys.stderr.write(f"unknown engine {name}\n")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,65 @@
+"""The corpus catches wrong engines: each changes one rule, and the runner fails it and
+names a relevant rule."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from copa_ref.conformance.channel import InProcessChannel
+from copa_ref.conformance.runner import Filters, Runner, load_corpus, select
+from copa_ref.games import GAMES
+from tests.conformance.engines import WRONG
+
+HERE = Path(__file__).resolve().parent
+
+# engine -> (game, the rules a failure may name)
+TARGETS = {
+    "kala-90-degrees-per-turn": ("kala", {"KALA-7"}),
+    "kala-no-bean-into-opponent-cup": ("kala", {"KALA-9"}),
+    "kala-sixth-bean-kept": ("kala", {"KALA-14"}),
+    "da-capo-tie-awards-top-bid": ("da_capo", {"DACAPO-11"}),
+    "copas-q-j-swapped": ("copas", {"COPAS-2"}),
+    "copas-revoke-allowed": ("copas", {"COPAS-11"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TARGETS))
+def test_wrong_engine_fails_naming_its_rule(name: str) -> None:
+    """A deliberately wrong engine (in-process) fails some cases of its game, and a failure
+    names the rule it breaks: as the broken rule (an invariant, or the reference's refusal)
+    or among the rules of a failing case that covers it."""
+    game, rules = TARGETS[name]
+    if game not in GAMES:
+        pytest.skip(f"{game} is not registered")
+    cases = select(load_corpus(), Filters(game=game))
+    runner = Runner(lambda: InProcessChannel(WRONG[name]))
+    results = list(runner.run(cases))
+    runner.close()
+    failed = [r for r in results if r.status == "failed"]
+    assert failed, f"{name}: the corpus caught nothing"
+    named = {r.broken_rule for r in failed} | {rule for r in failed for rule in r.rules}
+    assert named & rules, f"{name}: failures name {sorted(n for n in named if n)}"
+    assert sum(r.status == "passed" for r in results) > 0, "everything failed: not one rule"
+
+
+def test_wrong_engine_over_subprocess(tmp_path: Path) -> None:
+    """The sixth-bean engine as a real command: the CLI exits 1, the report names KALA-14
+    as the broken rule, and --failures-only prints only failures and the totals."""
+    report = tmp_path / "report.jsonl"
+    command = f"{sys.executable} {HERE / 'engines.py'} kala-sixth-bean-kept"
+    done = subprocess.run(
+        [sys.executable, "-m", "copa_ref.cli", "conformance", "run", "--engine", command,
+         "--game", "kala", "--report", str(report), "--failures-only"],
+        capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 1, done.stdout + done.stderr
+    lines = [json.loads(line) for line in report.read_text().splitlines()]
+    failed = [line for line in lines if line.get("status") == "failed"]
+    assert failed and "KALA-14" in {line["broken_rule"] for line in failed}
+    assert "PASSED" not in done.stdout and "FAILED kala/" in done.stdout
+    assert "broken rule: KALA-14" in done.stdout
+    assert "loaded" in done.stdout and "skipped" in done.stdout
