@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from copa_ref.copas import GAME as COPAS
 from copa_ref.core import Game
 from copa_ref.da_capo import GAME as DA_CAPO
 from copa_ref.kala import GAME as KALA
@@ -17,6 +18,7 @@ __all__ = ["GAMES", "get_game"]
 AnyGame = Game[Any, Any, Any, Any]
 
 _ALL: tuple[AnyGame, ...] = (
+    COPAS,
     DA_CAPO,
     KALA,
 )

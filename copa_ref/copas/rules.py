@@ -1,0 +1,783 @@
+"""Copas rules as pure functions: a whole match of the Portuguese trick-taking game.
+
+Copas is an imperfect-information game (hidden hands) with chance (the deal of every round),
+for 3, 4 or 5 players who act one at a time, counter-clockwise (seat + 1). A match is a
+sequence of rounds, each dealt by a chance action (:class:`~copa_ref.copas.state.Deal`) and
+played trick by trick (:class:`~copa_ref.copas.state.Play`); after the last card the round is
+scored and the match end checked automatically (no action). Rule IDs (``COPAS-n``) refer to
+``specs/copas.md``.
+"""
+
+from __future__ import annotations
+
+import random
+
+from copa_ref.copas.state import (
+    Action,
+    AllCards,
+    BonusOtherTen,
+    Card,
+    Config,
+    CopasLead,
+    Deal,
+    Observation,
+    Phase,
+    Play,
+    RankOrder,
+    State,
+    Suit,
+    Trick,
+)
+from copa_ref.core import (
+    CHANCE,
+    NOBODY,
+    IllegalActionError,
+    InvalidStateError,
+    MalformedInputError,
+    Outcome,
+    Seat,
+    ToMove,
+    shuffled,
+)
+
+__all__ = [
+    "BURST",
+    "DECK",
+    "apply",
+    "check_config",
+    "check_state",
+    "copas_taken",
+    "deck",
+    "hand_size",
+    "legal_actions",
+    "legal_cards",
+    "new_game",
+    "num_players",
+    "observe",
+    "outcome",
+    "render",
+    "round_points",
+    "sample_chance",
+    "strength",
+    "to_move",
+    "trick_winner",
+    "well_formed",
+]
+
+BURST = 51
+"""A seat with this many booked minus points or more bursts (COPAS-20)."""
+
+DECK: tuple[Card, ...] = tuple(sorted(Card, key=lambda c: c.index))
+"""The 40 cards (COPAS-1), in canonical order (sorted by code)."""
+
+_DECK_3: tuple[Card, ...] = tuple(c for c in DECK if c is not Card.C2p)
+_HAND_SIZE = {3: 13, 4: 10, 5: 8}
+_COPAS = Suit.COPAS
+
+# One Play object per (seat, card), so that legal_actions builds nothing in the hot path.
+_PLAYS: tuple[tuple[Play, ...], ...] = tuple(
+    tuple(Play(seat, card) for card in DECK) for seat in range(5)
+)
+
+
+def _index(card: Card) -> int:
+    return card.index
+
+
+def deck(players: int) -> tuple[Card, ...]:
+    """The deck for *players* seats, in canonical order (COPAS-1, COPAS-4).
+
+    With three players the two of clubs (``2p``) is left out.
+    """
+    # COPAS-4: with three players the two of clubs is left out.
+    return _DECK_3 if players == 3 else DECK
+
+
+def hand_size(players: int) -> int:
+    """Cards per hand: 13, 10 or 8 for 3, 4 or 5 players (COPAS-6)."""
+    return _HAND_SIZE[players]
+
+
+def strength(card: Card, plain: bool) -> int:
+    """The card's strength within its suit: the printed order, or the plain one (COPAS-2).
+
+    :post: 0 <= __return__ <= 9
+    """
+    # COPAS-2: 2 < 3 < 4 < 5 < 6 < Q < J < K < 7 < A (or the plain house order).
+    return card.plain if plain else card.rank
+
+
+# -- configuration and set-up ----------------------------------------------------------------
+
+
+def check_config(config: Config) -> None:
+    """Raise for a config no match can be played with.
+
+    :raises MalformedInputError: for fields of the wrong type.
+    :raises InvalidStateError: COPAS-4 for a player count other than 3, 4, 5; COPAS-5 for a
+        first dealer that is no seat.
+    """
+    if not isinstance(config, Config):
+        msg = f"expected a Copas Config, got {type(config).__name__}"
+        raise MalformedInputError(msg)
+    if type(config.players) is not int or type(config.first_dealer) is not int:
+        msg = "players and first_dealer must be integers"
+        raise MalformedInputError(msg)
+    if (
+        not isinstance(config.all_cards, AllCards)
+        or not isinstance(config.bonus_other_ten, BonusOtherTen)
+        or not isinstance(config.rank_order, RankOrder)
+        or not isinstance(config.copas_lead, CopasLead)
+        or type(config.end_when_copas_out) is not bool
+    ):
+        msg = "a Copas option has the wrong type"
+        raise MalformedInputError(msg)
+    # COPAS-4: three, four (traditionally) or five players.
+    if config.players not in _HAND_SIZE:
+        msg = f"Copas is played by 3, 4 or 5 players, not {config.players}"
+        raise InvalidStateError("COPAS-4", msg)
+    # COPAS-5: the first dealer is a seat.
+    if not 0 <= config.first_dealer < config.players:
+        msg = f"first_dealer {config.first_dealer} is no seat of {config.players}"
+        raise InvalidStateError("COPAS-5", msg)
+
+
+def num_players(config: Config) -> int:
+    """How many seats play (COPAS-4)."""
+    return config.players
+
+
+def new_game(config: Config | None = None) -> State:
+    """The state before the first deal: no points, the first dealer to deal (COPAS-5).
+
+    :raises InvalidStateError: COPAS-4/COPAS-5 for an unplayable config.
+    """
+    if config is None:
+        config = Config()
+    check_config(config)
+    n = config.players
+    return State(
+        config=config,
+        phase=Phase.DEAL,
+        round=1,
+        dealer=config.first_dealer,
+        scores=(0,) * n,
+        pending=None,
+        hands=((),) * n,
+        # COPAS-8: the shuffler, to the dealer's right, leads the first trick.
+        leader=(config.first_dealer + 1) % n,
+        trick=(),
+        tricks=(),
+        last_round=(),
+    )
+
+
+# -- who moves, what is legal --------------------------------------------------------------
+
+
+def to_move(state: State) -> ToMove:
+    """Chance at a deal, the seat whose turn it is in a trick, nobody when over (COPAS-9)."""
+    phase = state.phase
+    if phase is Phase.PLAY:
+        return ToMove.seat((state.leader + len(state.trick)) % len(state.hands))
+    if phase is Phase.DEAL:
+        return CHANCE
+    return NOBODY
+
+
+def legal_cards(hand: tuple[Card, ...], trick: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The cards of *hand* that may be played to *trick* (COPAS-11, COPAS-12).
+
+    A seat holding the led suit must play one of those (follow suit); a seat void in it, or
+    the leader, may play any card. The order of *hand* is kept.
+
+    :pre: len(hand) <= 3 and len(trick) <= 2
+    :post: all(card in hand for card in __return__)
+    :post: len(__return__) > 0 or len(hand) == 0
+    :post: not trick or all(c.suit is trick[0].suit for c in __return__) or not any(c.suit is trick[0].suit for c in hand)
+    :post: all(c in __return__ for c in hand if not trick or c.suit is trick[0].suit)
+    """  # noqa: E501 - a contract is one line
+    if not trick:
+        # COPAS-12: the leader may lead any card.
+        return hand
+    led = trick[0].suit
+    # COPAS-11: follow suit when able.
+    follow = tuple([c for c in hand if c.suit is led])
+    # COPAS-12: otherwise discard any card.
+    return follow if follow else hand
+
+
+def _copas_broken(tricks: tuple[Trick, ...]) -> bool:
+    for t in tricks:
+        for c in t.cards:
+            if c.suit is _COPAS:
+                return True
+    return False
+
+
+def _playable(state: State, seat: int) -> tuple[Card, ...]:
+    hand = state.hands[seat]
+    cards = legal_cards(hand, state.trick)
+    config = state.config
+    if (
+        config.copas_lead is CopasLead.BROKEN
+        and not state.trick
+        and not _copas_broken(state.tricks)
+    ):
+        # COPAS-15 (house rule): no copa led before copas are broken, unless only copas held.
+        others = tuple([c for c in cards if c.suit is not _COPAS])
+        if others:
+            return others
+    return cards
+
+
+def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
+    """The legal card plays, sorted by card code (= canonical JSON); empty at chance nodes.
+
+    :param seat: only this seat's plays (empty unless it is the seat to move).
+    """
+    if state.phase is not Phase.PLAY:
+        return ()
+    mover = (state.leader + len(state.trick)) % len(state.hands)
+    if seat is not None and seat != mover:
+        return ()
+    plays = _PLAYS[mover]
+    return tuple([plays[c.index] for c in _playable(state, mover)])
+
+
+# -- the pure pieces of a trick and a round ----------------------------------------------------
+
+
+def trick_winner(trick: tuple[Card, ...], plain: bool) -> int:
+    """The position in *trick* of the card that takes it: the highest of the led suit.
+
+    :pre: 1 <= len(trick) <= 4
+    :post: trick[__return__].suit is trick[0].suit
+    :post: all(c.suit is not trick[0].suit or strength(c, plain) <= strength(trick[__return__], plain) for c in trick)
+    """  # noqa: E501 - a contract is one line
+    # COPAS-13: the highest card of the led suit takes the trick; discards never win.
+    led = trick[0].suit
+    best = 0
+    top = strength(trick[0], plain)
+    for i in range(1, len(trick)):
+        card = trick[i]
+        if card.suit is led:
+            s = strength(card, plain)
+            if s > top:
+                best, top = i, s
+    return best
+
+
+def copas_taken(tricks: tuple[Trick, ...], players: int) -> tuple[int, ...]:
+    """How many copas each seat took in *tricks* (COPAS-16)."""
+    count = [0] * players
+    for t in tricks:
+        for c in t.cards:
+            # COPAS-3: the copas are the penalty cards.
+            if c.suit is _COPAS:
+                count[t.winner] += 1
+    return tuple(count)
+
+
+def round_points(
+    copas: tuple[int, ...],
+    taker: int | None,
+    pending: int | None,
+    all_cards: AllCards,
+    bonus_other_ten: BonusOtherTen,
+) -> tuple[tuple[int, ...], int | None]:
+    """The points booked to each seat at the end of a round, and the new pending seat.
+
+    :param copas: the copas each seat took this round (they sum to 10).
+    :param taker: the seat that took every card (COPAS-19), if one did.
+    :param pending: the seat whose bonus round this is (COPAS-17), if any.
+
+    :pre: 3 <= len(copas) <= 5 and all(c >= 0 for c in copas) and sum(copas) == 10
+    :pre: taker is None or (0 <= taker < len(copas) and copas[taker] == 10)
+    :pre: pending is None or 0 <= pending < len(copas)
+    :post: len(__return__[0]) == len(copas) and all(b >= 0 for b in __return__[0])
+    :post: pending is not None or taker is not None or 10 in copas or __return__[0] == copas
+    :post: __return__[1] is None or (__return__[1] != pending and copas[__return__[1]] == 10 and __return__[0][__return__[1]] == 0)
+    :post: pending is None or copas[pending] == 0 or __return__[0][pending] >= 10
+    """  # noqa: E501 - a contract is one line
+    n = len(copas)
+    # COPAS-16: one minus point per copa taken.
+    points = list(copas)
+    if taker is not None and all_cards is not AllCards.BONUS_ONLY:
+        # COPAS-19: all the cards: every other seat books 10, the taker nothing.
+        points = [0 if s == taker else 10 for s in range(n)]
+    new_pending: int | None = None
+    ten: int | None = None
+    for s in range(n):
+        if copas[s] == 10:
+            ten = s
+    # COPAS-17: all ten copas are not booked; a bonus round follows (not for the pending
+    # seat itself, which books 20 by COPAS-18; not for an all-cards taker by default).
+    if ten is not None and ten != pending:
+        if taker == ten and all_cards is AllCards.OTHERS_TEN:
+            pass
+        elif pending is not None and bonus_other_ten is BonusOtherTen.BOOK:
+            points[ten] = 10
+        else:
+            points[ten] = 0
+            new_pending = ten
+    # COPAS-18: the pending seat's ten are erased if it took no copas, else booked.
+    if pending is not None and copas[pending] > 0:
+        points[pending] += 10
+    return tuple(points), new_pending
+
+
+# -- apply ---------------------------------------------------------------------------------------
+
+
+def _wrong_node(state: State, what: str) -> IllegalActionError:
+    if state.phase is Phase.OVER:
+        return IllegalActionError("COPAS-20", f"the match is over; no {what}")
+    if state.phase is Phase.DEAL:
+        # COPAS-6: every round starts with the deal.
+        return IllegalActionError("COPAS-6", f"the round must be dealt first; no {what}")
+    return IllegalActionError("COPAS-9", f"a seat is to play a card; no {what}")
+
+
+def apply(state: State, action: Action) -> State:
+    """The state after *action*; the round's scoring follows its last card automatically.
+
+    :raises IllegalActionError: naming the broken rule (COPAS-1, COPAS-4, COPAS-6, COPAS-9,
+        COPAS-10, COPAS-11, COPAS-15, COPAS-20); the state is unchanged.
+    """
+    kind = type(action)
+    if kind is Play:
+        return _play(state, action)  # type: ignore[arg-type]
+    if kind is Deal:
+        return _deal(state, action)  # type: ignore[arg-type]
+    raise _wrong_node(state, f"{kind.__name__} action")
+
+
+def _deal(state: State, action: Deal) -> State:
+    if state.phase is not Phase.DEAL:
+        raise _wrong_node(state, "deal")
+    n = len(state.hands)
+    hands = action.hands
+    # COPAS-6: one hand per seat.
+    if type(hands) is not tuple or len(hands) != n:
+        got = len(hands) if isinstance(hands, tuple | list) else type(hands).__name__
+        msg = f"a deal lists one hand per seat: {n} hands, got {got}"
+        raise IllegalActionError("COPAS-6", msg)
+    size = _HAND_SIZE[n]
+    the_deck = deck(n)
+    seen: set[Card] = set()
+    for seat, hand in enumerate(hands):
+        if type(hand) is not tuple:
+            msg = f"seat {seat}'s hand is a {type(hand).__name__}, not a tuple of cards"
+            raise IllegalActionError("COPAS-6", msg)
+        for card in hand:
+            # COPAS-1: only the 40 cards exist.
+            if type(card) is not Card:
+                msg = f"seat {seat}'s hand holds {card!r}, which is no Copas card"
+                raise IllegalActionError("COPAS-1", msg)
+            # COPAS-4: three players play without the two of clubs.
+            if n == 3 and card is Card.C2p:
+                msg = "the two of clubs is left out with three players"
+                raise IllegalActionError("COPAS-4", msg)
+            # COPAS-6: every card dealt exactly once.
+            if card in seen:
+                msg = f"{card} is dealt twice"
+                raise IllegalActionError("COPAS-6", msg)
+            seen.add(card)
+        # COPAS-6: everyone gets the same number of cards: 13, 10 or 8.
+        if len(hand) != size:
+            msg = f"seat {seat} is dealt {len(hand)} cards; with {n} players each gets {size}"
+            raise IllegalActionError("COPAS-6", msg)
+    if len(seen) != len(the_deck):  # pragma: no cover - sizes and uniqueness imply it
+        msg = "the deal is not the whole deck"
+        raise IllegalActionError("COPAS-6", msg)
+    return State(
+        config=state.config,
+        phase=Phase.PLAY,
+        round=state.round,
+        dealer=state.dealer,
+        scores=state.scores,
+        pending=state.pending,
+        hands=tuple(tuple(sorted(hand, key=_index)) for hand in hands),
+        # COPAS-8: the shuffler (the dealer's right) leads the first trick.
+        leader=(state.dealer + 1) % n,
+        trick=(),
+        tricks=(),
+        last_round=state.last_round,
+    )
+
+
+def _play(state: State, action: Play) -> State:
+    if state.phase is not Phase.PLAY:
+        raise _wrong_node(state, "card play")
+    seat = action.seat
+    card = action.card
+    hands = state.hands
+    n = len(hands)
+    trick = state.trick
+    leader = state.leader
+    # COPAS-9: counter-clockwise, one card each, starting with the leader.
+    mover = (leader + len(trick)) % n
+    if type(seat) is not int or seat != mover:
+        msg = f"seat {seat!r} played, but it is seat {mover}'s turn"
+        raise IllegalActionError("COPAS-9", msg)
+    # COPAS-1: only the 40 cards exist.
+    if type(card) is not Card:
+        msg = f"{card!r} is no Copas card"
+        raise IllegalActionError("COPAS-1", msg)
+    hand = hands[seat]
+    # COPAS-10: a card from one's own hand.
+    if card not in hand:
+        msg = f"seat {seat} does not hold {card}"
+        raise IllegalActionError("COPAS-10", msg)
+    config = state.config
+    suit = card.suit
+    if trick:
+        led = trick[0].suit
+        # COPAS-11: follow suit when able (COPAS-12: otherwise any card).
+        if suit is not led:
+            for c in hand:
+                if c.suit is led:
+                    msg = f"seat {seat} holds {c} of the led suit but played {card}"
+                    raise IllegalActionError("COPAS-11", msg)
+    elif (
+        suit is _COPAS
+        and config.copas_lead is CopasLead.BROKEN
+        and not _copas_broken(state.tricks)
+    ):
+        # COPAS-15 (house rule): copas may not be led before one has been played.
+        for c in hand:
+            if c.suit is not _COPAS:
+                msg = f"seat {seat} led {card} before copas were broken, holding {c}"
+                raise IllegalActionError("COPAS-15", msg)
+    new_hand = tuple([c for c in hand if c is not card])
+    hands = (*hands[:seat], new_hand, *hands[seat + 1 :])
+    trick = (*trick, card)
+    if len(trick) < n:
+        return State(
+            config=config,
+            phase=Phase.PLAY,
+            round=state.round,
+            dealer=state.dealer,
+            scores=state.scores,
+            pending=state.pending,
+            hands=hands,
+            leader=leader,
+            trick=trick,
+            tricks=state.tricks,
+            last_round=state.last_round,
+        )
+    # COPAS-13: the highest card of the led suit takes the trick and leads the next.
+    winner = (leader + trick_winner(trick, config.rank_order is RankOrder.PLAIN)) % n
+    tricks = (*state.tricks, Trick(leader, trick, winner))
+    # COPAS-14: the round ends when all cards are played (or, as a house rule, once all ten
+    # copas are out).
+    if not new_hand or (
+        config.end_when_copas_out and sum(copas_taken(tricks, n)) == 10
+    ):
+        return _end_round(state, hands, tricks, winner)
+    return State(
+        config=config,
+        phase=Phase.PLAY,
+        round=state.round,
+        dealer=state.dealer,
+        scores=state.scores,
+        pending=state.pending,
+        hands=hands,
+        leader=winner,
+        trick=(),
+        tricks=tricks,
+        last_round=state.last_round,
+    )
+
+
+def _all_cards_taker(hands: tuple[tuple[Card, ...], ...], tricks: tuple[Trick, ...]) -> int | None:
+    # COPAS-19: one seat won every card (all cards played, every trick its own).
+    if any(hands):
+        return None
+    first = tricks[0].winner
+    for t in tricks:
+        if t.winner != first:
+            return None
+    return first
+
+
+def _end_round(
+    state: State, hands: tuple[tuple[Card, ...], ...], tricks: tuple[Trick, ...], winner: int
+) -> State:
+    config = state.config
+    n = len(hands)
+    copas = copas_taken(tricks, n)
+    booked, pending = round_points(
+        copas,
+        _all_cards_taker(hands, tricks),
+        state.pending,
+        config.all_cards,
+        config.bonus_other_ten,
+    )
+    # COPAS-16: booked points add up; scores never decrease.
+    scores = tuple([a + b for a, b in zip(state.scores, booked, strict=True)])
+    # COPAS-20: a seat at 51 or more bursts and the match is over.
+    if max(scores) >= BURST:
+        return State(
+            config=config,
+            phase=Phase.OVER,
+            round=state.round,
+            dealer=state.dealer,
+            scores=scores,
+            pending=pending,
+            hands=hands,
+            leader=winner,
+            trick=(),
+            tricks=tricks,
+            last_round=booked,
+        )
+    # COPAS-7: the player to the dealer's right deals the next round.
+    dealer = (state.dealer + 1) % n
+    return State(
+        config=config,
+        phase=Phase.DEAL,
+        round=state.round + 1,
+        dealer=dealer,
+        scores=scores,
+        pending=pending,
+        hands=hands,
+        # COPAS-8: the next round's shuffler leads its first trick.
+        leader=(dealer + 1) % n,
+        trick=(),
+        tricks=tricks,
+        last_round=booked,
+    )
+
+
+# -- chance, outcome, observation --------------------------------------------------------------
+
+
+def sample_chance(state: State, rng: random.Random) -> Deal:
+    """Shuffle the deck and deal it one card at a time from the dealer's right (COPAS-6).
+
+    :raises ValueError: when no deal is due.
+    """
+    if state.phase is not Phase.DEAL:
+        msg = "no deal is due"
+        raise ValueError(msg)
+    n = len(state.hands)
+    cards = shuffled(rng, deck(n))
+    hands: list[list[Card]] = [[] for _ in range(n)]
+    for i, card in enumerate(cards):
+        hands[(state.dealer + 1 + i) % n].append(card)
+    return Deal(tuple(tuple(sorted(h, key=_index)) for h in hands))
+
+
+def outcome(state: State) -> Outcome | None:
+    """Losers and winners once a seat has burst (COPAS-20, COPAS-21), else ``None``."""
+    if state.phase is not Phase.OVER:
+        return None
+    scores = state.scores
+    n = len(scores)
+    # COPAS-21: of the burst seats, the one(s) with the most points lose.
+    top = max(scores)
+    losers = tuple(Seat(s) for s in range(n) if scores[s] == top)
+    rest = [s for s in range(n) if scores[s] != top]
+    # COPAS-21: the seat(s) with the fewest points win; nobody if everyone lost.
+    low = min((scores[s] for s in rest), default=None)
+    winners = tuple(Seat(s) for s in rest if scores[s] == low)
+    return Outcome(winners=winners, losers=losers, scores=scores, rule="COPAS-21")
+
+
+def observe(state: State, seat: int | None = None) -> Observation:
+    """What *seat* may know: the public state and its own hand; ``None``: the public view."""
+    hands = state.hands
+    return Observation(
+        config=state.config,
+        seat=seat,
+        phase=state.phase,
+        round=state.round,
+        dealer=state.dealer,
+        scores=state.scores,
+        pending=state.pending,
+        hand=() if seat is None else hands[seat],
+        hand_sizes=tuple(len(h) for h in hands),
+        leader=state.leader,
+        trick=state.trick,
+        tricks=state.tricks,
+        last_round=state.last_round,
+    )
+
+
+# -- validity of a whole state -------------------------------------------------------------------
+
+
+def _shape_problem(state: State) -> str | None:
+    """A type or shape problem (MalformedInputError), or None."""
+    n = state.config.players
+    if not isinstance(state.phase, Phase):
+        return "phase is not a Phase"
+    for name in ("round", "dealer", "leader"):
+        if type(getattr(state, name)) is not int:
+            return f"{name} is not an integer"
+    if state.pending is not None and type(state.pending) is not int:
+        return "pending is neither null nor an integer"
+    for name in ("scores", "last_round"):
+        value = getattr(state, name)
+        if type(value) is not tuple or any(type(v) is not int for v in value):
+            return f"{name} is not a tuple of integers"
+    if len(state.scores) != n or len(state.last_round) not in (0, n):
+        return f"scores and last_round have one entry per seat ({n})"
+    if type(state.hands) is not tuple or len(state.hands) != n:
+        return f"hands has one hand per seat ({n})"
+    for hand in (*state.hands, state.trick):
+        if type(hand) is not tuple or any(type(c) is not Card for c in hand):
+            return "a hand or the trick is not a tuple of cards"
+    if type(state.tricks) is not tuple:
+        return "tricks is not a tuple"
+    for t in state.tricks:
+        if (
+            type(t) is not Trick
+            or type(t.leader) is not int
+            or type(t.winner) is not int
+            or type(t.cards) is not tuple
+            or any(type(c) is not Card for c in t.cards)
+        ):
+            return "a finished trick is misshapen"
+    return None
+
+
+def _rule_problem(state: State) -> tuple[str, str] | None:
+    """The first rule a state breaks, as (rule, message), or None."""
+    config = state.config
+    n = config.players
+    seats = range(n)
+    phase = state.phase
+    # COPAS-5/COPAS-7: dealer, leader and pending are seats; rounds count from 1.
+    if state.dealer not in seats or state.leader not in seats or state.round < 1:
+        return "COPAS-7", "dealer, leader or round out of range"
+    if state.pending is not None and state.pending not in seats:
+        return "COPAS-17", f"pending seat {state.pending} is no seat"
+    # COPAS-16: booked points are never negative.
+    if any(s < 0 for s in state.scores) or any(s < 0 for s in state.last_round):
+        return "COPAS-16", "negative minus points"
+    # COPAS-20: the match goes on exactly while nobody has burst.
+    if (phase is Phase.OVER) != (max(state.scores) >= BURST):
+        return "COPAS-20", "the match is over exactly when a seat has 51 or more points"
+    hands, trick, tricks = state.hands, state.trick, state.tricks
+    fresh = not tricks and not trick and not any(hands)
+    if phase is Phase.DEAL and fresh:
+        # A match before its first deal, or resumed at a deal from its scores.
+        if state.round == 1 and state.dealer != config.first_dealer:
+            return "COPAS-5", "the first round is dealt by the first dealer"
+        if state.leader != (state.dealer + 1) % n:
+            return "COPAS-8", "the shuffler (the dealer's right) leads the round"
+        return None
+    if phase is not Phase.PLAY and trick:
+        return "COPAS-14", "a trick in progress between rounds"
+    # COPAS-1: every card of the deck exactly once, in a hand, the trick or a taken trick.
+    cards = [c for h in hands for c in h] + list(trick) + [c for t in tricks for c in t.cards]
+    if len(cards) != len(set(cards)) or sorted(cards, key=_index) != list(deck(n)):
+        return "COPAS-1", "the cards in play are not exactly the deck"
+    if any(list(h) != sorted(h, key=_index) for h in hands):
+        return "COPAS-6", "hands are kept sorted by card code"
+    if phase is Phase.DEAL and state.round == 1:
+        return "COPAS-7", "a finished round before round 1"
+    # COPAS-8: the round's first trick is led by the shuffler (the round dealer's right).
+    round_dealer = (state.dealer - 1) % n if phase is Phase.DEAL else state.dealer
+    expected = (round_dealer + 1) % n
+    plain = config.rank_order is RankOrder.PLAIN
+    for t in tricks:
+        if len(t.cards) != n or t.leader != expected:
+            return "COPAS-13", "a taken trick has a card from each seat, led by the last winner"
+        # COPAS-13: the highest card of the led suit took it.
+        if t.winner != (t.leader + trick_winner(t.cards, plain)) % n:
+            return "COPAS-13", f"trick {[str(c) for c in t.cards]} went to the wrong seat"
+        expected = t.winner
+    if phase is Phase.PLAY:
+        if state.leader != expected:
+            return "COPAS-13", "the trick in progress is not led by the last winner"
+        if len(trick) >= n:
+            return "COPAS-9", "the trick in progress has a card from every seat"
+        # COPAS-14: equal hands at the start of every trick.
+        size = _HAND_SIZE[n] - len(tricks)
+        for k in range(n):
+            s = (state.leader + k) % n
+            if len(hands[s]) != size - (1 if k < len(trick) else 0):
+                return "COPAS-14", f"seat {s} holds {len(hands[s])} cards"
+        if config.end_when_copas_out and sum(copas_taken(tricks, n)) == 10:
+            return "COPAS-14", "the round goes on after all copas are out"
+    else:
+        if not tricks:
+            return "COPAS-14", "a round ended without a trick"
+        if state.leader != (state.dealer + 1) % n and phase is Phase.DEAL:
+            return "COPAS-8", "the next round's first leader is the dealer's right"
+        if any(hands) and not (
+            config.end_when_copas_out and sum(copas_taken(tricks, n)) == 10
+        ):
+            return "COPAS-14", "a round ended with cards in hand"
+    # COPAS-11: a seat that discarded held no card of the led suit, then or later.
+    later: list[list[Card]] = [list(h) for h in hands]
+    for k in range(len(trick)):
+        later[(state.leader + k) % n].append(trick[k])
+    for t in reversed(tricks):
+        led = t.cards[0].suit
+        for k, c in enumerate(t.cards):
+            s = (t.leader + k) % n
+            if c.suit is not led and any(x.suit is led for x in later[s]):
+                return "COPAS-11", f"seat {s} discarded {c} while holding the led suit"
+        for k, c in enumerate(t.cards):
+            later[(t.leader + k) % n].append(c)
+    if trick:
+        led = trick[0].suit
+        for k in range(1, len(trick)):
+            s = (state.leader + k) % n
+            if trick[k].suit is not led and any(x.suit is led for x in hands[s]):
+                return "COPAS-11", f"seat {s} discarded {trick[k]} while holding the led suit"
+    return None
+
+
+def check_state(state: State) -> None:
+    """Raise the precise error for a state no legal play can produce.
+
+    :raises MalformedInputError: for values of the wrong type or shape.
+    :raises InvalidStateError: naming the rule the state breaks.
+    """
+    if not isinstance(state, State):
+        msg = f"expected a Copas State, got {type(state).__name__}"
+        raise MalformedInputError(msg)
+    check_config(state.config)
+    problem = _shape_problem(state)
+    if problem is not None:
+        raise MalformedInputError(f"malformed Copas state: {problem}")
+    rule_problem = _rule_problem(state)
+    if rule_problem is not None:
+        raise InvalidStateError(*rule_problem)
+
+
+def well_formed(state: State) -> bool:
+    """Whether *state* could arise from legal play (pure, total, never raises)."""
+    try:
+        check_state(state)
+    except Exception:
+        return False
+    return True
+
+
+# -- text --------------------------------------------------------------------------------------
+
+
+def _cards(cards: tuple[Card, ...]) -> str:
+    return " ".join(str(c) for c in cards) if cards else "-"
+
+
+def render(state: State) -> str:
+    """A readable picture: round, dealer, scores, hands, the trick in progress."""
+    n = len(state.hands)
+    lines = [
+        f"Copas, round {state.round}, dealer seat {state.dealer}, phase {state.phase.value}",
+        "scores: " + " ".join(f"{s}:{p}" for s, p in enumerate(state.scores))
+        + (f"  (ten pending for seat {state.pending})" if state.pending is not None else ""),
+    ]
+    for s in range(n):
+        lines.append(f"  seat {s}: {_cards(state.hands[s])}")
+    if state.phase is Phase.PLAY:
+        lines.append(f"trick led by seat {state.leader}: {_cards(state.trick)}")
+        lines.append(f"tricks taken: {len(state.tricks)}")
+    return "\n".join(lines)
