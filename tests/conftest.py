@@ -1,4 +1,7 @@
-"""Hypothesis profiles, chosen by ``HYPOTHESIS_PROFILE``: ``dev`` (default), ``ci``, ``crosshair``."""
+"""Hypothesis profiles, chosen by ``HYPOTHESIS_PROFILE``.
+
+``dev`` (the default), ``ci`` and ``crosshair``.
+"""
 
 from __future__ import annotations
 

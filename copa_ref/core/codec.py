@@ -40,7 +40,10 @@ _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 
 
 def tag_of(cls: type) -> str:
-    """The JSON tag of a union member: its class name in snake case (``PlaceCup`` -> ``place_cup``)."""
+    """The JSON tag of a union member: its class name in snake case.
+
+    ``PlaceCup`` becomes ``"place_cup"``.
+    """
     return _CAMEL.sub("_", cls.__name__).lower()
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from copa_ref.kala.rules import apply, legal_actions, new_game, outcome
 from copa_ref.kala.state import BOARD, Action, Bonus, Harvest, Phase, Place, Sow, State
 
-__all__ = ["describe", "demo", "greedy_action", "render"]
+__all__ = ["demo", "describe", "greedy_action", "render"]
 
 NAMES = ("A", "B")
 """How the demo names seat 0 (dark cups) and seat 1 (light cups)."""
@@ -24,7 +24,7 @@ def render(state: State) -> str:
     for row in range(BOARD):
         cells = []
         for col in range(BOARD):
-            beans = state.field[row][col]
+            beans = state.field[BOARD * row + col]
             cell = f"{beans}"
             for seat in (0, 1):
                 if state.cups[seat] == (row, col):

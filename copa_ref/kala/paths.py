@@ -19,6 +19,7 @@ __all__ = [
     "NEIGHBOURS",
     "PATHS",
     "PATH_SETS",
+    "SQUARES",
     "is_path",
     "longest_path",
     "on_board",
@@ -30,6 +31,7 @@ DIRECTIONS: tuple[Square, ...] = ((-1, 0), (0, 1), (1, 0), (0, -1))
 """Up, right, down, left."""
 
 SQUARES: tuple[Square, ...] = tuple((r, c) for r in range(BOARD) for c in range(BOARD))
+"""The 16 squares of the field, row by row."""
 
 
 def on_board(square: Square) -> bool:
@@ -66,7 +68,7 @@ def path_error(start: Square, path: tuple[Square, ...], length: int) -> tuple[st
     :post: (__return__ is None) == is_path(start, path, length)
     """
     # KALA-4: one bean per square, as many squares as beans.
-    if len(path) != length:
+    if len(path) != length or not path:
         return ("KALA-4", f"path has {len(path)} squares, the sowing has {length} beans")
     # KALA-5: each bean goes into the cup immediately alongside, on the field.
     for square in path:

@@ -24,7 +24,15 @@ from copa_ref.core import (
     Seat,
     ToMove,
 )
-from copa_ref.kala.paths import NEIGHBOURS, PATH_SETS, PATHS, longest_path, on_board, path_error
+from copa_ref.kala.paths import (
+    NEIGHBOURS,
+    PATH_SETS,
+    PATHS,
+    SQUARES,  # noqa: F401 - named by the contract of sow_beans
+    longest_path,
+    on_board,
+    path_error,
+)
 from copa_ref.kala.state import (
     BOARD,
     PLAYERS,
@@ -61,7 +69,8 @@ __all__ = [
     "well_formed",
 ]
 
-Field = tuple[tuple[int, ...], ...]
+Field = tuple[int, ...]
+"""The 16 field cups' beans, row by row: square ``(row, col)`` is index ``4 * row + col``."""
 
 START_SQUARES: tuple[Square, Square] = ((0, 0), (BOARD - 1, BOARD - 1))
 """KALA-2: the playing cups start on two diagonally opposite corners."""
@@ -111,7 +120,7 @@ def new_game(config: Config | None = None) -> State:
     config = Config() if config is None else config
     state = State(
         config=config,
-        field=((0,) * BOARD,) * BOARD,
+        field=(0,) * (BOARD * BOARD),
         cups=START_SQUARES,
         cup_beans=(0, 0),
         stores=(TOTAL_BEANS // 2, TOTAL_BEANS // 2),
@@ -179,22 +188,21 @@ def sow_beans(
     own playing cup, one on the square of the opponent's playing cup into that cup (the
     field cup beneath receives nothing), the others into the field cups.
 
-    :pre: len(field) == 4 and all(len(row) == 4 for row in field)
-    :pre: seat in (0, 1) and 1 <= len(path) <= 7 and path[0] == cups[seat]
-    :pre: all(0 <= r < 4 and 0 <= c < 4 for r, c in path) and len(set(path)) == len(path)
-    :post: sum(map(sum, __return__[0])) + sum(__return__[1]) == sum(map(sum, field)) + sum(cup_beans) + len(path)
+    :pre: len(field) == 16 and seat in (0, 1) and 1 <= len(path) <= 7
+    :pre: all(square in SQUARES for square in path)
+    :post: sum(__return__[0]) + sum(__return__[1]) == sum(field) + sum(cup_beans) + len(path)
     """
     other = 1 - seat
     opponent_square = cups[other]
-    rows = [list(row) for row in field]
+    cells = list(field)
     beans = [cup_beans[0], cup_beans[1]]
     beans[seat] += 1
     for row, col in path[1:]:
         if (row, col) == opponent_square:
             beans[other] += 1
         else:
-            rows[row][col] += 1
-    return tuple(tuple(row) for row in rows), (beans[0], beans[1])
+            cells[BOARD * row + col] += 1
+    return tuple(cells), (beans[0], beans[1])
 
 
 def harvest_split(beans: int) -> tuple[int, int]:
@@ -213,7 +221,7 @@ def _last_cup_beans(state: State) -> int:
     if state.last == state.cups[other]:
         return state.cup_beans[other]
     row, col = state.last
-    return state.field[row][col]
+    return state.field[BOARD * row + col]
 
 
 def _after_sowing(state: State) -> State:
@@ -235,9 +243,9 @@ def _harvest(state: State) -> State:
         cup_beans = (0, cup_beans[1]) if other == 0 else (cup_beans[0], 0)
     else:
         row, col = state.last
-        to_bank, to_store = harvest_split(field[row][col])
-        emptied = field[row][:col] + (0,) + field[row][col + 1:]
-        field = field[:row] + (emptied,) + field[row + 1:]
+        index = BOARD * row + col
+        to_bank, to_store = harvest_split(field[index])
+        field = (*field[:index], 0, *field[index + 1:])
     stores = (state.stores[0] + to_store, state.stores[1]) if seat == 0 else (
         state.stores[0], state.stores[1] + to_store)
     harvested = State(state.config, field, state.cups, cup_beans, stores,
@@ -444,7 +452,7 @@ def sample_chance(state: State, rng: random.Random) -> Action:
 
 def total_beans(state: State) -> int:
     """KALA-18: every bean in play: stores, field cups, both playing cups and the bank."""
-    return (sum(state.stores) + sum(map(sum, state.field)) + sum(state.cup_beans)
+    return (sum(state.stores) + sum(state.field) + sum(state.cup_beans)
             + state.bank)
 
 
@@ -462,10 +470,9 @@ def _shape_error(state: State) -> str | None:
     if not (isinstance(config.harvest, HarvestRule) and isinstance(config.bonus, BonusRule)
             and isinstance(config.end_check, EndCheck) and is_int(config.first_player)):
         return "config fields have the wrong types"
-    if not (isinstance(state.field, tuple) and len(state.field) == BOARD and all(
-            isinstance(row, tuple) and len(row) == BOARD and all(is_int(v) for v in row)
-            for row in state.field)):
-        return "field must be 4 rows of 4 integers"
+    if not (isinstance(state.field, tuple) and len(state.field) == BOARD * BOARD
+            and all(is_int(v) for v in state.field)):
+        return "field must be 16 integers"
     if not (isinstance(state.cups, tuple) and len(state.cups) == 2
             and all(is_square(c) for c in state.cups)):
         return "cups must be two [row, col] squares"
@@ -494,7 +501,7 @@ def _state_error(state: State) -> tuple[str, str] | None:
     if state.cups[0] == state.cups[1]:
         return ("KALA-10", f"both playing cups stand on {state.cups[0]}")
     # KALA-18: no count is negative, and the 56 beans are all there.
-    counts = [*state.stores, *state.cup_beans, state.bank, *(v for r in state.field for v in r)]
+    counts = [*state.stores, *state.cup_beans, state.bank, *state.field]
     if min(counts) < 0:
         return ("KALA-18", "a count is negative")
     if total_beans(state) != TOTAL_BEANS:

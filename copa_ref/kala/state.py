@@ -100,8 +100,9 @@ class State:
 
     config: Config
     """The variant options in force."""
-    field: tuple[tuple[int, ...], ...]
-    """Beans in each field cup, by row (4 rows of 4); a covered field cup keeps its beans."""
+    field: tuple[int, ...]
+    """Beans in each of the 16 field cups, row by row (square ``(row, col)`` is index
+    ``4 * row + col``); a covered field cup keeps its beans."""
     cups: tuple[Square, Square]
     """The square each seat's playing cup stands on."""
     cup_beans: tuple[int, int]
