@@ -2,7 +2,7 @@
 
 Cards are enums whose values are their two-character codes, so the shared converter already
 encodes them as codes (``"Qc"``); an unknown code fails to decode with
-:class:`~copa_ref.core.MalformedInputError` (COPAS-Q10).
+:class:`~copa_ref.core.errors.MalformedInputError` (COPAS-Q10).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Copas step invariants, each named after the rule it guards.
 
 Each is ``(before, action, after) -> None`` and raises
-:class:`~copa_ref.core.InvariantViolation` naming its rule when an implementation (ours, or a
+:class:`~copa_ref.core.errors.InvariantViolation` naming its rule when an implementation (ours, or a
 foreign engine's reported states) breaks it. They recompute what they check from the
 transition itself, independently of :mod:`copa_ref.copas.rules`.
 """
