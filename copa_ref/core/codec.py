@@ -85,10 +85,11 @@ def register_union(converter: cattrs.Converter, union: Any) -> None:
 
 
 def structure(converter: cattrs.Converter, data: object, cls: Any, what: str) -> Any:
-    """Structure *data* as *cls*; every failure becomes a :class:`MalformedInputError`.
+    """Structure *data* as *cls*; every failure becomes a
+    :class:`~copa_ref.core.errors.MalformedInputError`.
 
     :param what: a short name of the thing decoded, for the message (``"KALA action"``).
-    :raises MalformedInputError: when *data* is not shaped like *cls*.
+    :raises ~copa_ref.core.errors.MalformedInputError: when *data* is not shaped like *cls*.
     """
     try:
         return converter.structure(data, cls)

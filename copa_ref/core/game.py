@@ -138,12 +138,12 @@ class Game(Generic[S, A, C, O]):
         return canonical_json(self.to_json(value))
 
     def action_from_json(self, data: object) -> A:
-        """Decode an action; :class:`MalformedInputError` when misshapen."""
+        """Decode an action; :class:`~copa_ref.core.errors.MalformedInputError` when misshapen."""
         result: A = structure(self.converter, data, self.action_type, f"{self.title} action")
         return result
 
     def config_from_json(self, data: object) -> C:
-        """Decode a config; :class:`MalformedInputError` when misshapen."""
+        """Decode a config; :class:`~copa_ref.core.errors.MalformedInputError` when misshapen."""
         result: C = structure(self.converter, data, self.config_type, f"{self.title} config")
         return result
 

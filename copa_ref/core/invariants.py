@@ -8,7 +8,7 @@ __all__ = ["require"]
 
 
 def require(condition: bool, rule: str, message: str) -> None:
-    """Raise :class:`InvariantViolation` for *rule* unless *condition* holds.
+    """Raise :class:`~copa_ref.core.errors.InvariantViolation` for *rule* unless *condition* holds.
 
     Unlike ``assert`` it survives ``python -O`` and names its rule.
     """

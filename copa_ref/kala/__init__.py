@@ -95,4 +95,4 @@ GAME: Game[State, Action, Config, State] = Game(
     render=render,
     demo=demo,
 )
-"""KALA as a :class:`~copa_ref.core.Game`."""
+"""KALA as a :class:`~copa_ref.core.game.Game`."""

@@ -1,7 +1,7 @@
 """KALA's executable invariants, each named after the rule it guards.
 
 Each step invariant takes ``(before, action, after)`` and raises
-:class:`~copa_ref.core.InvariantViolation` naming its rule. They check what an implementation
+:class:`~copa_ref.core.errors.InvariantViolation` naming its rule. They check what an implementation
 (ours, or a foreign engine's reports) did, never the caller's input.
 """
 
