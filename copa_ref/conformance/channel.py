@@ -8,6 +8,8 @@ directly (through a JSON round trip, so that it sees exactly what a foreign engi
 
 from __future__ import annotations
 
+import abc
+import contextlib
 import json
 import os
 import selectors
@@ -31,19 +33,20 @@ class EngineFailure(Exception):
     message; the runner reports the case as errored and restarts the engine."""
 
 
-class Channel:
+class Channel(abc.ABC):
     """One live engine session."""
 
     requests: int = 0
     """Requests sent so far."""
 
+    @abc.abstractmethod
     def request(self, message: Message) -> Message:
         """Send *message*; return the response object.
 
         :raises EngineFailure: when no valid response arrives.
         """
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def close(self) -> None:
         """End the session (sends ``stop`` where the engine is alive)."""
 
@@ -135,12 +138,10 @@ class SubprocessChannel(Channel):
 
     def close(self) -> None:
         if self.proc.poll() is None:
-            try:
+            with contextlib.suppress(OSError, subprocess.TimeoutExpired):
                 os.write(self._in, b'{"op":"stop"}\n')
                 self.proc.stdin.close()  # type: ignore[union-attr]
                 self.proc.wait(1.0)
-            except (OSError, subprocess.TimeoutExpired):
-                pass
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
@@ -169,3 +170,8 @@ class InProcessChannel(Channel):
             raise EngineFailure(f"not a response object with \"ok\": {response!r}")
         result: Message = response
         return result
+
+    def close(self) -> None:
+        """Send ``stop``; an in-process engine holds no process to end."""
+        with contextlib.suppress(EngineFailure):
+            self.request({"op": "stop"})

@@ -56,9 +56,6 @@ def run(args: argparse.Namespace) -> int:
             tally.add(result)
             if report is not None:
                 write_line(report, result.as_json())
-            if result.status in ("failed", "errored") and args.failures_only is False \
-                    and not show_progress:
-                pass
             now = time.perf_counter()
             if show_progress and (now - last > 0.2 or tally.done == len(chosen)):
                 last = now

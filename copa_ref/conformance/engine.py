@@ -8,6 +8,7 @@ protocol over stdin/stdout (``copa-ref engine`` serves :class:`ReferenceEngine`)
 
 from __future__ import annotations
 
+import abc
 import json
 import sys
 from typing import IO, Any
@@ -26,33 +27,33 @@ class ProtocolError(Exception):
     """A request the engine cannot carry out; answered with ``{"ok": false, "error": ...}``."""
 
 
-class Engine:
+class Engine(abc.ABC):
     """A conformance engine as a Python object: one method per operation.
 
     Subclasses implement the operations; :meth:`handle` routes a request to them and wraps
     the answer. Raise :class:`ProtocolError` for a request that cannot be carried out.
     """
 
+    @abc.abstractmethod
     def hello(self) -> Message:
         """The handshake answer without ``ok`` and ``protocol``: ``name``, ``version``,
         ``games`` (``{game: {"options": [...]}}``) and ``features``."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def new_game(self, game: str, config: JSON) -> None:
         """Start a game of *game* from the config's JSON."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def apply(self, action: JSON) -> tuple[bool, str | None, str]:
         """Apply an action: ``(accepted, rule, message)``; a refused action changes nothing."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def legal(self, seat: int | None) -> list[JSON]:
         """The legal actions (of *seat*, or at a seat/any node with ``None``)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def observe(self) -> Message:
         """``to_move``, ``public`` and ``outcome`` of the current position."""
-        raise NotImplementedError
 
     def export(self) -> JSON:
         """The whole state (feature ``export_state``)."""
