@@ -215,20 +215,14 @@ def _copas_broken(tricks: tuple[Trick, ...]) -> bool:
     return False
 
 
-def _playable(state: State, seat: int) -> tuple[Card, ...]:
-    hand = state.hands[seat]
-    cards = legal_cards(hand, state.trick)
-    config = state.config
-    if (
-        config.copas_lead is CopasLead.BROKEN
-        and not state.trick
-        and not _copas_broken(state.tricks)
-    ):
+def _lead_cards(state: State, hand: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The cards *hand* may lead (COPAS-12), under the house rule of COPAS-15 if chosen."""
+    if state.config.copas_lead is CopasLead.BROKEN and not _copas_broken(state.tricks):
         # COPAS-15 (house rule): no copa led before copas are broken, unless only copas held.
-        others = tuple([c for c in cards if c.suit is not _COPAS])
+        others = tuple([c for c in hand if c.suit is not _COPAS])
         if others:
             return others
-    return cards
+    return hand
 
 
 def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
@@ -238,11 +232,15 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
     """
     if state.phase is not Phase.PLAY:
         return ()
-    mover = (state.leader + len(state.trick)) % len(state.hands)
+    trick = state.trick
+    hands = state.hands
+    mover = (state.leader + len(trick)) % len(hands)
     if seat is not None and seat != mover:
         return ()
     plays = _PLAYS[mover]
-    return tuple([plays[c.index] for c in _playable(state, mover)])
+    hand = hands[mover]
+    cards = legal_cards(hand, trick) if trick else _lead_cards(state, hand)
+    return tuple([plays[c.index] for c in cards])
 
 
 # -- the pure pieces of a trick and a round ----------------------------------------------------
