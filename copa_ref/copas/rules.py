@@ -310,11 +310,11 @@ def round_points(
         if copas[s] == 10:
             ten = s
     # COPAS-17: all ten copas are not booked; a bonus round follows (not for the pending
-    # seat itself, which books 20 by COPAS-18; not for an all-cards taker by default).
-    if ten is not None and ten != pending:
-        if taker == ten and all_cards is AllCards.OTHERS_TEN:
-            pass
-        elif pending is not None and bonus_other_ten is BonusOtherTen.BOOK:
+    # seat itself, which books 20 by COPAS-18; not for an all-cards taker by default, who
+    # books nothing by COPAS-19).
+    all_cards_taker = taker == ten and all_cards is AllCards.OTHERS_TEN
+    if ten is not None and ten != pending and not all_cards_taker:
+        if pending is not None and bonus_other_ten is BonusOtherTen.BOOK:
             points[ten] = 10
         else:
             points[ten] = 0
