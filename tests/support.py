@@ -18,7 +18,7 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from copa_ref.core import Game, MoverKind, RuleViolation
+from copa_ref.core import Game, IllegalActionError, MoverKind, RuleViolation
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -150,3 +150,19 @@ def crosshair(*targets: str, timeout: float = 5.0, max_uninteresting: int | None
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.run([*args, *targets], capture_output=True, text=True, cwd=ROOT,
                           env=env, timeout=600, check=False)
+
+
+def assert_refused(game: AnyGame, state: Any, action: Any, rule: str) -> IllegalActionError:
+    """Apply *action*: expect a refusal naming *rule* (also first in the message), a state
+    left exactly as it was, and ``is_legal`` agreeing."""
+    before = game.dumps(state)
+    try:
+        game.apply(state, action)
+    except IllegalActionError as err:
+        assert err.rule == rule, str(err)
+        assert str(err).startswith(f"{rule}: ")
+        assert game.dumps(state) == before
+        assert not game.is_legal(state, action)
+        return err
+    msg = f"{action!r} was accepted; expected a refusal under {rule}"
+    raise AssertionError(msg)

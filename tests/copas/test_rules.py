@@ -58,19 +58,14 @@ from tests.copas.helpers import (
     play_script,
     suit_hands,
 )
+from tests.support import assert_refused
 
 OTHERS_TEN = AllCards.OTHERS_TEN
 
 
 def refused(state: State, action: object, rule: str) -> IllegalActionError:
-    """Apply *action*, expect a refusal under *rule* and an unchanged state."""
-    snapshot = GAME.dumps(state)
-    with pytest.raises(IllegalActionError) as info:
-        apply(state, action)  # type: ignore[arg-type]
-    assert info.value.rule == rule, str(info.value)
-    assert str(info.value).startswith(f"{rule}: ")
-    assert GAME.dumps(state) == snapshot
-    return info.value
+    """Expect a refusal of *action* under *rule*, leaving *state* unchanged."""
+    return assert_refused(GAME, state, action, rule)
 
 
 def first_deal(players: int = 4, seed: int = 0, **config: object) -> State:

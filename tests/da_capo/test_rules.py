@@ -33,6 +33,7 @@ from copa_ref.da_capo import (
     well_formed,
 )
 from copa_ref.da_capo.rules import advance, settle_round
+from tests.support import assert_refused
 
 CASCADE = TieResolution.CASCADE
 TWO_LEVEL = TieResolution.TWO_LEVEL
@@ -47,15 +48,8 @@ def play(config: Config, *rounds: tuple[int | None, ...]) -> State:
 
 
 def refused(state: State, action: Bids | Bid, rule: str) -> IllegalActionError:
-    """Assert that *action* is refused under *rule* and the state is unchanged."""
-    before = GAME.dumps(state)
-    with pytest.raises(IllegalActionError) as info:
-        apply(state, action)
-    assert info.value.rule == rule
-    assert str(info.value).startswith(f"{rule}: ")
-    assert GAME.dumps(state) == before
-    assert not GAME.is_legal(state, action)
-    return info.value
+    """Expect a refusal of *action* under *rule*, leaving *state* unchanged."""
+    return assert_refused(GAME, state, action, rule)
 
 
 TWO = Config(players=2)

@@ -32,19 +32,14 @@ from copa_ref.kala import (
 )
 from copa_ref.kala.paths import PATHS, is_path, longest_path, path_error
 from copa_ref.kala.rules import total_beans
+from tests.support import assert_refused
 
 from .positions import beans_at, position
 
 
 def refused(state: State, action: object, rule: str) -> IllegalActionError:
-    """Apply *action*, expect a refusal naming *rule*, and check nothing changed."""
-    before = GAME.dumps(state)
-    with pytest.raises(IllegalActionError) as info:
-        apply(state, action)  # type: ignore[arg-type]
-    assert info.value.rule == rule, str(info.value)
-    assert str(info.value).startswith(f"{rule}: ")
-    assert GAME.dumps(state) == before
-    return info.value
+    """Expect a refusal of *action* under *rule*, leaving *state* unchanged."""
+    return assert_refused(GAME, state, action, rule)
 
 
 class TestSetup:
