@@ -431,13 +431,11 @@ def _play(state: State, action: Play) -> State:
     config = state.config
     suit = card.suit
     if trick:
-        led = trick[0].suit
         # COPAS-11: follow suit when able (COPAS-12: otherwise any card).
-        if suit is not led:
-            for c in hand:
-                if c.suit is led:
-                    msg = f"seat {seat} holds {c} of the led suit but played {card}"
-                    raise IllegalActionError("COPAS-11", msg)
+        if suit is not trick[0].suit and card not in legal_cards(hand, trick):
+            held = next(c for c in hand if c.suit is trick[0].suit)
+            msg = f"seat {seat} holds {held} of the led suit but played {card}"
+            raise IllegalActionError("COPAS-11", msg)
     elif (
         suit is _COPAS
         and config.copas_lead is CopasLead.BROKEN
