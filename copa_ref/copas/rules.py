@@ -175,11 +175,14 @@ def new_game(config: Config | None = None) -> State:
 # -- who moves, what is legal --------------------------------------------------------------
 
 
+_MOVERS = tuple(ToMove.seat(s) for s in range(5))
+
+
 def to_move(state: State) -> ToMove:
     """Chance at a deal, the seat whose turn it is in a trick, nobody when over (COPAS-9)."""
     phase = state.phase
     if phase is Phase.PLAY:
-        return ToMove.seat((state.leader + len(state.trick)) % len(state.hands))
+        return _MOVERS[(state.leader + len(state.trick)) % len(state.hands)]
     if phase is Phase.DEAL:
         return CHANCE
     return NOBODY
