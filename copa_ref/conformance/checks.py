@@ -52,6 +52,34 @@ def json_diff(expected: JSON, actual: JSON, path: str = "", limit: int = 12) -> 
     return lines
 
 
+_UNREADABLE = (ValueError, TypeError, KeyError, IndexError, AttributeError)
+"""What decoding or checking a misshapen report raises (``MalformedInputError`` and
+``RuleViolation`` are ``ValueError``s)."""
+
+
+def _step_violation(game: Any, before: JSON | None, action: JSON | None,
+                    after_state: Any) -> InvariantViolation | None:
+    """The step invariant the reported transition breaks, if it can be replayed at all.
+
+    When the earlier view or the action cannot be decoded there is no step to check (the
+    state checks of :func:`broken_rule` still apply), so ``None`` is returned.
+    """
+    if before is None or action is None:
+        return None
+    try:
+        before_state = game.state_from_json(before)
+        decoded = game.action_from_json(action)
+    except _UNREADABLE:
+        return None
+    try:
+        game.check_invariants(before_state, decoded, after_state)
+    except InvariantViolation as exc:
+        return exc
+    except _UNREADABLE:
+        return None
+    return None
+
+
 def broken_rule(game: Any, hook: Any, before: JSON | None, action: JSON | None,
                 after: JSON) -> tuple[str | None, str] | None:
     """The rule the reported public view *after* breaks (reached from *before* by *action*,
@@ -64,8 +92,8 @@ def broken_rule(game: Any, hook: Any, before: JSON | None, action: JSON | None,
             hook(before, action, after)
         except InvariantViolation as exc:
             return exc.rule, exc.message
-        except Exception:
-            pass
+        except _UNREADABLE as exc:
+            return None, f"the reported public view is malformed: {type(exc).__name__}: {exc}"
     if game.observation_type is not game.state_type:
         return None
     try:
@@ -73,15 +101,9 @@ def broken_rule(game: Any, hook: Any, before: JSON | None, action: JSON | None,
     except MalformedInputError as exc:
         return None, f"the reported state is malformed: {exc}"
     # The step invariants first: they name the most specific rule.
-    if before is not None and action is not None:
-        try:
-            before_state = game.state_from_json(before)
-            decoded = game.action_from_json(action)
-            game.check_invariants(before_state, decoded, after_state)
-        except InvariantViolation as exc:
-            return exc.rule, exc.message
-        except Exception:
-            pass
+    step = _step_violation(game, before, action, after_state)
+    if step is not None:
+        return step.rule, step.message
     try:
         game.check_state(after_state)
     except RuleViolation as exc:
