@@ -452,29 +452,18 @@ def _play(state: State, action: Play) -> State:
     new_hand = tuple([c for c in hand if c is not card])
     hands = (*hands[:seat], new_hand, *hands[seat + 1 :])
     trick = (*trick, card)
-    if len(trick) < n:
-        return State(
-            config=config,
-            phase=Phase.PLAY,
-            round=state.round,
-            dealer=state.dealer,
-            scores=state.scores,
-            pending=state.pending,
-            hands=hands,
-            leader=leader,
-            trick=trick,
-            tricks=state.tricks,
-            last_round=state.last_round,
-        )
-    # COPAS-13: the highest card of the led suit takes the trick and leads the next.
-    winner = (leader + trick_winner(trick, config.rank_order is RankOrder.PLAIN)) % n
-    tricks = (*state.tricks, Trick(leader, trick, winner))
-    # COPAS-14: the round ends when all cards are played (or, as a house rule, once all ten
-    # copas are out).
-    if not new_hand or (
-        config.end_when_copas_out and sum(copas_taken(tricks, n)) == 10
-    ):
-        return _end_round(state, hands, tricks, winner)
+    tricks = state.tricks
+    if len(trick) == n:
+        # COPAS-13: the highest card of the led suit takes the trick and leads the next.
+        winner = (leader + trick_winner(trick, config.rank_order is RankOrder.PLAIN)) % n
+        tricks = (*tricks, Trick(leader, trick, winner))
+        # COPAS-14: the round ends when all cards are played (or, as a house rule, once all
+        # ten copas are out).
+        if not new_hand or (
+            config.end_when_copas_out and sum(copas_taken(tricks, n)) == 10
+        ):
+            return _end_round(state, hands, tricks, winner)
+        leader, trick = winner, ()
     return State(
         config=config,
         phase=Phase.PLAY,
@@ -483,8 +472,8 @@ def _play(state: State, action: Play) -> State:
         scores=state.scores,
         pending=state.pending,
         hands=hands,
-        leader=winner,
-        trick=(),
+        leader=leader,
+        trick=trick,
         tricks=tricks,
         last_round=state.last_round,
     )
