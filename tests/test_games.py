@@ -45,8 +45,7 @@ def test_fact_sheet_holds(name: str) -> None:
         longest = max(longest, decisions)
     assert (MoverKind.CHANCE in seen_kinds) == facts.chance
     assert bool(seen_kinds & {MoverKind.JOINT, MoverKind.ANY}) == facts.simultaneous
-    if hidden:
-        assert facts.hidden_information
+    assert hidden == facts.hidden_information
     if facts.max_decisions is not None:
         assert longest <= facts.max_decisions
     players = game.num_players(game.default_config())
