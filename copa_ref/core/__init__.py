@@ -11,6 +11,7 @@ from copa_ref.core.errors import (
 )
 from copa_ref.core.game import Game
 from copa_ref.core.invariants import require
+from copa_ref.core.misreading import Misreading, misread
 from copa_ref.core.types import (
     CHANCE,
     NOBODY,
@@ -32,6 +33,7 @@ __all__ = [
     "InvalidStateError",
     "InvariantViolation",
     "MalformedInputError",
+    "Misreading",
     "MoverKind",
     "Outcome",
     "RuleId",
@@ -40,6 +42,7 @@ __all__ = [
     "ToMove",
     "canonical_json",
     "make_converter",
+    "misread",
     "register_union",
     "require",
     "shuffled",

@@ -1,0 +1,120 @@
+"""Misreadings: the reference with one rule read wrongly, as a game of its own.
+
+A :class:`Misreading` names the rule it misreads and replaces a few names in a *private
+copy* of the game's rules module (``copa_ref.<game>.rules``). :func:`misread` loads that
+copy, puts the replacements into its namespace and returns a :class:`~copa_ref.core.Game`
+whose transition functions are the copy's, so a misread game never changes the reference
+itself: the reference and any number of misread copies can run side by side in one process.
+
+Two catalogues use this shape:
+
+* each game package's ``MISREADINGS`` (common misreadings that are not ``Config`` options),
+  which the conformance runner replays to explain a failure ("your engine plays as if …");
+* the mutants of the kill-matrix test (``tests/<game>/mutants.py``), one or more per rule.
+
+Rule functions call each other through their module's globals, so replacing a name in the
+copy changes every caller inside the copy. Names a module computed at import time from a
+replaced function (a precomputed table, say) are not recomputed: replace them too.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import sys
+from collections.abc import Mapping
+from types import ModuleType
+from typing import Any, TypeVar
+
+import attrs
+
+from copa_ref.core.game import Game
+
+__all__ = ["Misreading", "misread", "misread_module"]
+
+S = TypeVar("S")
+A = TypeVar("A")
+C = TypeVar("C")
+O = TypeVar("O")  # noqa: E741 - the conventional name of the observation type
+
+_GAME_FUNCTIONS = (
+    "new_game",
+    "num_players",
+    "to_move",
+    "legal_actions",
+    "apply",
+    "outcome",
+    "observe",
+    "sample_chance",
+    "chance_outcomes",
+)
+"""The fields of a :class:`Game` taken from the misread copy where it defines them."""
+
+_copies = itertools.count()
+
+
+def _freeze(replacements: Mapping[str, object]) -> tuple[tuple[str, object], ...]:
+    return tuple(sorted(replacements.items()))
+
+
+@attrs.frozen(kw_only=True)
+class Misreading:
+    """One rule read wrongly: names to replace in a copy of a game's rules module."""
+
+    rule: str
+    """The ID of the rule misread (``"COPAS-2"``): the rule a conformance run must name."""
+    slug: str
+    """A short stable name (``"queen-above-jack"``)."""
+    description: str
+    """What the misreading does, in words an engine author recognises."""
+    replacements: tuple[tuple[str, object], ...] = attrs.field(converter=_freeze)
+    """``(name, value)`` pairs put into the copied module's namespace (functions, tables)."""
+    module: str = ""
+    """The module to copy; empty for the game's own ``copa_ref.<game>.rules``."""
+
+    def module_name(self, game_name: str) -> str:
+        """The module this misreading copies, for a game registered as *game_name*."""
+        return self.module or f"copa_ref.{game_name}.rules"
+
+
+def misread_module(module_name: str, replacements: Mapping[str, object]) -> ModuleType:
+    """A fresh, private copy of the module *module_name* with *replacements* in it.
+
+    The copy is not entered in :data:`sys.modules` and shares every other module (state
+    classes, enums, core) with the reference, so its values are the reference's values.
+
+    :raises ValueError: when the module cannot be found, or a replaced name does not exist in it.
+    """
+    original = sys.modules.get(module_name) or importlib.import_module(module_name)
+    spec = importlib.util.find_spec(module_name)
+    if spec is None or spec.origin is None or spec.loader is None:
+        msg = f"cannot copy module {module_name!r}"
+        raise ValueError(msg)
+    name = f"{module_name}.__misread_{next(_copies)}__"
+    copy_spec = importlib.util.spec_from_file_location(name, spec.origin)
+    if copy_spec is None or copy_spec.loader is None:
+        msg = f"cannot copy module {module_name!r}"
+        raise ValueError(msg)
+    copy = importlib.util.module_from_spec(copy_spec)
+    copy.__package__ = original.__package__
+    copy_spec.loader.exec_module(copy)
+    for key, value in replacements.items():
+        if not hasattr(copy, key):
+            msg = f"{module_name} has no name {key!r} to replace"
+            raise ValueError(msg)
+        setattr(copy, key, value)
+    return copy
+
+
+def misread(game: Game[S, A, C, O], misreading: Misreading) -> Game[S, A, C, O]:
+    """*game* with *misreading* applied: its transition functions come from a misread copy
+    of the game's rules module; everything else (codec, types, invariants) is the game's."""
+    copy = misread_module(misreading.module_name(game.name), dict(misreading.replacements))
+    changes: dict[str, Any] = {
+        field: getattr(copy, field) for field in _GAME_FUNCTIONS if hasattr(copy, field)
+    }
+    if game.chance_outcomes is None:
+        changes.pop("chance_outcomes", None)
+    if game.joint is not None and hasattr(copy, "joint"):
+        changes["joint"] = copy.joint
+    return attrs.evolve(game, name=game.name, **changes)
