@@ -24,18 +24,13 @@ import itertools
 import sys
 from collections.abc import Mapping
 from types import ModuleType
-from typing import Any, TypeVar
+from typing import Any
 
 import attrs
 
 from copa_ref.core.game import Game
 
 __all__ = ["Misreading", "misread", "misread_module"]
-
-S = TypeVar("S")
-A = TypeVar("A")
-C = TypeVar("C")
-O = TypeVar("O")  # noqa: E741 - the conventional name of the observation type
 
 _GAME_FUNCTIONS = (
     "new_game",
@@ -106,7 +101,7 @@ def misread_module(module_name: str, replacements: Mapping[str, object]) -> Modu
     return copy
 
 
-def misread(game: Game[S, A, C, O], misreading: Misreading) -> Game[S, A, C, O]:
+def misread(game: Game[Any, Any, Any, Any], misreading: Misreading) -> Game[Any, Any, Any, Any]:
     """*game* with *misreading* applied: its transition functions come from a misread copy
     of the game's rules module; everything else (codec, types, invariants) is the game's."""
     copy = misread_module(misreading.module_name(game.name), dict(misreading.replacements))
