@@ -2,7 +2,7 @@
 
 A :class:`Misreading` names the rule it misreads and replaces a few names in a *private
 copy* of the game's rules module (``copa_ref.<game>.rules``). :func:`misread` loads that
-copy, puts the replacements into its namespace and returns a :class:`~copa_ref.core.Game`
+copy, puts the replacements into its namespace and returns a :class:`~copa_ref.core.game.Game`
 whose transition functions are the copy's, so a misread game never changes the reference
 itself: the reference and any number of misread copies can run side by side in one process.
 
