@@ -6,7 +6,7 @@ import random
 from collections.abc import Iterator
 
 from copa_ref.kopa.rules import apply, legal_actions, new_game, outcome, sample_chance
-from copa_ref.kopa.state import Action, Config, Pass, Phase, Play, State
+from copa_ref.kopa.state import Action, Config, Phase, Play, State
 
 __all__ = ["demo", "simple_player"]
 
@@ -48,10 +48,10 @@ def demo(seed: int, config: Config | None = None) -> Iterator[str]:
             action = simple_player(state, rng)
             before = state.penalties[seat]
             state = apply(state, action)
-            if isinstance(action, Pass):
-                turns.append(f"{seat}:pass(+{state.penalties[seat] - before})")
-            else:
+            if isinstance(action, Play):
                 turns.append(f"{seat}:{action.card}")
+            else:
+                turns.append(f"{seat}:pass(+{state.penalties[seat] - before})")
         for k in range(0, len(turns), 12):
             yield "   " + " ".join(turns[k:k + 12])
         changes = " ".join(f"{s}:{c:+d}" for s, c in enumerate(state.last_round))

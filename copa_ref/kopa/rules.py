@@ -396,7 +396,7 @@ def round_changes(hands: tuple[tuple[Card, ...], ...], winner: int,
     :pre: all(p >= 0 for p in penalties)
     :post: __return__[winner] == sum(len(h) for h in hands) - len(hands[winner]) - penalties[winner]
     :post: all(__return__[s] == -penalties[s] for s in range(len(hands)) if s != winner)
-    """  # noqa: E501 - a contract is one line
+    """
     # KOPA-20: one point per card still held by opponents; penalties are subtracted; the
     # stock is not held by an opponent (KOPA-Q12).
     gain = 0
@@ -453,10 +453,10 @@ def action_space(config: Config) -> tuple[Action, ...]:
     """Every non-chance action that can ever be legal under *config*: each seat's play of
     each card and each seat's pass, sorted by canonical JSON text."""
     check_config(config)
-    actions: list[Action] = [Play(s, c) for s in range(config.players) for c in DECK]
+    actions: list[Play | Pass] = [Play(s, c) for s in range(config.players) for c in DECK]
     actions += [Pass(s) for s in range(config.players)]
 
-    def text(action: Action) -> str:
+    def text(action: Play | Pass) -> str:
         if isinstance(action, Play):
             return canonical_json({"card": action.card.value, "seat": action.seat,
                                    "type": "play"})
@@ -887,7 +887,7 @@ def _rule_problem(state: State) -> tuple[str, str] | None:
     if phase is Phase.DRAWN:
         if n != 2 or state.drawn not in hands[state.turn]:
             return "KOPA-18", "the drawn card is not in the drawer's hand"
-        if not offer_drawn(state.drawn, piles, eights):  # type: ignore[arg-type]
+        if state.drawn is None or not offer_drawn(state.drawn, piles, eights):
             return "KOPA-18", "a drawn card that cannot be played is kept at once"
     if phase is Phase.PLAY or phase is Phase.DRAWN:
         if not all(hands):
@@ -929,7 +929,7 @@ def well_formed(state: State) -> bool:
     return True
 
 
-# -- text -------------------------------------------------------------------------------------------
+# -- text --------------------------------------------------------------------------------------
 
 
 def _cards(cards: tuple[Card, ...]) -> str:
