@@ -20,6 +20,11 @@ from copa_ref.core import MoverKind
 from copa_ref.games import GAMES, get_game
 
 
+MAX_ACTIONS = 20_000
+"""A game is cut after this many actions: where passing is always allowed (Kopa) uniform random
+players may never finish a match."""
+
+
 def playouts(name: str, seconds: float, seed: int) -> dict[str, float]:
     """Play random games of *name* for about *seconds*; return the rates."""
     game: Any = get_game(name)
@@ -30,7 +35,7 @@ def playouts(name: str, seconds: float, seed: int) -> dict[str, float]:
     deadline = started + seconds
     while time.perf_counter() < deadline:
         state = game.new_game(config)
-        while True:
+        for _ in range(MAX_ACTIONS):
             mover = game.to_move(state)
             kind = mover.kind
             if kind is MoverKind.NOBODY:
