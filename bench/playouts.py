@@ -19,7 +19,6 @@ from typing import Any
 from copa_ref.core import MoverKind
 from copa_ref.games import GAMES, get_game
 
-
 MAX_ACTIONS = 20_000
 """A game is cut after this many actions: where passing is always allowed (Kopa) uniform random
 players may never finish a match."""
