@@ -281,8 +281,16 @@ def eight_ready(up: tuple[Card, ...], down: tuple[Card, ...]) -> bool:
     return bool(up) and up[-1].number == 7 and bool(down) and down[-1].number == 9
 
 
+_wanted_cache: list[tuple[object, object, tuple[Card, ...]]] = [(None, None, ())]
+"""The last table asked about and its answer (a one-entry memo: a turn asks twice, and a
+pass leaves the table as it was). It holds the piles themselves, so their identity is safe."""
+
+
 def wanted(piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...]) -> tuple[Card, ...]:
     """Every card the table takes now: each pile's next card and each ready 8."""
+    last_piles, last_eights, last = _wanted_cache[0]
+    if last_piles is piles and last_eights is eights:
+        return last
     found: list[Card] = []
     for i in range(8):
         found += pile_accepts(i, piles[i])
@@ -291,7 +299,9 @@ def wanted(piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...]) -> tup
             eight = _BY_ROW[row][7]
             if eight not in eights:
                 found.append(eight)
-    return tuple(found)
+    result = tuple(found)
+    _wanted_cache[0] = (piles, eights, result)
+    return result
 
 
 def legal_cards(hand: tuple[Card, ...], piles: tuple[tuple[Card, ...], ...],
