@@ -56,6 +56,14 @@ def _generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _kopa_example(args: argparse.Namespace) -> int:
+    from copa_ref.kopa.example import diagnose, report
+
+    for line in report(diagnose()):
+        print(line)
+    return 0
+
+
 def _run(args: argparse.Namespace) -> int:
     from copa_ref.conformance.cli import run
 
@@ -81,6 +89,10 @@ def build_parser() -> argparse.ArgumentParser:
     engine = sub.add_parser("engine", help="serve the reference as a conformance engine "
                             "(one JSON object a line on stdin/stdout)")
     engine.set_defaults(func=_engine)
+
+    kopa_example = sub.add_parser("kopa-example", help="replay the Kopa text's worked example "
+                                  "against the rules and list every violation")
+    kopa_example.set_defaults(func=_kopa_example)
 
     conformance = sub.add_parser("conformance", help="the conformance corpus")
     csub = conformance.add_subparsers(dest="conformance_command", required=True)
