@@ -210,6 +210,9 @@ class Report:
     outcome: JSON
     legal: Mapping[int | None, list[JSON]] = attrs.field(factory=dict, eq=False)
     """The legal actions asked for, by seat (``None``: ``legal`` with ``seat: null``)."""
+    observed: bool = True
+    """Whether ``to_move``, ``public`` and ``outcome`` were asked for (inside a count only
+    the legal actions are)."""
 
 
 @attrs.frozen(kw_only=True)
