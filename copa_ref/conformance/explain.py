@@ -40,6 +40,8 @@ class Alternative:
     """The rule it reads differently."""
     game: AnyGame
     config: Any
+    given: Any
+    """The config the engine was given (the case's)."""
 
 
 @attrs.frozen
@@ -91,14 +93,14 @@ def alternatives(record: AnyRecord, config: Any) -> Iterator[Alternative]:
                 continue
             shown = value if isinstance(value, str) else canonical_json(value)
             yield Alternative(f"{reading.option}={shown} ({reading.question})", reading.rule,
-                              game, other)
+                              game, other, config)
     for misreading in record.misreadings:
         try:
             misread_game = _misread(game, misreading)
         except _UNREPLAYABLE:
             continue
         yield Alternative(f"{misreading.slug}: {misreading.description}", misreading.rule,
-                          misread_game, config)
+                          misread_game, config, config)
 
 
 def _legal_of(game: AnyGame, state: Any, seat: int | None) -> list[str]:
@@ -108,14 +110,22 @@ def _legal_of(game: AnyGame, state: Any, seat: int | None) -> list[str]:
     return sorted(canonical_json(game.to_json(a)) for a in game.legal_actions(state, seat))
 
 
-def report_matches(game: AnyGame, state: Any, report: Report, rule_ids: bool = True) -> bool:
+def report_matches(game: AnyGame, state: Any, report: Report, rule_ids: bool = True,
+                   config: JSON = None) -> bool:
     """Whether *report* is exactly what *game* reports in *state* (the legal sets only
-    where the report has them; the outcome's rule only when *rule_ids*)."""
+    where the report has them; the outcome's rule only when *rule_ids*).
+
+    :param config: the config the engine was given, as JSON: where the public view shows
+        the config, it shows this one (an engine playing another reading does not know it).
+    """
     if report.observed:
         seen = observables(game, state)
         if canonical_json(seen["to_move"]) != canonical_json(report.to_move):
             return False
-        if canonical_json(seen["public"]) != canonical_json(report.public):
+        public = seen["public"]
+        if config is not None and isinstance(public, dict) and "config" in public:
+            public = {**public, "config": config}
+        if canonical_json(public) != canonical_json(report.public):
             return False
         if canonical_json(outcome_shown(seen["outcome"], rule_ids)) != canonical_json(
                 outcome_shown(report.outcome, rule_ids)):
@@ -140,15 +150,16 @@ def replays(alternative: Alternative, actions: Sequence[JSON],
     game = alternative.game
     last = max(reports, default=0)
     try:
+        given = game.to_json(alternative.given)
         state = game.new_game(alternative.config)
         # The failing step first: most alternatives are ruled out there.
         states = [state]
         for action in actions[:last]:
             state = game.apply(state, game.action_from_json(action))
             states.append(state)
-        if not report_matches(game, states[last], reports[last], rule_ids):
+        if not report_matches(game, states[last], reports[last], rule_ids, given):
             return False
-        return all(report_matches(game, states[step], report, rule_ids)
+        return all(report_matches(game, states[step], report, rule_ids, given)
                    for step, report in reports.items() if step != last)
     except _UNREPLAYABLE:
         return False

@@ -446,8 +446,14 @@ class Runner:
                                           differing)
             if record.diagnose is not None:
                 found += _guarded(lambda: list(record.diagnose(divergence)), [])  # type: ignore[misc]
-            found += self._refusals(record, actions[:step], states[-1], extra)
+            # An extra legal action names its rule when only the legal sets differ; when the
+            # position differs too, the extra actions are a consequence of that difference.
+            only_legal = set(differing) <= {"legal"}
+            if only_legal:
+                found += self._refusals(record, actions[:step], states[-1], extra)
             found += _guarded(lambda: record.view_findings(divergence), [])
+            if not only_legal:
+                found += self._refusals(record, actions[:step], states[-1], extra)
             previous = self._reports.get(step - 1)
             invariant = _guarded(lambda: broken_rule(
                 game, record.check_public, None if previous is None else previous.public,
