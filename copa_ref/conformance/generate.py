@@ -371,8 +371,7 @@ def _rejections(game: Any, sc: AnyRecord) -> Iterator[Case]:
                 try:
                     candidate = game.action_from_json(data)
                 except ValueError as exc:
-                    if malformed or kind != "malformed" or ply == 0 and game.to_move(
-                            state).kind is MoverKind.CHANCE:
+                    if malformed or kind != "malformed":
                         continue
                     malformed = True
                     rule, message = None, str(exc)
