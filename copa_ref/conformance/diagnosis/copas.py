@@ -44,6 +44,10 @@ def _trick_done(d: CopasDivergence) -> bool:
     return isinstance(d.action, Play) and len(d.expected.tricks) > len(d.before.tricks)
 
 
+def _first_trick(d: CopasDivergence) -> bool:
+    return not d.expected.tricks or d.expected.phase is Phase.DEAL
+
+
 VIEW_RULES: tuple[CopasView, ...] = (
     ViewRule(part="public.tricks.winner", rule="COPAS-13",
              says="the highest card of the led suit takes the trick"),
@@ -67,7 +71,7 @@ VIEW_RULES: tuple[CopasView, ...] = (
              says="the trick's winner leads the next trick"),
     ViewRule(part="public.dealer", rule="COPAS-7",
              says="the player to the dealer's right deals the next round"),
-    ViewRule(part="public.leader", rule="COPAS-8",
+    ViewRule(part="public.leader", rule="COPAS-8", when=_first_trick,
              says="the shuffler leads the first trick of a round"),
     ViewRule(part="public.hand_sizes", rule="COPAS-6", says="every seat is dealt a hand"),
     ViewRule(part="public.trick", rule="COPAS-10", says="the card played joins the trick"),
