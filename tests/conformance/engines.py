@@ -377,6 +377,86 @@ WRONG.update({name: _misread_engine(name) for name in MISREAD})
 """Every wrong engine by name."""
 
 
+class PlaysAs(Wrong):
+    """The reference playing one option at a fixed value whatever the config says (and
+    showing the config it was given): an engine that hard-codes one reading."""
+
+    option = ""
+    value: JSON = None
+    game_name = ""
+    given: JSON = None
+
+    def new_game(self, game: str, config: JSON) -> None:
+        self.given = config
+        if game == self.game_name and isinstance(config, dict):
+            config = {**config, self.option: self.value}
+        super().new_game(game, config)
+
+    def observe(self) -> Message:
+        seen = super().observe()
+        public = seen.get("public")
+        if isinstance(public, dict) and "config" in public:
+            seen["public"] = {**public, "config": self.given}
+        return seen
+
+
+class KalaHarvestAlwaysMandatory(PlaysAs):
+    """KALA-15 read as KALA-Q7's other reading: every harvest is taken, without a choice."""
+
+    label = "kala-harvest-always-mandatory"
+    game_name, option, value = "kala", "harvest", "mandatory"
+
+
+WRONG[KalaHarvestAlwaysMandatory.label] = KalaHarvestAlwaysMandatory
+
+
+class KalaMandatoryOnly(ReferenceEngine):
+    """Declares that it plays only harvest=mandatory (not the default) in KALA."""
+
+    def hello(self) -> Message:
+        return {**super().hello(), "name": "kala-mandatory-only",
+                "games": {"kala": {"options": ["*"], "readings": {"harvest": ["mandatory"]}}}}
+
+
+class Misbehaving(ReferenceEngine):
+    """The reference answering one request misshapen (in-process, for the runner's
+    robustness tests): *how* names the misbehaviour."""
+
+    how = ""
+
+    def hello(self) -> Message:
+        found = super().hello()
+        if self.how == "options-not-a-list":
+            return {**found, "games": {name: {"options": 5} for name in found["games"]}}
+        if self.how == "no-rule-ids":
+            return {**found, "features": ["undo"]}
+        return found
+
+    def legal(self, seat: int | None) -> list[JSON]:
+        found = super().legal(seat)
+        if self.how == "bad-seat-legal" and seat is not None and found:
+            return [{"type": "bid", "seat": seat, "beans": "five"}, *found[1:]]
+        if self.how == "many-legal" and found:
+            return [{**found[0], "n": i} for i in range(5000)]
+        return found
+
+    def observe(self) -> Message:
+        seen = super().observe()
+        if self.how == "huge-integer" and isinstance(seen.get("public"), dict):
+            seen["public"] = {**seen["public"], "bank": 10 ** 40}
+        if self.how == "wrong-outcome-rule" and seen.get("outcome"):
+            seen["outcome"] = {**seen["outcome"], "rule": "SOMETHING-1"}
+        if self.how == "plays-on" and seen.get("outcome"):
+            seen["outcome"] = None
+            seen["to_move"] = {"kind": "joint", "seats": [0, 1]}
+        return seen
+
+
+def misbehaving(how: str) -> type[Engine]:
+    """A :class:`Misbehaving` engine class for *how*."""
+    return type(f"Misbehaving_{how}", (Misbehaving,), {"how": how})
+
+
 # -- broken engines (command line only) ----------------------------------------------------------
 
 
