@@ -131,7 +131,8 @@ def report_matches(game: AnyGame, state: Any, report: Report, rule_ids: bool = T
                 outcome_shown(report.outcome, rule_ids)):
             return False
     for seat, listed in report.legal.items():
-        if _legal_of(game, state, seat) != sorted(canonical_json(a) for a in listed):
+        wanted = _legal_of(game, state, seat)
+        if len(wanted) != len(listed) or wanted != sorted(canonical_json(a) for a in listed):
             return False
     return True
 

@@ -345,6 +345,7 @@ def _rejections(game: Any, sc: AnyRecord) -> Iterator[Case]:
     per_rule: dict[str, int] = {}
     kinds_seen: set[tuple[str, str]] = set()
     order_kinds: set[str] = set()
+    endings: set[tuple[str, str | None, tuple[str, ...]]] = set()
     malformed = False
     games: list[tuple[str, str, Any, int, list[Any], list[Any]]] = []
     for batch, seed in [(b, seed) for b in sc.random_games for seed in b.seeds][
@@ -390,6 +391,14 @@ def _rejections(game: Any, sc: AnyRecord) -> Iterator[Case]:
                         if kind in order_kinds:
                             continue
                         order_kinds.add(kind)
+                    elif kind == "after-the-end":
+                        # One for each way the game ends (the deciding rule and reading).
+                        ended = game.outcome(state)
+                        ending = (rule, ended.rule if ended else None,
+                                  tuple(options_of(game, config)))
+                        if ending in endings:
+                            continue
+                        endings.add(ending)
                     elif per_rule.get(rule, 0) >= sc.rejections_per_rule or (
                             rule, kind) in kinds_seen:
                         continue

@@ -202,6 +202,8 @@ class TestNothingAnEngineSendsStopsTheRun:
         its end: every case ends failed or errored with a reason (the runner never raises,
         and never reports its own exception), and the run completes."""
         cases = [c for c in load_corpus() if c["game"] in games]
+        if how == "many-legal":
+            cases = cases[::8]
         results = _run(misbehaving(how), cases)
         assert len(results) == len(cases)
         assert {r.status for r in results} <= statuses | {"passed"}
