@@ -187,6 +187,26 @@ class TestReadings:
         assert {r.status for r in results} == {"passed"}
 
 
+    def test_a_misreading_of_the_catalogue_explains_the_failure(self, monkeypatch: Any) -> None:
+        """With a misreading in the game's catalogue, an engine that plays it is told so, and
+        the misreading's rule is the broken rule."""
+        import attrs
+
+        from copa_ref.conformance import registry
+        from tests.conformance.engines import MISREAD, WRONG
+
+        game, misreading = MISREAD["copas-q-above-j"]
+        record = registry.RECORDS[game]
+        monkeypatch.setitem(registry.RECORDS, game,
+                            attrs.evolve(record, misreadings=(misreading,)))
+        cases = select(load_corpus(), Filters(game=game, kind="trace"))
+        failed = [r for r in _run(WRONG["copas-q-above-j"], cases) if r.status == "failed"]
+        assert failed
+        for result in failed:
+            assert result.broken_rule == "COPAS-2"
+            assert result.explanation == ("your engine plays as if copas-q-above-j: the Q ranks "
+                                          "above the J [COPAS-2]")
+
 class TestNothingAnEngineSendsStopsTheRun:
     @pytest.mark.parametrize(("how", "games", "statuses"), [
         ("options-not-a-list", ("kala",), {"errored"}),
