@@ -706,8 +706,8 @@ class Runner:
         step = len(actions)
         self._reports[step] = report
         where = (f" after {canonical_json(path)}" if path else "")
-        self._fail(case, step, actions, f"the legal actions differ at the count's node"
-                                        f"{where}", lines, differing, extra)
+        self._fail(case, step, actions, f"the engine differs at the count's node{where}",
+                   lines, differing, extra)
 
 
 def _joint_children(game: Any, state: Any) -> list[Any]:

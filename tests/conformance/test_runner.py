@@ -238,7 +238,7 @@ class TestNothingAnEngineSendsStopsTheRun:
         cases = select(load_corpus(), Filters(case="da_capo/count/low-reserves-2p-depth-2"))
         assert cases
         result = _run(misbehaving("plays-on"), cases)[0]
-        assert result.status in ("passed", "failed")
+        assert result.status == "failed" and result.broken_rule == "DACAPO-16", result
 
     def test_a_count_past_its_request_budget_is_errored(self, monkeypatch: Any) -> None:
         """A count that needs more requests than the bound is errored, saying so."""

@@ -170,10 +170,11 @@ def diagnose(d: DaCapoDivergence) -> Iterator[Finding]:
     seen = d.reported_view
     if seen is not None:
         yield from _round_findings(d, seen)
-    if any(p.startswith("outcome") for p in d.differing):
+    if any(p.startswith("outcome") for p in d.differing) or "to_move" in d.differing:
         result = outcome(d.expected)
         if result is not None and result.rule:
-            yield Finding(result.rule, f"the outcome differs; {result.rule} decides it here")
+            yield Finding(result.rule, f"the match is over and {result.rule} decides its "
+                                       f"outcome: {', '.join(map(str, result.winners))} won")
         elif seen is not None and (
                 seen.finisher is not None or not any(seen.reserves)):
             yield Finding("DACAPO-16", "the match is not over: a reserve is left and nobody "

@@ -215,7 +215,7 @@ class Report:
     legal: Mapping[int | None, list[JSON]] = attrs.field(factory=dict, eq=False)
     """The legal actions asked for, by seat (``None``: ``legal`` with ``seat: null``)."""
     observed: bool = True
-    """Whether ``to_move``, ``public`` and ``outcome`` were asked for (inside a count only
+    """Whether ``public`` and ``outcome`` are compared (inside a count only ``to_move`` and
     the legal actions are)."""
 
 
