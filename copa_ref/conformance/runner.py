@@ -441,6 +441,11 @@ class Runner:
         if report is not None:
             divergence = self._divergence(record, config, step, actions, states, report,
                                           differing)
+            if divergence.reported_view is None:
+                problem = _guarded(lambda: _undecodable(game, report.public), None)
+                if problem is not None:
+                    found.append(Finding("P-8", f"the reported view is not {game.title}'s "
+                                                f"canonical JSON: {problem}"))
             if record.diagnose is not None:
                 found += _guarded(lambda: list(record.diagnose(divergence)), [])  # type: ignore[misc]
             # An extra legal action names its rule when only the legal sets differ; when the
@@ -738,6 +743,16 @@ def _refusal(game: Any, state: Any, text: str, seat: int | None) -> str | None:
         game.apply(state, action)
     except RuleViolation as exc:
         return exc.rule
+    return None
+
+
+def _undecodable(game: Any, public: JSON) -> str | None:
+    """Why a reported public view does not decode as the game's observation (``None``: it
+    does)."""
+    try:
+        structure(game.converter, public, game.observation_type, "reported view")
+    except _BAD_DATA as exc:
+        return str(exc)[:200]
     return None
 
 

@@ -410,6 +410,31 @@ class KalaHarvestAlwaysMandatory(PlaysAs):
 WRONG[KalaHarvestAlwaysMandatory.label] = KalaHarvestAlwaysMandatory
 
 
+class KalaPhaseNamed(Wrong):
+    """P-11 misread: the bonus sowing's phase reported under another name."""
+
+    label = "kala-phase-named-bonus"
+    name_used = "bonus"
+
+    def observe(self) -> Message:
+        seen = super().observe()
+        public = seen.get("public")
+        if isinstance(public, dict) and public.get("phase") == "bonus_sow":
+            seen["public"] = {**public, "phase": self.name_used}
+        return seen
+
+
+class KalaPhaseNamedBonusSowing(KalaPhaseNamed):
+    """P-11 misread: the bonus sowing's phase under a name KALA does not have."""
+
+    label = "kala-phase-named-bonus-sowing"
+    name_used = "bonus_sowing"
+
+
+for _cls in (KalaPhaseNamed, KalaPhaseNamedBonusSowing):
+    WRONG[_cls.label] = _cls
+
+
 class KalaMandatoryOnly(ReferenceEngine):
     """Declares that it plays only harvest=mandatory (not the default) in KALA."""
 

@@ -65,6 +65,21 @@ def test_misread_engine_is_named_by_its_rule(name: str) -> None:
     assert not wrong, f"{name}: named other rules first: {wrong}"
 
 
+@pytest.mark.parametrize(("name", "section"), [("kala-phase-named-bonus", "P-11"),
+                                              ("kala-phase-named-bonus-sowing", "P-8")])
+def test_a_wrong_phase_name_is_an_encoding_error(name: str, section: str) -> None:
+    """An engine that names the bonus sowing's phase "bonus" (KALA's other phase) is told
+    the encoding of P-11, one that names it "bonus_sowing" (no phase at all) that its view
+    is not canonical JSON (P-8); never "a new turn for the same player" (KALA-3)."""
+    cases = load_corpus()
+    runner = Runner(lambda: InProcessChannel(WRONG[name]), cases)
+    results = list(runner.run(select(cases, Filters(game="kala"))))
+    runner.close()
+    failed = [r for r in results if r.status != "passed"]
+    assert failed
+    assert {r.broken_rule for r in failed} == {section}
+
+
 def test_wrong_engine_over_subprocess(tmp_path: Path) -> None:
     """The sixth-bean engine as a real command: the CLI exits 1, the report names KALA-14
     as the broken rule, and --failures-only prints only failures and the totals."""

@@ -202,6 +202,11 @@ def _step_findings(d: KalaDivergence, seen: State) -> Iterator[Finding]:
                             f"{list(seen.cups[seat])}")
         return
     bonus = {Phase.BONUS, Phase.BONUS_SOW}
+    if want.phase in bonus and seen.phase in bonus and want.phase is not seen.phase:
+        yield Finding("P-11", f"the phase is {want.phase.value}: bonus_sow while the bonus "
+                              f"sowing's path is chosen, bonus only for the decision to take "
+                              f"it (bonus=optional); the engine has {seen.phase.value}")
+        return
     if (want.phase in bonus) != (seen.phase in bonus) or seen.bonus_sowing != want.bonus_sowing:
         yield Finding("KALA-12", f"4 or more beans in the playing cup after it moved give a "
                                  f"bonus move: the cup holds {want.cup_beans[seat]}, phase "
