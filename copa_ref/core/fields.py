@@ -32,10 +32,12 @@ def _refuse(what: str, expected: str, value: object) -> MalformedInputError:
     return MalformedInputError(f"{what} must be {expected}, got {excerpt(value)}")
 
 
-def check_instance(value: object, cls: type | tuple[type, ...], what: str) -> None:
-    """*value* is an instance of *cls* (``what`` names it: ``"a KALA state"``)."""
+def check_instance(value: object, cls: type | tuple[type, ...], what: str,
+                   name: str = "the value") -> None:
+    """*value* is an instance of *cls* (``what`` says what that is, ``"a KALA state"``;
+    *name* names the value, ``"parts[1]"``)."""
     if not isinstance(value, cls):
-        raise _refuse("the value", what, value)
+        raise _refuse(name, what, value)
 
 
 def check_int(value: object, what: str, low: int | None = None,

@@ -28,6 +28,7 @@ from copa_ref.core import (
 from copa_ref.core.fields import (
     check_bool,
     check_instance,
+    check_int,
     check_seat,
     check_square,
     check_tuple,
@@ -397,7 +398,7 @@ def _check_action(action: object) -> None:
     """
     check_instance(action, (Sow, Harvest, Place, Bonus), "a KALA action")
     checked = cast(Action, action)
-    check_seat(checked.seat, PLAYERS)
+    check_int(checked.seat, "seat")
     if isinstance(checked, Sow):
         check_tuple(checked.path, "path", check_square)
     elif isinstance(checked, Place):
