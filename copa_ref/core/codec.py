@@ -37,6 +37,7 @@ __all__ = [
     "MAX_INT",
     "Limits",
     "canonical_json",
+    "clip",
     "excerpt",
     "loads",
     "make_converter",
@@ -116,6 +117,29 @@ def excerpt(value: object, limit: int = EXCERPT) -> str:
 
 def _bounded(message: str) -> str:
     return message if len(message) <= MESSAGE else message[: MESSAGE - 3] + "..."
+
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069"
+                      "\ud800-\udfff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def clip(text: str, limit: int = MESSAGE) -> str:
+    """*text* made safe to print and bounded: control characters (C0, C1, DEL, the
+    bidirectional overrides, lone surrogates) written as escapes (``\\x1b``), and at most
+    *limit* characters, the cut marked ``...``. For messages that quote text from outside
+    (an engine's name or error, a request)."""
+    if type(text) is not str:
+        text = excerpt(text, limit)
+    cut = len(text) > limit
+    shown = _CONTROL.sub(_escape, text[: limit + 1] if cut else text)
+    if cut or len(shown) > limit:
+        shown = shown[: max(limit - 3, 0)] + "..."
+    return shown
 
 
 # -- reading JSON text -----------------------------------------------------------------------
