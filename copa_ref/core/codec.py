@@ -213,9 +213,12 @@ def loads(text: str | bytes, limits: Limits = LIMITS, what: str = "JSON") -> JSO
             raise MalformedInputError(msg)
         return int(token)
 
+    # Integers are checked one by one only where the text has a long run of digits at all.
+    long_digits = re.search(f"[0-9]{{{digits + 1}}}", text) is not None
     try:
         value = json.loads(text, object_pairs_hook=_pairs, parse_constant=_refuse_constant,
-                           parse_int=parse_int, parse_float=_parse_float)
+                           parse_int=parse_int if long_digits else None,
+                           parse_float=_parse_float)
     except MalformedInputError as exc:
         raise MalformedInputError(f"malformed {what}: {exc}") from None
     except RecursionError:
@@ -233,27 +236,36 @@ def loads(text: str | bytes, limits: Limits = LIMITS, what: str = "JSON") -> JSO
 
 
 def _check_tree(value: JSON, max_depth: int, what: str) -> None:
-    """Depth and strings of a decoded value, walked without recursion."""
-    stack: list[tuple[JSON, int]] = [(value, 0)]
+    """Depth and strings of a decoded value, walked without recursion; only containers are
+    stacked, so memory stays a fraction of the value's own."""
+    def bad_string(text: str) -> MalformedInputError:
+        msg = f"malformed {what}: a string holds a lone surrogate: {excerpt(text)}"
+        return MalformedInputError(msg)
+
+    kind = type(value)
+    if kind is str and not value.isascii() and _surrogate(value):
+        raise bad_string(value)
+    if kind is not list and kind is not dict:
+        return
+    stack: list[tuple[JSON, int]] = [(value, 1)]
     while stack:
         node, depth = stack.pop()
-        kind = type(node)
-        if kind is str:
-            if not node.isascii() and _surrogate(node):
-                msg = f"malformed {what}: a string holds a lone surrogate: {excerpt(node)}"
-                raise MalformedInputError(msg)
-            continue
-        if kind is not list and kind is not dict:
-            continue
-        depth += 1
         if depth > max_depth:
             msg = f"malformed {what}: nested deeper than {max_depth} (Limits.max_depth)"
             raise MalformedInputError(msg)
-        if kind is dict:
-            stack.extend((key, depth) for key in node)
-            stack.extend((item, depth) for item in node.values())
+        if type(node) is dict:
+            for key in node:
+                if not key.isascii() and _surrogate(key):
+                    raise bad_string(key)
+            items = node.values()
         else:
-            stack.extend((item, depth) for item in node)
+            items = node
+        for item in items:
+            kind = type(item)
+            if kind is list or kind is dict:
+                stack.append((item, depth + 1))
+            elif kind is str and not item.isascii() and _surrogate(item):
+                raise bad_string(item)
 
 
 def canonical_json(value: JSON) -> str:
