@@ -575,9 +575,7 @@ def check_state(state: State) -> None:
     :raises MalformedInputError: when a field has the wrong shape or type.
     :raises InvalidStateError: naming the rule the state contradicts.
     """
-    if not isinstance(state, State):
-        msg = f"not a KALA state: {state!r}"
-        raise MalformedInputError(msg)
+    check_instance(state, State, "a KALA state")
     shape = _shape_error(state)
     if shape is not None:
         raise MalformedInputError(shape)
