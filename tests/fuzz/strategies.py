@@ -122,62 +122,69 @@ def positions(name: str, count: int) -> tuple[Any, ...]:
 
 # -- JSON -----------------------------------------------------------------------------------
 
-json_scalars = st.one_of(st.none(), st.booleans(), st.integers(-3, 20), st.floats(-1, 5),
-                         st.sampled_from(["", "x", "sow", "0", "Qc", "optional"]))
-"""JSON scalars, including right-looking ones of the wrong type."""
+JSON_SCALARS: tuple[Any, ...] = (None, True, False, 0, 1, 3, -1, 20, 0.5, 3.0, "", "x", "sow",
+                                 "0", "Qc", "optional", [], {})
+"""JSON values of every type, including right-looking ones of the wrong type."""
+
+json_scalars = st.sampled_from(JSON_SCALARS)
+
+
+def mutate_json(value: Any, rng: random.Random) -> Any:
+    """*value* (a JSON value) with one change somewhere: a key dropped or added, a value of
+    another JSON type, a list made ``""`` or ``{}``, an item dropped, added or changed."""
+    if isinstance(value, dict) and value:
+        key = rng.choice(sorted(value))
+        how = rng.randrange(4)
+        result = dict(value)
+        if how == 0:
+            del result[key]
+        elif how == 1:
+            result[rng.choice(["extra", "type", "seat", key + "_"])] = rng.choice(JSON_SCALARS)
+        elif how == 2:
+            result[key] = mutate_json(value[key], rng)
+        else:
+            result[key] = rng.choice(JSON_SCALARS)
+        return result
+    if isinstance(value, list) and value:
+        how = rng.randrange(6)
+        if how <= 1:
+            index = rng.randrange(len(value))
+            return [*value[:index], mutate_json(value[index], rng), *value[index + 1:]]
+        if how == 2:
+            return value[:-1]
+        if how == 3:
+            return [*value, value[0]]
+        return "" if how == 4 else {}
+    return rng.choice((*JSON_SCALARS, [value]))
+
+
+SEEDS = st.integers(0, 2**32)
+"""Seeds of the mutations below: drawn by Hypothesis (reproducible, shrinkable to 0), the
+mutation itself made by plain code, which is much cheaper than a fresh strategy a value."""
 
 
 def mutated_json(value: Any) -> st.SearchStrategy[Any]:
-    """A JSON value like *value* with one change somewhere: a key dropped or added, a value
-    of another JSON type, a list made ``""`` or ``{}``, an item dropped or added."""
-    if isinstance(value, dict) and value:
-        keys = sorted(value)
-
-        @st.composite
-        def change(draw: Any) -> Any:
-            key = draw(st.sampled_from(keys))
-            how = draw(st.sampled_from(["drop", "add", "deeper", "replace"]))
-            result = dict(value)
-            if how == "drop":
-                del result[key]
-            elif how == "add":
-                result[draw(st.sampled_from(["extra", "type", "seat", key + "_"]))] = draw(
-                    json_scalars)
-            elif how == "deeper":
-                result[key] = draw(mutated_json(value[key]))
-            else:
-                result[key] = draw(st.one_of(json_scalars, st.just([]), st.just({})))
-            return result
-
-        return change()
-    if isinstance(value, list) and value:
-        @st.composite
-        def change_list(draw: Any) -> Any:
-            how = draw(st.sampled_from(["item", "drop", "add", "empty_string", "object"]))
-            if how == "item":
-                index = draw(st.integers(0, len(value) - 1))
-                return [*value[:index], draw(mutated_json(value[index])), *value[index + 1:]]
-            if how == "drop":
-                return value[:-1]
-            if how == "add":
-                return [*value, value[0]]
-            return "" if how == "empty_string" else {}
-
-        return change_list()
-    return st.one_of(json_scalars, st.just([]), st.just({}), st.just([value]))
+    """JSON values like *value* with one change each (:func:`mutate_json`)."""
+    return SEEDS.map(lambda seed: mutate_json(value, random.Random(seed)))
 
 
-def text_mutations(text: str) -> st.SearchStrategy[str | bytes]:
+def mutate_text(text: str, rng: random.Random) -> str | bytes:
     """JSON text changed at the text level: cut short, a byte that is not UTF-8, a key
-    written twice, nested deeply, an integer of thousands of digits."""
-    return st.one_of(
-        st.integers(0, max(len(text) - 1, 0)).map(lambda n: text[:n]),
-        st.integers(0, len(text)).map(lambda n: text[:n].encode() + b"\xff" + text[n:].encode()),
-        st.just(text[:-1] + "," + text[1:-1] + "}" if text.startswith("{") else text + "x"),
-        st.integers(33, 3000).map(lambda d: "[" * d + text + "]" * d),
-        st.just(text.replace(":0", ":" + "9" * 4300, 1) if ":0" in text else "9" * 4301),
-        st.just(text.replace(":", ": NaN, \"x\":", 1)),
-    )
+    written twice, nested deeply, an integer of thousands of digits, a ``NaN``."""
+    how = rng.randrange(6)
+    cut = rng.randrange(len(text) + 1)
+    if how == 0:
+        return text[:cut]
+    if how == 1:
+        return text[:cut].encode() + b"\xff" + text[cut:].encode()
+    if how == 2:
+        return text[:-1] + "," + text[1:-1] + "}" if text.startswith("{") else text + "x"
+    if how == 3:
+        depth = rng.randrange(33, 3000)
+        return "[" * depth + text + "]" * depth
+    if how == 4:
+        return text.replace(":0", ":" + "9" * 4300, 1) if ":0" in text else "9" * 4301
+    return text.replace(":", ": NaN, \"x\":", 1)
 
 
 def seeds(game: AnyGame, count: int) -> list[tuple[str, Any, str]]:
@@ -220,13 +227,16 @@ def requests(game: AnyGame) -> st.SearchStrategy[dict[str, Any]]:
     )
 
 
+def _bytes(text: str | bytes) -> bytes:
+    return text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+
+
 def lines(game: AnyGame) -> st.SearchStrategy[bytes]:
     """One line of engine input: a request as canonical JSON, or a malformed one."""
     text = requests(game).map(canonical_json)
     return st.one_of(
         text.map(str.encode),
-        text.flatmap(text_mutations).map(lambda t: t if isinstance(t, bytes) else t.encode(
-            "utf-8", "surrogatepass")),
+        st.tuples(text, SEEDS).map(lambda ts: _bytes(mutate_text(ts[0], random.Random(ts[1])))),
         st.binary(max_size=40).map(lambda b: b.replace(b"\n", b" ")),
         st.just(b"[" * 100_000), st.just(b'{"op":"start","op":"stop"}'),
         st.just(b'"\\ud800"'), st.just(b'{"op":"legal","seat":' + b"7" * 5000 + b"}"),
