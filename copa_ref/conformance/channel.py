@@ -148,7 +148,8 @@ class SubprocessChannel(Channel):
             except OSError:
                 chunk = b""
             if not chunk:
-                self._selector.unregister(self._err)
+                with contextlib.suppress(KeyError, ValueError):
+                    self._selector.unregister(self._err)
                 self._err = None
                 return
             budget -= len(chunk)
@@ -275,6 +276,9 @@ class SubprocessChannel(Channel):
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.proc.wait(1.0)
         self._end_group()
+        with contextlib.suppress(OSError, ValueError):
+            self._drain_stderr()
+        self._err = None
         self._selector.close()
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             if stream is not None:
