@@ -39,7 +39,7 @@ from copa_ref.core import (
     ToMove,
     shuffled,
 )
-from copa_ref.core.fields import check_instance, check_int, check_seat, check_tuple
+from copa_ref.core.fields import check_instance, check_int, check_position, check_tuple
 
 __all__ = [
     "BURST",
@@ -368,14 +368,11 @@ def apply(state: State, action: Action) -> State:
 
 
 def _check_state(state: object, seat: object = None) -> None:
-    """*state* is a Copas state (the class only: ``check_state`` is for states that enter)
-    and *seat* is ``None`` or a seat at its table.
+    """*state* is a Copas state and *seat* is ``None`` or a seat at its table.
 
     :raises MalformedInputError: otherwise.
     """
-    check_instance(state, State, "a Copas state")
-    if seat is not None:
-        check_seat(seat, len(state.hands))  # type: ignore[attr-defined]
+    check_position(state, State, "a Copas state", seat, lambda s: len(s.hands))
 
 
 def _check_card(card: object, what: str) -> None:

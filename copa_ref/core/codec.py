@@ -21,6 +21,8 @@ import json
 import math
 import re
 import reprlib
+from collections.abc import Iterable
+from itertools import repeat
 from typing import Any, TypeVar, get_args, get_origin
 
 import attrs
@@ -334,17 +336,7 @@ def _tuple_hook(cls: Any, converter: cattrs.Converter) -> Any:
             if type(value) is not list:
                 msg = f"expected a list, got {excerpt(value)}"
                 raise TypeError(msg)
-            done: list[Any] = []
-            append = done.append
-            try:
-                for v in value:
-                    append(hook(v, item))
-            except cattrs.BaseValidationError:
-                raise
-            except Exception as exc:
-                msg = f"item {len(done)}: {exc}"
-                raise TypeError(msg) from None
-            return tuple(done)
+            return _each(zip(repeat(hook), value, repeat(item)))
 
         return homogeneous
     size = len(args)
@@ -373,18 +365,25 @@ def _tuple_hook(cls: Any, converter: cattrs.Converter) -> Any:
         if type(value) is not list or len(value) != size:
             msg = f"expected a list of {size}, got {excerpt(value)}"
             raise TypeError(msg)
-        done: list[Any] = []
-        try:
-            for v, (h, a) in zip(value, hooks, strict=True):
-                done.append(h(v, a))
-        except cattrs.BaseValidationError:
-            raise
-        except Exception as exc:
-            msg = f"item {len(done)}: {exc}"
-            raise TypeError(msg) from None
-        return tuple(done)
+        return _each((h, v, a) for v, (h, a) in zip(value, hooks, strict=True))
 
     return fixed
+
+
+def _each(items: Iterable[tuple[Any, Any, Any]]) -> tuple[Any, ...]:
+    """``hook(value, cls)`` for each ``(hook, value, cls)``; the first failure is named by
+    its index and stops the decoding."""
+    done: list[Any] = []
+    append = done.append
+    try:
+        for hook, value, cls in items:
+            append(hook(value, cls))
+    except cattrs.BaseValidationError:
+        raise
+    except Exception as exc:
+        msg = f"item {len(done)}: {exc}"
+        raise TypeError(msg) from None
+    return tuple(done)
 
 
 def _tuple_unstructure(cls: Any, converter: cattrs.Converter) -> Any:

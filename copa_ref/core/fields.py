@@ -22,6 +22,7 @@ __all__ = [
     "check_bool",
     "check_instance",
     "check_int",
+    "check_position",
     "check_seat",
     "check_square",
     "check_tuple",
@@ -85,3 +86,13 @@ def check_seat(seat: object, players: int, what: str = "seat", *,
     if optional and seat is None:
         return
     check_int(seat, what, 0, players - 1)
+
+
+def check_position(state: object, cls: type, what: str, seat: object = None,
+                   seats: Callable[[Any], int] | None = None) -> None:
+    """*state* is an instance of the game's state class *cls* (the class only: a game's
+    ``check_state`` is for states that enter from outside), and *seat* is ``None`` or one
+    of the ``seats(state)`` seats at its table."""
+    check_instance(state, cls, what)
+    if seat is not None and seats is not None:
+        check_seat(seat, seats(state))

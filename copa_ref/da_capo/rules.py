@@ -25,7 +25,7 @@ from copa_ref.core import (
     Seat,
     ToMove,
 )
-from copa_ref.core.fields import check_instance, check_int, check_seat, check_tuple
+from copa_ref.core.fields import check_instance, check_int, check_position, check_tuple
 from copa_ref.da_capo.state import (
     MAX_BID,
     START_BEANS,
@@ -416,14 +416,11 @@ def is_legal(state: State, action: Action) -> bool:
 
 
 def _check_state(state: object, seat: object = None) -> None:
-    """*state* is a DA CAPO state (the class only: ``check_state`` is for states that
-    enter) and *seat* is ``None`` or a seat at its table.
+    """*state* is a DA CAPO state and *seat* is ``None`` or a seat at its table.
 
     :raises MalformedInputError: otherwise.
     """
-    check_instance(state, State, "a DA CAPO state")
-    if seat is not None:
-        check_seat(seat, len(state.reserves))  # type: ignore[attr-defined]
+    check_position(state, State, "a DA CAPO state", seat, lambda s: len(s.reserves))
 
 
 def _check_bid(part: object, what: str) -> None:

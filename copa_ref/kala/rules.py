@@ -29,7 +29,7 @@ from copa_ref.core.fields import (
     check_bool,
     check_instance,
     check_int,
-    check_seat,
+    check_position,
     check_square,
     check_tuple,
 )
@@ -386,8 +386,7 @@ def _check_state(state: object, seat: object = None) -> None:
 
     :raises MalformedInputError: otherwise.
     """
-    check_instance(state, State, "a KALA state")
-    check_seat(seat, PLAYERS, optional=True)
+    check_position(state, State, "a KALA state", seat, lambda _: PLAYERS)
 
 
 def _check_action(action: object) -> None:
