@@ -29,6 +29,8 @@ from copa_ref.core import (
     canonical_json,
     shuffled,
 )
+from copa_ref.core.codec import excerpt
+from copa_ref.core.fields import check_instance, check_int, check_position, check_tuple
 from copa_ref.kopa.state import (
     SUITS,
     Action,
@@ -426,7 +428,11 @@ def match_over(scores: tuple[int, ...], target: int) -> bool:
 
 
 def to_move(state: State) -> ToMove:
-    """Chance at a deal, the seat whose turn it is in play, nobody when over (KOPA-6)."""
+    """Chance at a deal, the seat whose turn it is in play, nobody when over (KOPA-6).
+
+    :raises MalformedInputError: for a value that is not a Kopa state.
+    """
+    _check_state(state)
     phase = state.phase
     if phase is Phase.PLAY or phase is Phase.DRAWN:
         return _MOVERS[state.turn]
@@ -440,7 +446,10 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
     pass); empty at chance nodes and when the match is over.
 
     :param seat: only this seat's actions (empty unless it is the seat to act).
+    :raises MalformedInputError: for a value that is not a Kopa state, or a seat that is not
+        at the table.
     """
+    _check_state(state, seat)
     phase = state.phase
     if phase is not Phase.PLAY and phase is not Phase.DRAWN:
         return ()
@@ -490,9 +499,14 @@ def _wrong_node(state: State, what: str) -> IllegalActionError:
 def apply(state: State, action: Action) -> State:
     """The state after *action*; a round's scoring follows the play that empties a hand.
 
-    :raises IllegalActionError: naming the broken rule (KOPA-1, KOPA-4, KOPA-6 to KOPA-8,
-        KOPA-11 to KOPA-13, KOPA-16 to KOPA-18, KOPA-22); the state is unchanged.
+    :raises IllegalActionError: naming the broken rule (KOPA-4, KOPA-6 to KOPA-8, KOPA-11 to
+        KOPA-13, KOPA-16 to KOPA-18, KOPA-22); the state is unchanged.
+    :raises MalformedInputError: for a value that is not a Kopa state, or an action whose
+        fields do not have exactly their types (KOPA-1: a card is a ``Card``; ``True`` is
+        not a seat; a list is not a hand).
     """
+    _check_state(state)
+    _check_action(action)
     kind = type(action)
     if kind is Play:
         return _play(state, action)  # type: ignore[arg-type]
@@ -503,6 +517,41 @@ def apply(state: State, action: Action) -> State:
     raise _wrong_node(state, f"{kind.__name__} action")
 
 
+# The input checks of the entry points: a Kopa state, a seat, an action of exact types.
+
+
+def _check_state(state: object, seat: object = None) -> None:
+    """*state* is a Kopa state and *seat* is ``None`` or a seat at its table.
+
+    :raises MalformedInputError: otherwise.
+    """
+    check_position(state, State, "a Kopa state", seat, lambda s: len(s.hands))
+
+
+def _check_card(card: object, what: str) -> None:
+    # KOPA-1: only the 60 cards exist.
+    check_instance(card, Card, "a Kopa card", what)
+
+
+def _check_hand(hand: object, what: str) -> None:
+    check_tuple(hand, what, _check_card)
+
+
+def _check_action(action: object) -> None:
+    """*action* is a Kopa action whose fields have exactly their types.
+
+    :raises MalformedInputError: otherwise.
+    """
+    check_instance(action, (Play, Pass, Deal), "a Kopa action")
+    if isinstance(action, Play):
+        check_int(action.seat, "seat")
+        _check_card(action.card, "card")
+    elif isinstance(action, Pass):
+        check_int(action.seat, "seat")
+    else:
+        check_tuple(action.hands, "hands", _check_hand)  # type: ignore[attr-defined]
+
+
 def _deal(state: State, action: Deal) -> State:
     if state.phase is not Phase.DEAL:
         raise _wrong_node(state, "deal")
@@ -511,20 +560,16 @@ def _deal(state: State, action: Deal) -> State:
     rule = "KOPA-17" if n == 2 else "KOPA-4"
     hands = action.hands
     # KOPA-4 / KOPA-17: one list per hand (and the stock).
-    if type(hands) is not tuple or len(hands) != lists:
-        got = len(hands) if isinstance(hands, tuple | list) else type(hands).__name__
+    if len(hands) != lists:
         what = "two hands and the stock" if n == 2 else f"one hand per seat ({n})"
-        msg = f"a deal lists {what}: {lists} lists, got {got}"
+        msg = f"a deal lists {what}: {lists} lists, got {len(hands)}"
         raise IllegalActionError(rule, msg)
     seen: set[Card] = set()
     for k, hand in enumerate(hands):
-        if type(hand) is not tuple:
-            msg = f"list {k} of the deal is a {type(hand).__name__}, not a tuple of cards"
-            raise IllegalActionError(rule, msg)
         for card in hand:
             # KOPA-1: only the 60 cards exist.
-            if type(card) is not Card or card not in DECK:
-                msg = f"list {k} of the deal holds {card!r}, which is no Kopa card"
+            if card not in DECK:
+                msg = f"list {k} of the deal holds {card}, which is no card of the deck"
                 raise IllegalActionError("KOPA-1", msg)
             # KOPA-4: every card dealt exactly once.
             if card in seen:
@@ -562,8 +607,8 @@ def _seat_to_act(state: State, seat: object) -> None:
     if phase is not Phase.PLAY and phase is not Phase.DRAWN:
         raise _wrong_node(state, "play or pass")
     # KOPA-6: one turn at a time, clockwise.
-    if type(seat) is not int or seat != state.turn:
-        msg = f"seat {seat!r} acted, but it is seat {state.turn}'s turn"
+    if seat != state.turn:
+        msg = f"seat {seat} acted, but it is seat {state.turn}'s turn"
         raise IllegalActionError("KOPA-6", msg)
 
 
@@ -571,10 +616,6 @@ def _play(state: State, action: Play) -> State:
     seat = action.seat
     card = action.card
     _seat_to_act(state, seat)
-    # KOPA-1: only the 60 cards exist.
-    if type(card) is not Card:
-        msg = f"{card!r} is no Kopa card"
-        raise IllegalActionError("KOPA-1", msg)
     hands = state.hands
     hand = hands[seat]
     # KOPA-7: a card from one's own hand.
@@ -735,11 +776,13 @@ def sample_chance(state: State, rng: random.Random) -> Deal:
     """Shuffle the deck and deal it one card at a time clockwise from the dealer's left
     (KOPA-4; with two players, the stock third in every circuit, KOPA-17).
 
-    :raises ValueError: when no deal is due.
+    :raises IllegalActionError: KOPA-6 (a seat is to act) or KOPA-22 (the match is over)
+        when no deal is due (a ``ValueError``).
+    :raises MalformedInputError: for a value that is not a Kopa state.
     """
+    _check_state(state)
     if state.phase is not Phase.DEAL:
-        msg = "no deal is due"
-        raise ValueError(msg)
+        raise _wrong_node(state, "deal is due")
     return _seat_lists(state, list(shuffled(rng, DECK)))
 
 
@@ -753,16 +796,19 @@ def chance_step(state: State, prefix: tuple[int, ...]
     by its index, probability 1 / remaining), or, once all 60 are chosen, the whole
     :class:`~copa_ref.kopa.state.Deal` they build.
 
-    :raises ValueError: when no deal is due, or *prefix* names a card twice or no card.
+    :raises IllegalActionError: when no deal is due (a ``ValueError``).
+    :raises MalformedInputError: for a value that is not a Kopa state, or a *prefix* that
+        names a card twice or no card.
     """
+    _check_state(state)
     if state.phase is not Phase.DEAL:
-        msg = "no deal is due"
-        raise ValueError(msg)
+        raise _wrong_node(state, "deal is due")
+    check_tuple(prefix, "prefix")
     taken: set[int] = set()
     for i in prefix:
         if type(i) is not int or not 0 <= i < 60 or i in taken:
-            msg = f"the prefix {prefix!r} is no partial deal"
-            raise ValueError(msg)
+            msg = f"the prefix names {excerpt(i)}, which is no card left to deal"
+            raise MalformedInputError(msg)
         taken.add(i)
     if len(prefix) == 60:
         return _seat_lists(state, [DECK[i] for i in prefix])
@@ -772,7 +818,11 @@ def chance_step(state: State, prefix: tuple[int, ...]
 
 
 def outcome(state: State) -> Outcome | None:
-    """The winner once a seat has reached the target (KOPA-22), else ``None``."""
+    """The winner once a seat has reached the target (KOPA-22), else ``None``.
+
+    :raises MalformedInputError: for a value that is not a Kopa state.
+    """
+    _check_state(state)
     if state.phase is not Phase.OVER:
         return None
     scores = state.scores
@@ -786,7 +836,12 @@ def outcome(state: State) -> Outcome | None:
 
 def observe(state: State, seat: int | None = None) -> Observation:
     """What *seat* may know: the public state and its own hand (and its drawn card);
-    ``None``: the public view (KOPA-Q15)."""
+    ``None``: the public view (KOPA-Q15).
+
+    :raises MalformedInputError: for a value that is not a Kopa state, or a seat that is not
+        at the table.
+    """
+    _check_state(state, seat)
     hands = state.hands
     own = seat is not None and state.turn == seat
     return Observation(

@@ -47,7 +47,7 @@ from copa_ref.kopa.rules import (
     start_cards,
 )
 from tests.kopa.helpers import RUN_HANDS, TWO_HANDS, cards, dealt, play_script, two
-from tests.support import assert_refused
+from tests.support import assert_malformed, assert_refused
 
 
 def refused(state: State, action: object, rule: str) -> IllegalActionError:
@@ -77,14 +77,15 @@ class TestDeck:
         assert [c.value for c in DECK] == sorted(c.value for c in DECK)
 
     def test_invalid_non_card_in_deal(self) -> None:
-        """KOPA-1: a deal naming something that is no card is refused."""
+        """KOPA-1: a deal naming something that is no card is not even shaped right."""
         hands = list(RUN_HANDS)
         hands[0] = (*hands[0][:-1], "S16")  # type: ignore[assignment]
-        refused(new_game(), Deal(tuple(hands)), "KOPA-1")
+        assert_malformed(GAME, new_game(), Deal(tuple(hands)))
 
     def test_invalid_non_card_play(self) -> None:
-        """KOPA-1: playing something that is no card is refused."""
-        refused(dealt(), Play(0, "S1"), "KOPA-1")  # type: ignore[arg-type]
+        """KOPA-1: playing something that is no card is not even shaped right."""
+        assert_malformed(GAME, dealt(), Play(0, "S1"))  # type: ignore[arg-type]
+        assert_malformed(GAME, dealt(), Play(True, Card("S1")))  # type: ignore[arg-type]
 
 
 class TestPlayers:
@@ -163,11 +164,11 @@ class TestDeal:
         refused(new_game(), Deal(tuple(hands)), "KOPA-4")
 
     def test_invalid_hand_not_a_tuple(self) -> None:
-        """KOPA-4: a deal of the wrong shape is refused."""
-        refused(new_game(), Deal([list(h) for h in RUN_HANDS]), "KOPA-4")  # type: ignore[arg-type]
+        """KOPA-4: a deal of the wrong shape is not even shaped right (KOPA-Q17)."""
+        assert_malformed(GAME, new_game(), Deal([list(h) for h in RUN_HANDS]))  # type: ignore[arg-type]
         hands = list(RUN_HANDS)
         hands[1] = list(hands[1])  # type: ignore[call-overload]
-        refused(new_game(), Deal(tuple(hands)), "KOPA-4")
+        assert_malformed(GAME, new_game(), Deal(tuple(hands)))
 
     def test_invalid_play_or_pass_before_deal(self) -> None:
         """KOPA-4: nothing is played before the round is dealt."""
@@ -175,9 +176,9 @@ class TestDeal:
         refused(new_game(), Pass(0), "KOPA-4")
 
     def test_invalid_malformed_action(self) -> None:
-        """KOPA-4/KOPA-6: an object that is no action is refused under the node's rule."""
-        refused(new_game(), "deal", "KOPA-4")
-        refused(dealt(), {"type": "play"}, "KOPA-6")
+        """KOPA-4: an object that is no action is not even shaped right, at any node."""
+        assert_malformed(GAME, new_game(), "deal")
+        assert_malformed(GAME, dealt(), {"type": "play"})
 
 
 class TestFirstPlayer:
@@ -209,7 +210,7 @@ class TestTurnOrder:
         state = dealt()
         refused(state, Play(1, Card("S15")), "KOPA-6")
         refused(state, Pass(2), "KOPA-6")
-        refused(state, Play(True, Card("S1")), "KOPA-6")
+        assert_malformed(GAME, state, Pass(True))  # type: ignore[arg-type]
 
     def test_invalid_deal_during_play(self) -> None:
         """KOPA-6: no deal while a seat is to act."""
@@ -611,9 +612,9 @@ class TestSpaces:
         deal = chance_step(state, tuple(order))
         assert isinstance(deal, Deal)
         assert apply(state, deal).phase is Phase.PLAY
-        with pytest.raises(ValueError):
+        with pytest.raises(MalformedInputError):
             chance_step(state, (0, 0))
-        with pytest.raises(ValueError):
+        with pytest.raises(IllegalActionError):
             chance_step(dealt(), ())
 
     def test_chance_step_two_players(self) -> None:
