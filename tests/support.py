@@ -18,7 +18,7 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from copa_ref.core import Game, IllegalActionError, MoverKind, RuleViolation
+from copa_ref.core import Game, IllegalActionError, MoverKind, RuleViolation, steps, uniform
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -52,6 +52,12 @@ def choose(game: AnyGame, state: Any, draw: Callable[[st.SearchStrategy[Any]], A
 def check_step(game: AnyGame, before: Any, action: Any) -> Any:
     """Apply *action*, then check every invariant of the transition and the new state."""
     after = game.apply(before, action)
+    check_transition(game, before, action, after)
+    return after
+
+
+def check_transition(game: AnyGame, before: Any, action: Any, after: Any) -> None:
+    """Check every invariant of a transition made by ``apply``, and the new state."""
     game.check_invariants(before, action, after)
     assert game.well_formed(after), f"not well formed after {action!r}"
     mover = game.to_move(after)
@@ -61,25 +67,27 @@ def check_step(game: AnyGame, before: Any, action: Any) -> Any:
     # JSON round trip of both the state and the action.
     assert game.state_from_json(game.to_json(after)) == after
     assert game.action_from_json(game.to_json(action)) == action
-    return after
 
 
 def play_random(game: AnyGame, config: Any, rng: random.Random, *,
-                max_steps: int = 100_000, check: bool = True) -> list[tuple[Any, Any]]:
-    """Play one random game to its end; return its (state, action) steps.
+                max_steps: int = 100_000, check: bool = True,
+                start: Any = None) -> list[tuple[Any, Any]]:
+    """Play one random game to its end (from *start*, default a new game under *config*)
+    with :func:`copa_ref.core.play`'s loop; return its (state, action) steps.
 
-    With *check*, every transition is checked with :func:`check_step`.
+    With *check*, every transition is checked with :func:`check_transition`.
     """
-    state = game.new_game(config)
-    steps: list[tuple[Any, Any]] = []
-    for _ in range(max_steps):
-        if game.to_move(state).is_over:
-            return steps
-        action = game.random_action(state, rng)
-        steps.append((state, action))
-        state = check_step(game, state, action) if check else game.apply(state, action)
-    msg = f"game did not end within {max_steps} steps"
-    raise AssertionError(msg)
+    played: list[tuple[Any, Any]] = []
+    final = game.new_game(config) if start is None else start
+    for step in steps(game, uniform, rng, state=final, max_steps=max_steps):
+        if check:
+            check_transition(game, step.before, step.action, step.after)
+        played.append((step.before, step.action))
+        final = step.after
+    if game.outcome(final) is None:
+        msg = f"game did not end within {max_steps} steps"
+        raise AssertionError(msg)
+    return played
 
 
 def assert_legal_iff_accepted(game: AnyGame, state: Any, candidates: Iterable[Any]) -> None:
