@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import os
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
@@ -265,6 +266,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CommandError as exc:
         print(f"copa-ref: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader stopped early (``copa-ref demo | head``): no traceback on the way out.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return status
 
 
