@@ -15,10 +15,19 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+import attrs
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from copa_ref.core import Game, IllegalActionError, MoverKind, RuleViolation, steps, uniform
+from copa_ref.core import (
+    Game,
+    IllegalActionError,
+    MoverKind,
+    RuleViolation,
+    next_action,
+    steps,
+    uniform,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -35,18 +44,18 @@ def memo_legal(game: AnyGame) -> Callable[[Any, Any], tuple[Any, ...]]:
     return legal
 
 
-def choose(game: AnyGame, state: Any, draw: Callable[[st.SearchStrategy[Any]], Any],
-           legal: Callable[[Any, Any], tuple[Any, ...]]) -> Any:
-    """Draw one action at any kind of node (chance sampled from a drawn generator)."""
-    mover = game.to_move(state)
-    if mover.kind is MoverKind.CHANCE:
-        rng = draw(st.randoms(use_true_random=False))
-        return game.sample_chance(state, rng)
-    if mover.kind is MoverKind.JOINT:
-        assert game.joint is not None
-        parts = tuple(draw(st.sampled_from(legal(state, s))) for s in mover.seats)
-        return game.joint(state, parts)
-    return draw(st.sampled_from(legal(state, None)))
+def choose(game: AnyGame, state: Any, draw: Callable[[st.SearchStrategy[Any]], Any]) -> Any:
+    """Draw one action at any kind of node with the generic loop's
+    :func:`~copa_ref.core.next_action`: each seat's choice drawn by Hypothesis, chance (and
+    the seat at an any-of node) sampled from a drawn generator."""
+    kind = game.to_move(state).kind
+    rng = (draw(st.randoms(use_true_random=False))
+           if kind in (MoverKind.CHANCE, MoverKind.ANY) else random.Random(0))
+
+    def drawn(state: Any, seat: Any, options: tuple[Any, ...], rng: random.Random) -> Any:
+        return draw(st.sampled_from(options))
+
+    return next_action(game, state, drawn, rng)
 
 
 def check_step(game: AnyGame, before: Any, action: Any) -> Any:
@@ -117,7 +126,7 @@ def playout_machine(game: AnyGame, configs: st.SearchStrategy[Any],
     With *candidates*, each decision node also checks that ``legal_actions`` and ``apply``
     agree on those candidate actions.
     """
-    legal = memo_legal(game)
+    memo = attrs.evolve(game, legal_actions=memo_legal(game))
 
     class Machine(RuleBasedStateMachine):
         state: Any = None
@@ -133,7 +142,7 @@ def playout_machine(game: AnyGame, configs: st.SearchStrategy[Any],
                 return
             if candidates is not None:
                 assert_legal_iff_accepted(game, self.state, candidates(self.state))
-            action = choose(game, self.state, data.draw, legal)
+            action = choose(memo, self.state, data.draw)
             self.state = check_step(game, self.state, action)
 
         @invariant()
