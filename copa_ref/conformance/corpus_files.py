@@ -14,7 +14,15 @@ import importlib.resources
 import shutil
 from pathlib import Path
 
-__all__ = ["PACKAGE", "PUBLISHED", "checkout_root", "corpus_dir", "export_corpus"]
+__all__ = [
+    "PACKAGE",
+    "PUBLISHED",
+    "NoCheckoutError",
+    "checkout_corpus",
+    "checkout_root",
+    "corpus_dir",
+    "export_corpus",
+]
 
 PACKAGE = "copa_ref.conformance.published"
 """The data package the wheel carries the corpus in."""
@@ -22,6 +30,10 @@ PACKAGE = "copa_ref.conformance.published"
 PUBLISHED = ("VERSION", "README.md", "schema/*.json", "cases/*/*.json")
 """The files of the published corpus, as glob patterns under its folder (``pyproject.toml``
 ships the same)."""
+
+
+class NoCheckoutError(RuntimeError):
+    """The source checkout is needed (to write the corpus) and this is an installed copy."""
 
 
 def checkout_root() -> Path | None:
@@ -33,22 +45,34 @@ def checkout_root() -> Path | None:
     return None
 
 
+def checkout_corpus() -> Path:
+    """The checkout's ``conformance/`` folder, the only place ``generate`` writes by default.
+
+    :raises NoCheckoutError: when this code runs from an installed package.
+    """
+    root = checkout_root()
+    if root is None:
+        msg = ("copa-ref runs from an installed package, not from a checkout of its source: "
+               "generate writes the corpus only into a checkout's conformance/ folder (or "
+               "--out DIR). The corpus this copy carries is written out by "
+               "'copa-ref conformance export DIR'.")
+        raise NoCheckoutError(msg)
+    return root / "conformance"
+
+
 def corpus_dir() -> Path:
     """The folder of the published corpus: the checkout's ``conformance/``, or the one the
-    installed package carries.
-
-    :raises FileNotFoundError: when the package is installed without its corpus, or zipped.
-    """
+    installed package carries (where it should be, if the installation lacks it: reading it
+    then fails naming the missing file)."""
     root = checkout_root()
     if root is not None:
         return root / "conformance"
     try:
         version = importlib.resources.files(PACKAGE) / "VERSION"
     except ModuleNotFoundError:
-        version = None
-    if not isinstance(version, Path) or not version.is_file():
-        msg = (f"this copa-ref installation carries no corpus ({PACKAGE} has no VERSION file "
-               "on disk); reinstall copa-ref from its wheel, or pass --corpus DIR")
+        return Path(__file__).resolve().parent / PACKAGE.rsplit(".", 1)[1]
+    if not isinstance(version, Path):
+        msg = f"copa-ref must be installed unzipped to read its corpus ({version})"
         raise FileNotFoundError(msg)
     return version.parent
 
