@@ -13,6 +13,7 @@ import inspect
 import os
 import sys
 import textwrap
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -104,25 +105,35 @@ def _engine(args: argparse.Namespace) -> int:
 # -- the corpus ----------------------------------------------------------------------------
 
 def _generate(args: argparse.Namespace) -> int:
-    from copa_ref.conformance.corpus_files import checkout_root
+    from copa_ref.conformance.corpus_files import NoCheckoutError, checkout_corpus
     from copa_ref.conformance.generate import write_corpus
 
-    root = checkout_root()
-    if args.out:
-        out = Path(args.out)
-    elif root is not None:
-        out = root / "conformance"
-    else:
-        msg = ("copa-ref runs from an installed package, not from a checkout of its source: "
-               "generate writes the corpus only into a checkout's conformance/ folder (or "
-               "--out DIR). The corpus this copy carries is written out by "
-               "'copa-ref conformance export DIR'.")
-        raise CommandError(msg)
-    counts = write_corpus(out)
+    try:
+        out = Path(args.out) if args.out else checkout_corpus()
+    except NoCheckoutError as exc:
+        raise CommandError(str(exc)) from None
+    show = _shows_progress(args)
+    started = time.perf_counter()
+
+    def progress(game: str, number: int, of: int) -> None:
+        if show:
+            sys.stderr.write(f"\rgenerating {game} ({number}/{of}), "
+                             f"{time.perf_counter() - started:.1f} s ")
+            sys.stderr.flush()
+
+    counts = write_corpus(out, progress=progress)
+    if show:
+        sys.stderr.write("\n")
     for game, kinds in counts.items():
         print(f"{game:10} " + ", ".join(f"{n} {kind}s" for kind, n in kinds.items()))
-    print(f"written to {out}")
+    print(f"written to {out} in {time.perf_counter() - started:.1f} s")
     return 0
+
+
+def _shows_progress(args: argparse.Namespace) -> bool:
+    """Whether to draw a progress line on stderr (``--progress``; auto: on a terminal)."""
+    return bool(args.progress == "always"
+                or (args.progress == "auto" and sys.stderr.isatty()))
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -159,6 +170,11 @@ def _add(sub: Any, name: str, func: Command, summary: str, description: str,
     return parser
 
 
+def _add_progress(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
+                        help="the progress line on stderr (default: when stderr is a terminal)")
+
+
 def _add_run_options(run: argparse.ArgumentParser) -> None:
     run.add_argument("--engine", required=True,
                      help='the engine command, e.g. "copa-ref engine" or "./my-engine --json"')
@@ -173,8 +189,7 @@ def _add_run_options(run: argparse.ArgumentParser) -> None:
                      help="show only failed and errored cases, and the totals")
     run.add_argument("--timeout", type=float, default=10.0,
                      help="seconds to wait for each answer (default 10)")
-    run.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
-                     help="the progress line on stderr (default: when stderr is a terminal)")
+    _add_progress(run)
     run.add_argument("--validate", action="store_true",
                      help="validate the corpus files against their JSON Schema first")
 
@@ -249,11 +264,13 @@ def build_parser() -> argparse.ArgumentParser:
     generate = _add(
         csub, "generate", _generate, "regenerate the corpus from the reference (in a checkout)",
         "Regenerate every case of the corpus from the reference, deterministically, into the "
-        "checkout's conformance/ folder (after changing a rule). Refuses to run from an "
-        "installed package unless --out says where to write.",
+        "checkout's conformance/ folder (after changing a rule), with a progress line on a "
+        "terminal. Refuses to run from an installed package unless --out says where to "
+        "write.",
         ["copa-ref conformance generate", "copa-ref conformance generate --out /tmp/corpus"])
     generate.add_argument("--out", metavar="DIR",
                           help="the corpus folder (default: the checkout's conformance/)")
+    _add_progress(generate)
     return parser
 
 

@@ -100,3 +100,26 @@ class TestCorpusCommands:
         assert main(["conformance", "generate"]) == 2
         err = capsys.readouterr().err
         assert "not from a checkout" in err and "export" in err
+
+    @pytest.mark.parametrize(("mode", "shown"), [("always", True), ("never", False),
+                                                 ("auto", False)])
+    def test_generate_progress(self, mode: str, shown: bool, tmp_path: Path,
+                               monkeypatch: pytest.MonkeyPatch,
+                               capsys: pytest.CaptureFixture[str]) -> None:
+        """``generate`` draws its progress on stderr on a terminal (or ``--progress
+        always``) and stays quiet when piped; stdout gets the counts and the time."""
+        from copa_ref.conformance import generate
+
+        def fake(out: Path, *, progress: generate.Progress) -> dict[str, dict[str, int]]:
+            for number, name in enumerate(("kala", "copas"), 1):
+                progress(name, number, 2)
+            return {"kala": {"trace": 1}}
+
+        monkeypatch.setattr(generate, "write_corpus", fake)
+        assert main(["conformance", "generate", "--out", str(tmp_path),
+                     "--progress", mode]) == 0
+        captured = capsys.readouterr()
+        assert ("generating copas (2/2)" in captured.err) == shown
+        assert captured.err == "" or shown
+        assert "kala       1 traces" in captured.out and " s\n" in captured.out
+
