@@ -113,7 +113,7 @@ class Game(Generic[S, A, C, O]):
 
     def random_action(self, state: S, rng: random.Random) -> A:
         """A uniformly random legal action (chance sampled, joint actions combined; at an
-        any-of node, uniform over every seat's actions); see :func:`copa_ref.core.play`."""
+        any-of node, uniform over every seat's actions); see :func:`copa_ref.core.loop.play`."""
         if self.to_move(state).kind is MoverKind.ANY:
             return rng.choice(self.legal_actions(state, None))
         return next_action(self, state, uniform, rng)

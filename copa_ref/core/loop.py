@@ -1,10 +1,11 @@
 """One loop that plays any game of the reference to its end.
 
 Every kind of node is handled the same way for every game: at a chance node the chance
-action is sampled (:attr:`Game.sample_chance`) from the caller's generator; at a seat's node
-the *policy* picks among that seat's legal actions; at a joint node the policy picks each
-acting seat's part and :attr:`Game.joint` combines them; at an any-of node a seat with a
-legal action is drawn from the generator and the policy picks its action::
+action is sampled (:attr:`~copa_ref.core.game.Game.sample_chance`) from the caller's
+generator; at a seat's node the *policy* picks among that seat's legal actions; at a joint
+node the policy picks each acting seat's part and :attr:`~copa_ref.core.game.Game.joint`
+combines them; at an any-of node a seat with a legal action is drawn from the generator and
+the policy picks its action::
 
     import random
     from copa_ref.core import play, uniform
@@ -57,7 +58,7 @@ class Step(Generic[S, A]):
     before: S
     """The state the action was chosen in."""
     mover: ToMove
-    """Who acted (:attr:`~copa_ref.core.MoverKind.CHANCE` for a chance action)."""
+    """Who acted (:attr:`~copa_ref.core.types.MoverKind.CHANCE` for a chance action)."""
     action: A
     """The action applied (a joint action at a joint node)."""
     after: S
