@@ -106,7 +106,8 @@ def test_installed_wheel_runs_the_corpus(tmp_path: Path) -> None:
     """The sdist holds the corpus folder; the wheel built from it holds ``py.typed``, the
     licence, the corpus and its schemas as ``copa_ref/conformance/published``; installed
     into a fresh environment, it runs (and validates) the whole corpus against its own
-    engine from an empty folder, exports the corpus byte for byte, and refuses to generate."""
+    engine from an empty folder, exports the corpus byte for byte (and runs the copy with
+    ``--corpus``), plays a demo, and refuses to generate."""
     sdist, wheel = build(tmp_path)
     corpus = published_files(CORPUS)
     assert {"VERSION", "README.md", "schema/corpus.schema.json"} <= corpus.keys()
@@ -150,6 +151,13 @@ def test_installed_wheel_runs_the_corpus(tmp_path: Path) -> None:
     done = run("copa-ref", "conformance", "export", "out", cwd=empty, env=env)
     assert done.returncode == 0, done.stderr
     assert published_files(empty / "out") == corpus
+
+    done = run("copa-ref", "conformance", "run", "--engine", "copa-ref engine", "--corpus",
+               "out", "--game", "kala", "--kind", "rejection", cwd=empty, env=env)
+    assert done.returncode == 0 and " 0 failed" in done.stdout, done.stdout + done.stderr
+
+    done = run("copa-ref", "demo", "kala", "--seed", "1", cwd=empty, env=env)
+    assert done.returncode == 0 and "result: " in done.stdout, done.stderr
 
     done = run("copa-ref", "conformance", "generate", cwd=empty, env=env)
     assert done.returncode == 2 and "not from a checkout" in done.stderr, done.stderr
