@@ -22,6 +22,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from copa_ref.core import (
     Game,
     IllegalActionError,
+    MalformedInputError,
     MoverKind,
     RuleViolation,
     next_action,
@@ -182,4 +183,18 @@ def assert_refused(game: AnyGame, state: Any, action: Any, rule: str) -> Illegal
         assert not game.is_legal(state, action)
         return err
     msg = f"{action!r} was accepted; expected a refusal under {rule}"
+    raise AssertionError(msg)
+
+
+def assert_malformed(game: AnyGame, state: Any, action: Any) -> MalformedInputError:
+    """Apply *action*: expect a :class:`MalformedInputError` (not a rule: the action is not
+    even shaped right), a state left exactly as it was, and ``is_legal`` agreeing."""
+    before = game.dumps(state)
+    try:
+        game.apply(state, action)
+    except MalformedInputError as err:
+        assert game.dumps(state) == before
+        assert not game.is_legal(state, action)
+        return err
+    msg = f"{action!r} was accepted; expected a MalformedInputError"
     raise AssertionError(msg)
