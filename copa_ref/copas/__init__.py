@@ -38,6 +38,7 @@ from copa_ref.copas.state import (
     Suit,
     Trick,
 )
+from copa_ref.copas.svg import svg
 from copa_ref.core import FactSheet, Game
 
 __all__ = [
@@ -65,6 +66,7 @@ __all__ = [
     "outcome",
     "render",
     "sample_chance",
+    "svg",
     "to_move",
     "well_formed",
 ]
@@ -101,5 +103,6 @@ GAME: Game[State, Action, Config, Observation] = Game(
     step_invariants=STEP_INVARIANTS,
     render=render,
     demo=demo,
+    svg=svg,
 )
 """The Copas record for the registry."""
