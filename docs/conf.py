@@ -7,6 +7,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
 project = "copa-ref"
 author = "the copa-ref developers"
@@ -15,6 +16,7 @@ copyright = "2026, the copa-ref developers"  # noqa: A001 - Sphinx's name
 extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
+    "rulebook",
 ]
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 myst_enable_extensions = ["colon_fence", "deflist"]
@@ -44,3 +46,4 @@ autodoc_default_options = {"members": True, "show-inheritance": True}
 
 html_theme = "furo"
 html_title = "copa-ref"
+html_static_path = ["_static"]
