@@ -96,8 +96,7 @@ def _script(case: Case) -> tuple[list[JSON], list[dict[str, JSON] | None]]:
         expect = [case.get("initial"), *(step.get("expect") for step in case["steps"])]
         return actions, expect
     actions = list(case.get("prefix") or [])
-    expect: list[dict[str, JSON] | None] = [None] * len(actions)
-    return actions, [*expect, case.get("position")]
+    return actions, [*([None] * len(actions)), case.get("position")]
 
 
 def _observed(game: AnyGame, state: Any, expected: dict[str, JSON] | None) -> dict[str, JSON]:
