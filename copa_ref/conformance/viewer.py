@@ -22,7 +22,7 @@ from typing import Any
 import attrs
 
 from copa_ref.conformance.observables import CORPUS_DIR, observables
-from copa_ref.core import JSON, Misreading, RuleViolation, canonical_json, misread
+from copa_ref.core import JSON, Misreading, canonical_json, misread
 
 __all__ = [
     "Frame",
@@ -107,8 +107,8 @@ def _observed(game: AnyGame, state: Any, expected: dict[str, JSON] | None) -> di
 def frames(game: AnyGame, case: Case) -> list[Frame]:
     """The positions of *case*, replayed through the reference *game*.
 
-    :raises RuleViolation: when the reference refuses one of the case's actions (the corpus
-        is stale).
+    :raises ~copa_ref.core.errors.RuleViolation: when the reference refuses one of the case's
+        actions (the corpus is stale).
     """
     actions, expect = _script(case)
     state = _start(game, case)
@@ -125,14 +125,15 @@ def _walk(game: AnyGame, case: Case) -> Iterator[tuple[int, Any, JSON]]:
     """``(step, state, observables)`` along the case under *game*; stops where it refuses."""
     actions, _ = _script(case)
     state = _start(game, case)
-    yield 0, state, observables(game, state)
-    for step, data in enumerate(actions, 1):
+    for step in range(len(actions) + 1):
         try:
-            state = game.apply(state, game.action_from_json(data))
-        except (RuleViolation, ValueError):
+            if step:
+                state = game.apply(state, game.action_from_json(actions[step - 1]))
+            seen = observables(game, state)
+        except Exception:  # a misread game may fail in any way: that is a difference
             yield step, None, None
             return
-        yield step, state, observables(game, state)
+        yield step, state, seen
 
 
 def rule_step(game: AnyGame, case: Case, rule: str,
@@ -196,6 +197,7 @@ def action_words(action: JSON) -> str:
         return _words(action)
     kind = str(action.get("type", "action")).replace("_", " ")
     who = f"seat {action['seat']}: " if isinstance(action.get("seat"), int) else ""
-    rest = [f"{key.replace('_', ' ')} {_words(value)}" for key, value in sorted(action.items())
+    rest = [_words(value) if key == action.get("type") else
+            f"{key.replace('_', ' ')} {_words(value)}" for key, value in sorted(action.items())
             if key not in ("type", "seat")]
     return f"{who}{kind}" + (f", {'; '.join(rest)}" if rest else "")

@@ -27,6 +27,7 @@ from typing import Any
 
 from docutils import nodes
 from docutils.parsers.rst import directives
+from firing import FIRING
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.domains import Domain
@@ -79,7 +80,7 @@ def _case_frames(case_id: str) -> list[Frame]:
 
 def _misreadings(game_name: str) -> list[Any]:
     """Every misreading known for a game: its catalogue and the kill-matrix mutants."""
-    found: list[Any] = []
+    found: list[Any] = list(FIRING.get(game_name, ()))
     for module, name in ((f"copa_ref.{game_name}.misreadings", "MISREADINGS"),
                          (f"tests.{game_name}.mutants", "MUTANTS")):
         try:
@@ -232,15 +233,17 @@ def _viewer_uri(directive: SphinxDirective, case_id: str, step: int) -> str:
 
 
 class PositionDirective(SphinxDirective):
-    """``{position} <case id>`` with ``:rule: <ID>`` or ``:step: start|end``, and optionally
-    ``:seat: <n>`` for that seat's view: the position, drawn by the reference, with the case
-    ID and step under it."""
+    """``{position} <case id>`` with ``:rule: <ID>`` or ``:step: start|end``; optionally
+    ``:before:`` (the position one step earlier: the move that makes the rule fire is then
+    the next), ``:seat: <n>`` (or ``mover``) for that seat's view, and ``:caption:``. The
+    position, drawn by the reference, with the case ID and step under it."""
 
     required_arguments = 1
     option_spec = {  # noqa: RUF012
         "rule": directives.unchanged_required,
         "step": lambda value: directives.choice(value, ("start", "end")),
-        "seat": directives.nonnegative_int,
+        "before": directives.flag,
+        "seat": lambda value: value if value == "mover" else directives.nonnegative_int(value),
         "caption": directives.unchanged,
     }
 
@@ -264,8 +267,19 @@ class PositionDirective(SphinxDirective):
                 raise self.error("name the step: :rule: <rule ID> or :step: start|end")
             step = 0 if point == "start" else steps[-1].step
             where = ""
+        before = "before" in self.options
+        if before:
+            if step == 0:
+                raise self.error(f"{case_id!r} has no step before step 0")
+            step -= 1
+            where = "before the step where "
         frame = steps[step]
         seat = self.options.get("seat")
+        if seat == "mover":
+            mover = game.to_move(frame.state)
+            if mover.kind is not MoverKind.SEAT:
+                raise self.error(f"nobody is the one seat to move at step {step} of {case_id!r}")
+            seat = int(mover.seats[0])
         picture = str(game.svg(frame.state, seat))
         uri = _viewer_uri(self, case_id, step)
         figure = nodes.container(classes=["copa-position"])
@@ -280,7 +294,9 @@ class PositionDirective(SphinxDirective):
             caption += nodes.Text(f" ({where}")
             caption += _rule_xref(rule)
             caption += nodes.Text(" fires)")
-        if frame.action is not None and frame.refused is None:
+        if before:
+            caption += nodes.Text(f"; next: {action_words(steps[step + 1].action)}")
+        elif frame.action is not None and frame.refused is None:
             caption += nodes.Text(f"; the action that led here: {action_words(frame.action)}")
         if frame.refused is not None:
             caption += nodes.Text(f"; refused here: {action_words(frame.refused)}")
