@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from copa_ref.copas.rules import observe
-from copa_ref.copas.state import Card, Observation, Phase, State, Suit
+from copa_ref.copas.state import SUITS, Card, Observation, Phase, State, Suit
 from copa_ref.core.svg import Drawing
 
 __all__ = ["svg"]
@@ -87,7 +87,8 @@ def svg(state: State, seat: int | None = None) -> str:
     Each seat sits around the table in play order, counter-clockwise (COPAS-7), the viewing
     seat (or seat 0) at the bottom, with its minus points, cards in hand, and the tricks and
     copas it has taken this round; ``D`` marks the dealer and a dashed frame the seat to
-    play. The cards of the trick in progress lie in front of the seats that played them.
+    play. A hand is shown by suit, each suit from its weakest card (the printed order). The
+    cards of the trick in progress lie in front of the seats that played them.
     Pure and deterministic.
     """
     view = observe(state, seat)
@@ -127,8 +128,9 @@ def svg(state: State, seat: int | None = None) -> str:
     if seat is not None:
         top = _TABLE_HEIGHT + 8
         drawing.text(16, top + 8, f"seat {seat}'s hand", size=12, anchor="start", cls="muted")
-        step = min(_CARD_W + 6, (_WIDTH - 32) / max(1, len(view.hand)))
-        left = (_WIDTH - step * len(view.hand)) / 2
-        for i, card in enumerate(view.hand):
+        hand = sorted(view.hand, key=lambda c: (SUITS.index(c.suit.value), c.rank))
+        step = min(_CARD_W + 6, (_WIDTH - 32) / max(1, len(hand)))
+        left = (_WIDTH - step * len(hand)) / 2
+        for i, card in enumerate(hand):
             _card(drawing, left + step * i, top + 18, card)
     return drawing.to_string()

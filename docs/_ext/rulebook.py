@@ -536,10 +536,12 @@ def _check_corpus(app: Sphinx) -> None:
     except (OSError, ValueError) as err:
         msg = f"cannot read the corpus: {err}"
         raise ExtensionError(msg) from err
-    _generate_pages(app)
+    if app.config.rulebook_case_pages:
+        _generate_pages(app)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_config_value("rulebook_case_pages", True, "env", bool)
     app.add_domain(RuleDomain)
     app.add_role("rule", RuleRole())
     app.add_directive("position", PositionDirective)
