@@ -25,6 +25,7 @@ from copa_ref.copas.rules import (
 from copa_ref.copas.state import (
     Action,
     AllCards,
+    BonusAllCards,
     BonusOtherTen,
     Card,
     Config,
@@ -45,6 +46,7 @@ __all__ = [
     "GAME",
     "Action",
     "AllCards",
+    "BonusAllCards",
     "BonusOtherTen",
     "Card",
     "Config",
