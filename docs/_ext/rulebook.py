@@ -448,8 +448,8 @@ _VIEWER = """<style>{style}</style>
 <button type="button" data-go="forward" title="forward (→)">forward ▶</button>
 <button type="button" data-go="last" title="last step (End)">last »</button>
 </div>
-<div class="copa-viewer-picture"></div>
 <p class="copa-viewer-note"></p>
+<div class="copa-viewer-picture"></div>
 <dl class="copa-viewer-facts">
 <dt>Action that led here</dt><dd class="copa-viewer-words"></dd>
 <dt>As JSON</dt><dd><code class="copa-viewer-json"></code></dd>
