@@ -29,7 +29,7 @@ nitpicky = True
 nitpick_ignore_regex = [
     (r"py:.*", r"(int|str|bool|float|bytes|object|tuple|dict|list|set|frozenset|type|None)"),
     (r"py:.*", r"(enum|collections|typing|random|fractions|subprocess|pathlib|json|io|os|sys"
-     r"|selectors|threading|argparse|types|abc|re|decimal)(\..*)?"),
+     r"|selectors|threading|argparse|types|abc|re|decimal|xml)(\..*)?"),
     # Type variables and typing internals that autodoc cannot resolve.
     (r"py:.*", r"copa_ref\.core\.(game|chance)\.[SACOT]"),
     (r"py:class", r"cattrs\..*"),

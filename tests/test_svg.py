@@ -95,7 +95,7 @@ def _swap_hidden(state: Any, keep: int, rng: random.Random) -> Any:
 
 class TestCopasView:
     def test_a_seat_sees_its_hand_and_nothing_else_hidden(self) -> None:
-        """COPAS-6: re-dealing the other seats' hidden cards changes neither the public
+        """P-6: re-dealing the other seats' hidden cards changes neither the public
         picture nor seat *s*'s picture; the seat's own hand is in its picture."""
         assert COPAS.svg is not None
         rng = random.Random(0)

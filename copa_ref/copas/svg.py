@@ -2,7 +2,7 @@
 view, that seat's hand.
 
 The picture is drawn from :func:`~copa_ref.copas.rules.observe` alone, so it shows exactly
-what the viewer may know (COPAS-6): the public view shows no hand at all, a seat's view its
+what the viewer may know (:rule:`P-6`): the public view shows no hand at all, a seat's view its
 own hand and nobody else's.
 """
 

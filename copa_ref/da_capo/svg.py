@@ -1,6 +1,6 @@
 """A DA CAPO position as an SVG picture: each seat's line of cups leading to the target cup.
 
-Everything in DA CAPO is public between rounds (DACAPO-8), so a seat's view is the whole
+Everything in DA CAPO is public between rounds (:rule:`DACAPO-8`), so a seat's view is the whole
 position, titled as that seat's.
 """
 

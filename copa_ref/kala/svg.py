@@ -1,6 +1,6 @@
 """A KALA position as an SVG picture: the 4 × 4 field, both playing cups, stores and bank.
 
-Everything in KALA is public (KALA-11), so a seat's view is the whole position, titled as
+Everything in KALA is public (:rule:`KALA-11`), so a seat's view is the whole position, titled as
 that seat's.
 """
 
