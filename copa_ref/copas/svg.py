@@ -17,7 +17,7 @@ from copa_ref.core.svg import Drawing
 __all__ = ["svg"]
 
 _WIDTH = 640
-_TABLE_HEIGHT = 420
+_TABLE_HEIGHT = 444
 _CARD_W = 38
 _CARD_H = 54
 _SYMBOL = {Suit.PAUS: "♣", Suit.ESPADAS: "♠", Suit.COPAS: "♥", Suit.OUROS: "♦"}
@@ -112,9 +112,10 @@ def svg(state: State, seat: int | None = None) -> str:
         drawing.text(x, y - 10, f"seat {s}{dealer}", size=13, bold=True)
         drawing.text(x, y + 6, f"{view.scores[s]} points", size=12)
         tricks, copas = _taken(view, s)
-        pending = " · pending 10" if view.pending == s else ""
-        drawing.text(x, y + 21, f"hand {view.hand_sizes[s]} · tricks {tricks} · ♥{copas}"
-                     f"{pending}", size=10, cls="muted")
+        drawing.text(x, y + 21, f"hand {view.hand_sizes[s]} · tricks {tricks} · ♥{copas}",
+                     size=10, cls="muted")
+        if view.pending == s:
+            drawing.text(x, y + 42, "10 copas pending", size=11, bold=True, cls="red")
     for i, card in enumerate(view.trick):
         s = (view.leader + i) % players
         angle = math.pi / 2 - 2 * math.pi * (s - bottom) / players

@@ -35,6 +35,11 @@ def _any_suit_wins(trick, plain):  # type: ignore[no-untyped-def]
     return values.index(max(values))
 
 
+def _ten_booked(copas, taker, pending, *readings):  # type: ignore[no-untyped-def]
+    """COPAS-17 misread: all ten copas are booked like any others; no bonus round."""
+    return tuple(copas), None
+
+
 FIRING: dict[str, tuple[Misreading, ...]] = {
     "kala": (
         Misreading(rule="KALA-9", slug="bean-beneath-opponent-cup",
@@ -62,6 +67,12 @@ FIRING: dict[str, tuple[Misreading, ...]] = {
         Misreading(rule="COPAS-13", slug="any-suit-wins",
                    description="the highest card of any suit takes the trick",
                    replacements={"trick_winner": _any_suit_wins}),
+        Misreading(rule="COPAS-17", slug="ten-booked",
+                   description="all ten copas are booked at once, with no bonus round",
+                   replacements={"round_points": _ten_booked}),
+        Misreading(rule="COPAS-19", slug="no-all-cards-rule",
+                   description="taking every trick is no special case",
+                   replacements={"_all_cards_taker": lambda hands, tricks: None}),
     ),
 }
 """Per game name, the misreadings of the rules the rule book pictures."""
