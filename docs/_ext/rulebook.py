@@ -203,6 +203,28 @@ def _link_rules(app: Sphinx, doctree: nodes.document) -> None:
         parent.replace(text, new)
 
 
+_SPEC_FILE = re.compile(r"^(?:\.\./)*(specs/[a-z_]+\.md|conformance/README\.md)$")
+_SPEC_PAGES = {"specs/ambiguities.md": "ambiguities", "specs/protocol.md": "protocol",
+               "conformance/README.md": "conformance"}
+
+
+def _link_spec_files(app: Sphinx, doctree: nodes.document) -> None:
+    """A file name of the rule text (``specs/kala.md``) in running text links to its page."""
+    for literal in list(doctree.findall(nodes.literal)):
+        match = _SPEC_FILE.match(literal.astext())
+        if not match or isinstance(literal.parent, nodes.reference | addnodes.pending_xref):
+            continue
+        name = match.group(1)
+        page = _SPEC_PAGES.get(name) or f"rules/{Path(name).stem}"
+        if page not in app.env.found_docs:
+            continue
+        ref = addnodes.pending_xref("", refdomain="std", reftype="doc", reftarget=f"/{page}",
+                                    refexplicit=True, refwarn=True)
+        ref.source, ref.line = literal.source, literal.line
+        literal.replace_self(ref)
+        ref += literal
+
+
 def _ancestors(node: nodes.Node) -> list[nodes.Node]:
     found = []
     while node.parent is not None:
@@ -550,6 +572,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
                  latex=(_skip, None), man=(_skip, None), texinfo=(_skip, None))
     app.connect("builder-inited", _check_corpus)
     app.connect("doctree-read", _link_rules)
+    app.connect("doctree-read", _link_spec_files)
     app.connect("html-page-context", _shared_navigation, priority=400)
     app.add_js_file("viewer.js")
     app.add_css_file("rulebook.css")
