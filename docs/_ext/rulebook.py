@@ -99,9 +99,17 @@ def _picture_seat(game: Any, frame: Frame) -> int | None:
     return None
 
 
+_PICTURES: dict[tuple[str, Any, int | None], str] = {}
+
+
 def _svg(game: Any, frame: Frame, seat: int | None) -> str:
-    return str(game.svg(frame.state, seat)).replace(f"<style>{html.escape(STYLE, quote=False)}"
-                                                    "</style>", "")
+    """The picture without its style sheet (the viewer page carries it once); a position
+    met again (the prefix of a rejection replays a trace) is drawn once."""
+    key = (game.name, frame.state, seat)
+    if key not in _PICTURES:
+        picture = str(game.svg(frame.state, seat))
+        _PICTURES[key] = picture.replace(f"<style>{html.escape(STYLE, quote=False)}</style>", "")
+    return _PICTURES[key]
 
 
 # -- rule anchors and links --------------------------------------------------------------------
@@ -424,8 +432,13 @@ class CaseViewerDirective(SphinxDirective):
         facts += item
         if case.get("kind") == "rejection":
             item = nodes.list_item()
-            para = nodes.paragraph("", "Refused under ")
-            para += _rule_xref(str(case.get("rule")))
+            if case.get("rule") is None:
+                para = nodes.paragraph("", "Refused as malformed, under no rule (")
+                para += _rule_xref("P-9")
+                para += nodes.Text(")")
+            else:
+                para = nodes.paragraph("", "Refused under ")
+                para += _rule_xref(str(case["rule"]))
             para += nodes.Text(f": {canonical_json(case.get('action'))}")
             item += para
             facts += item

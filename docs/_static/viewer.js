@@ -33,7 +33,8 @@
       text(root, ".copa-viewer-words", frame.words || "none: the starting position");
       text(root, ".copa-viewer-json", frame.action || "null");
       text(root, ".copa-viewer-refused", frame.refused
-        ? frame.refused_words + " — " + frame.refused + " (refused under " + frame.rule + ")"
+        ? frame.refused_words + " — " + frame.refused + (frame.rule
+          ? " (refused under " + frame.rule + ")" : " (refused as malformed, under no rule)")
         : "nothing");
       text(root, ".copa-viewer-mover", frame.mover);
       text(root, ".copa-viewer-outcome", frame.outcome);
