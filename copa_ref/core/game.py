@@ -87,6 +87,9 @@ class Game(Generic[S, A, C, O]):
     """Every chance action with its probability, for games whose chance nodes are small."""
     joint: Callable[[S, tuple[A, ...]], A] | None = None
     """Combine each acting seat's choice (in seat order) into one joint action."""
+    svg: Callable[[S, Seat | None], str] | None = None
+    """A picture of a state as SVG text (``copa_ref.<game>.svg``); with a seat, only what that
+    seat may see. Pure and deterministic, with a ``<title>`` and a ``<desc>`` in words."""
 
     # -- derived helpers, the same for every game ------------------------------------------
 

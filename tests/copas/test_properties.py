@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from copa_ref.copas import (
     GAME,
     AllCards,
+    BonusAllCards,
     BonusOtherTen,
     Card,
     Config,
@@ -51,6 +52,7 @@ def configs(draw: st.DrawFn) -> Config:
         rank_order=draw(st.sampled_from(RankOrder)),
         copas_lead=draw(st.sampled_from(CopasLead)),
         end_when_copas_out=draw(st.booleans()),
+        bonus_all_cards=draw(st.sampled_from(BonusAllCards)),
     )
 
 
