@@ -235,7 +235,7 @@ def next_turn(hands: tuple[int, ...], loose: int, seat: int) -> int:
     """HOPPER-4, HOPPER-11: the next seat clockwise that may shoot (skipping every seat
     with no beans while none are loose); *seat* itself when nobody else may.
 
-    :pre: 2 <= len(hands) <= 5 and 0 <= seat < len(hands)
+    :pre: 2 <= len(hands) <= 5 and 0 <= seat < len(hands) and all(h >= 0 for h in hands)
     :post: 0 <= __return__ < len(hands)
     :post: implies(any(h > 0 for h in hands) or loose > 0, can_shoot(hands, loose, __return__))
     """
