@@ -14,7 +14,7 @@ Rule IDs refer to ``specs/hopper.md``.
 from __future__ import annotations
 
 import functools
-import json
+import operator
 import math
 import random
 from fractions import Fraction
@@ -99,6 +99,7 @@ MIN_BEANS_IN_PLAY = CUP_BEANS * NEUTRAL_CUPS + 1
 """HOPPER-3: with 49 beans in play some bean is always in a hand or loose (HOPPER-Q3)."""
 
 _SEATS = tuple(ToMove.seat(s) for s in range(MAX_PLAYERS))
+_first = operator.itemgetter(0)
 
 
 # --------------------------------------------------------------------------------------
@@ -263,17 +264,22 @@ def aim_targets(state: State) -> tuple[int | None, ...]:
     when aiming is off)."""
     if not state.config.aiming:
         return (None,)
-    return tuple(cup for cup, _ in state.tray)
+    return tuple(map(_first, state.tray))
 
 
-def _text(action: Shoot) -> str:
-    return json.dumps({"aim": action.aim, "seat": action.seat, "type": "shoot"},
-                      separators=(",", ":"))
+def _text_key(aim: int | None) -> str:
+    """Sorting by this key sorts shots by their canonical JSON text, ``{"aim":A,"seat":S,…}``
+    (cup 10 before cup 2: the text compares ``"10,"`` with ``"2,"``)."""
+    return f"{'null' if aim is None else aim},"
+
+
+_PREBUILT = {(s, a): Shoot(s, a) for s in range(MAX_PLAYERS) for a in (None, *range(BLACK + 1))}
 
 
 @functools.lru_cache(maxsize=8192)
 def _shots(seats: tuple[int, ...], aims: tuple[int | None, ...]) -> tuple[Shoot, ...]:
-    return tuple(sorted((Shoot(s, a) for s in seats for a in aims), key=_text))
+    ordered = sorted(aims, key=_text_key)
+    return tuple(_PREBUILT[(s, a)] for a in ordered for s in seats)
 
 
 def to_move(state: State) -> ToMove:
@@ -425,11 +431,9 @@ def _start_shot(state: State, seat: int, aim: int | None) -> State:
 def _settle(state: State) -> State:
     """P-3: an aim node with a single option is no decision; its shot starts by itself."""
     if state.phase is Phase.AIM:
-        options = legal_actions(state)
-        if len(options) == 1:
-            only = options[0]
-            assert isinstance(only, Shoot)
-            return _start_shot(state, only.seat, only.aim)
+        seats = (state.turn,) if state.turn is not None else shooters(state)
+        if len(seats) == 1 and (len(state.tray) == 1 or not state.config.aiming):
+            return _start_shot(state, seats[0], aim_targets(state)[0])
     return state
 
 
@@ -526,7 +530,7 @@ def _apply_shoot(state: State, action: Shoot) -> State:
     elif aim is None:
         msg = "a shot is aimed at a cup in the tray; no aim given"
         raise IllegalActionError("HOPPER-5", msg)
-    elif not any(cup == aim for cup, _ in state.tray):
+    elif aim not in dict(state.tray):
         msg = f"cup {aim} is not in the tray {[c for c, _ in state.tray]}"
         raise IllegalActionError("HOPPER-5", msg)
     return _start_shot(state, seat, aim)
@@ -543,7 +547,7 @@ def _apply_land(state: State, action: Land) -> State:
         msg = "no bean is in the air: a shot comes first"
         raise IllegalActionError("HOPPER-5", msg)
     # HOPPER-6: a bean lands in a cup in the tray, or outside the cups.
-    if cup is not None and not any(name == cup for name, _ in state.tray):
+    if cup is not None and cup not in dict(state.tray):
         msg = f"cup {cup} is not in the tray {[c for c, _ in state.tray]}"
         raise IllegalActionError("HOPPER-6", msg)
     return _land(state, cup)

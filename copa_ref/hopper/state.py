@@ -77,7 +77,7 @@ class Phase(enum.Enum):
     """The game has ended."""
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class AimedShot:
     """The default shot model (HOPPER-6): a bean lands outside with probability ``outside``,
     in the aimed cup with probability ``aimed``, and the rest is shared evenly by the other
@@ -89,7 +89,7 @@ class AimedShot:
     """The probability of landing in the aimed cup."""
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class SeatAccuracy:
     """A shot model with one accuracy per seat (HOPPER-6): seat ``s``'s bean lands in the
     aimed cup with probability ``accuracy[s]`` and outside otherwise (with aiming off,
@@ -103,7 +103,7 @@ ShotModel = AimedShot | SeatAccuracy
 """A shot model: JSON-encodable data in the config, tagged by ``"type"``."""
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Config:
     """HOPPER's variant options; ``Config()`` is the default reading."""
 
