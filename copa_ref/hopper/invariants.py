@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from copa_ref.core import require
 from copa_ref.hopper.rules import (
-    beans_in_play,
+    can_shoot,
     check_state,
     cup_value,
     next_turn,
@@ -46,7 +46,7 @@ __all__ = [
 def beans_conserved(before: State, action: Action, after: State) -> None:
     """HOPPER-19: hands + tray cups + loose beans = the beans in play, no count negative;
     a landing takes exactly one bean from the shooter's hand, and nobody else's changes."""
-    expected = beans_in_play(after.config)
+    expected = total_beans(before)
     require(total_beans(after) == expected, "HOPPER-19",
             f"{total_beans(after)} beans in play after {action!r}, not {expected}")
     require(min(after.hands) >= 0 and after.loose >= 0
@@ -113,7 +113,7 @@ def cups_accounted_for(before: State, action: Action, after: State) -> None:
     order as it closes up."""
     names = [cup for cup, _ in after.tray] + [cup for _, cup in after.claims]
     joined = BLACK in names
-    require(sorted(names) == list(range(NEUTRAL_CUPS + joined)), "HOPPER-9",
+    require(sorted(names) == list(range(NEUTRAL_CUPS + joined)), "HOPPER-2",
             f"cups in the tray and claimed: {sorted(names)}")
     require(len(after.claims) <= NEUTRAL_CUPS + joined, "HOPPER-9",
             f"{len(after.claims)} cups claimed")
@@ -149,6 +149,9 @@ def turns_go_clockwise(before: State, action: Action, after: State) -> None:
         require(after.phase is Phase.LAND or after.turn is None, "HOPPER-15",
                 f"seat {after.turn} has a turn in the shoot-out")
         return
+    if after.turn is not None and after.phase is Phase.AIM:
+        require(can_shoot(after.hands, after.loose, after.turn), "HOPPER-11",
+                f"seat {after.turn} is to shoot with no beans and none loose")
     if isinstance(action, Land) and before.turn is not None:
         expected = next_turn(after.hands, after.loose, before.turn)
         require(after.turn == expected, "HOPPER-4",

@@ -14,8 +14,8 @@ Rule IDs refer to ``specs/hopper.md``.
 from __future__ import annotations
 
 import functools
-import operator
 import math
+import operator
 import random
 from fractions import Fraction
 
@@ -60,13 +60,19 @@ __all__ = [
     "black_joins",
     "can_shoot",
     "chance_outcomes",
+    "check_aim",
     "check_config",
+    "check_landing",
+    "check_phase",
+    "check_seat",
     "check_state",
+    "check_turn",
     "close_up",
     "cup_value",
     "deal",
     "drop_bean",
     "game_over",
+    "initial_tray",
     "is_foursome",
     "is_legal",
     "landing_probabilities",
@@ -194,6 +200,11 @@ def check_config(config: object) -> None:
         raise InvalidStateError("HOPPER-6", msg)
 
 
+def initial_tray(config: Config) -> tuple[TrayCup, ...]:
+    """HOPPER-2: the 16 neutral cups in the tray, empty; the black cup aside."""
+    return tuple((cup, 0) for cup in range(NEUTRAL_CUPS))
+
+
 def new_game(config: Config | None = None) -> State:
     """The position before the first shot (HOPPER-1 … HOPPER-4).
 
@@ -203,8 +214,7 @@ def new_game(config: Config | None = None) -> State:
     config = Config() if config is None else config
     check_config(config)
     hands, loose = deal(config)
-    # HOPPER-2: the 16 neutral cups in the tray, empty; the black cup aside.
-    tray = tuple((cup, 0) for cup in range(NEUTRAL_CUPS))
+    tray = initial_tray(config)
     state = State(config, hands, tray, loose, (), Phase.AIM, config.first_player)
     # HOPPER-11: a first player with no beans (none loose) would be skipped.
     if not can_shoot(hands, loose, config.first_player):  # pragma: no cover - 49+ beans
@@ -496,33 +506,49 @@ def _refuse_ended(state: State) -> None:
         raise IllegalActionError(_end_rule(state), msg)
 
 
-def _apply_shoot(state: State, action: Shoot) -> State:
-    seat, aim = action.seat, action.aim
-    if type(seat) is not int:
-        msg = f"seat must be an integer, got {seat!r}"
-        raise MalformedInputError(msg)
-    if aim is not None and type(aim) is not int:
-        msg = f"aim must be an integer or null, got {aim!r}"
-        raise MalformedInputError(msg)
-    _refuse_ended(state)
-    # HOPPER-5: the bean in the air lands before the next shot.
-    if state.phase is Phase.LAND:
+def check_phase(state: State, action: Action) -> None:
+    """HOPPER-5: a shot is aimed while no bean is in the air; a bean lands only after one.
+
+    :raises IllegalActionError: HOPPER-5.
+    """
+    if type(action) is Shoot and state.phase is Phase.LAND:
         msg = f"seat {state.turn}'s bean is in the air; it lands before the next shot"
         raise IllegalActionError("HOPPER-5", msg)
-    # HOPPER-1: the seats are 0 .. n-1.
+    if type(action) is Land and state.phase is not Phase.LAND:
+        msg = "no bean is in the air: a shot comes first"
+        raise IllegalActionError("HOPPER-5", msg)
+
+
+def check_seat(state: State, seat: int) -> None:
+    """HOPPER-1: the seats are ``0 .. n-1``.
+
+    :raises IllegalActionError: HOPPER-1.
+    """
     if not 0 <= seat < len(state.hands):
         msg = f"there is no seat {seat} among {len(state.hands)} players"
         raise IllegalActionError("HOPPER-1", msg)
+
+
+def check_turn(state: State, seat: int) -> None:
+    """HOPPER-4 in turn play: only the seat whose turn it is shoots; HOPPER-11 in the
+    shoot-out: a seat with no beans while none are loose cannot.
+
+    :raises IllegalActionError: HOPPER-4 or HOPPER-11.
+    """
     if state.turn is not None:
-        # HOPPER-4: clockwise turns; only the seat whose turn it is shoots.
         if seat != state.turn:
             msg = f"seat {seat} shot, but it is seat {state.turn}'s turn"
             raise IllegalActionError("HOPPER-4", msg)
     elif not can_shoot(state.hands, state.loose, seat):
-        # HOPPER-11: no beans and none loose: this seat cannot shoot.
         msg = f"seat {seat} holds no beans and none are loose"
         raise IllegalActionError("HOPPER-11", msg)
-    # HOPPER-5: a shot is aimed at a cup in the tray (no aim with aiming off).
+
+
+def check_aim(state: State, aim: int | None) -> None:
+    """HOPPER-5: a shot is aimed at a cup in the tray; with aiming off it names no cup.
+
+    :raises IllegalActionError: HOPPER-5.
+    """
     if not state.config.aiming:
         if aim is not None:
             msg = f"aiming is off; a shot names no cup, got aim {aim}"
@@ -533,6 +559,31 @@ def _apply_shoot(state: State, action: Shoot) -> State:
     elif aim not in dict(state.tray):
         msg = f"cup {aim} is not in the tray {[c for c, _ in state.tray]}"
         raise IllegalActionError("HOPPER-5", msg)
+
+
+def check_landing(state: State, cup: int | None) -> None:
+    """HOPPER-6: a bean lands in a cup in the tray, or outside the cups.
+
+    :raises IllegalActionError: HOPPER-6.
+    """
+    if cup is not None and cup not in dict(state.tray):
+        msg = f"cup {cup} is not in the tray {[c for c, _ in state.tray]}"
+        raise IllegalActionError("HOPPER-6", msg)
+
+
+def _apply_shoot(state: State, action: Shoot) -> State:
+    seat, aim = action.seat, action.aim
+    if type(seat) is not int:
+        msg = f"seat must be an integer, got {seat!r}"
+        raise MalformedInputError(msg)
+    if aim is not None and type(aim) is not int:
+        msg = f"aim must be an integer or null, got {aim!r}"
+        raise MalformedInputError(msg)
+    _refuse_ended(state)
+    check_phase(state, action)
+    check_seat(state, seat)
+    check_turn(state, seat)
+    check_aim(state, aim)
     return _start_shot(state, seat, aim)
 
 
@@ -542,14 +593,8 @@ def _apply_land(state: State, action: Land) -> State:
         msg = f"cup must be an integer or null, got {cup!r}"
         raise MalformedInputError(msg)
     _refuse_ended(state)
-    # HOPPER-5: a bean lands only after a shot.
-    if state.phase is not Phase.LAND:
-        msg = "no bean is in the air: a shot comes first"
-        raise IllegalActionError("HOPPER-5", msg)
-    # HOPPER-6: a bean lands in a cup in the tray, or outside the cups.
-    if cup is not None and cup not in dict(state.tray):
-        msg = f"cup {cup} is not in the tray {[c for c, _ in state.tray]}"
-        raise IllegalActionError("HOPPER-6", msg)
+    check_phase(state, action)
+    check_landing(state, cup)
     return _land(state, cup)
 
 
@@ -742,8 +787,9 @@ def _state_error(state: State) -> tuple[str, str] | None:
     # HOPPER-19: no count is negative, and the beans in play are all there.
     if min(hands) < 0 or loose < 0:
         return "HOPPER-19", "a count is negative"
+    # HOPPER-3: the beans in play are the beans dealt.
     if total_beans(state) != beans_in_play(config):
-        return "HOPPER-19", f"{total_beans(state)} beans in play, not {beans_in_play(config)}"
+        return "HOPPER-3", f"{total_beans(state)} beans in play, not {beans_in_play(config)}"
     # HOPPER-8: no cup in the tray holds more than 3 beans (or fewer than 0).
     if any(not 0 <= beans <= CUP_BEANS for _, beans in tray):
         return "HOPPER-8", f"a cup in the tray holds more than {CUP_BEANS} beans: {tray}"
@@ -757,7 +803,7 @@ def _state_error(state: State) -> tuple[str, str] | None:
     # HOPPER-2, HOPPER-9: every cup is in the tray or claimed, once; the tray keeps its order.
     expected = list(range(NEUTRAL_CUPS + (1 if joined else 0)))
     if sorted(cups) != expected:
-        return "HOPPER-9", f"cups in the tray and claimed are {sorted(cups)}, not {expected}"
+        return "HOPPER-2", f"cups in the tray and claimed are {sorted(cups)}, not {expected}"
     if [cup for cup, _ in tray] != sorted(cup for cup, _ in tray):
         return "HOPPER-9", "the tray is out of its order"
     if any(not 0 <= seat < players for seat, _ in claims):

@@ -100,11 +100,11 @@ class TestTampered:
         fails(claims_follow_foursomes, before, action, wrong, "HOPPER-8")
 
     def test_cup_lost(self) -> None:
-        """HOPPER-9: a claimed cup that also stays in the tray, or vanishes."""
+        """HOPPER-2: a claimed cup that also stays in the tray, or vanishes."""
         before, action, after = landing(in_air(tray=tray_of(3, *(0,) * 15)), 0)
-        fails(cups_accounted_for, before, action, attrs.evolve(after, claims=()), "HOPPER-9")
+        fails(cups_accounted_for, before, action, attrs.evolve(after, claims=()), "HOPPER-2")
         kept = attrs.evolve(after, tray=((0, 0), *after.tray))
-        fails(cups_accounted_for, before, action, kept, "HOPPER-9")
+        fails(cups_accounted_for, before, action, kept, "HOPPER-2")
 
     def test_tray_reordered(self) -> None:
         """HOPPER-9: closing up keeps the tray's order."""

@@ -503,13 +503,16 @@ class TestConservation:
             assert total_beans(state) == 80
 
     def test_invalid_state_refused(self) -> None:
-        """HOPPER-19, HOPPER-8, HOPPER-9, HOPPER-14: impossible states are refused."""
+        """HOPPER-2, HOPPER-3, HOPPER-8, HOPPER-9, HOPPER-14, HOPPER-15, HOPPER-19: impossible
+        states are refused."""
         good = new_game()
         cases = {
-            "HOPPER-19": State(good.config, (40, 39), good.tray, 0, (), Phase.AIM, 0),
+            "HOPPER-3": State(good.config, (40, 39), good.tray, 0, (), Phase.AIM, 0),
+            "HOPPER-19": State(good.config, (41, -1), good.tray, 0, (), Phase.AIM, 0),
             "HOPPER-8": State(good.config, (36, 40), ((0, 4), *good.tray[1:]), 0, (),
                               Phase.AIM, 0),
-            "HOPPER-9": State(good.config, good.hands, good.tray[1:], 0, (), Phase.AIM, 0),
+            "HOPPER-2": State(good.config, good.hands, good.tray[1:], 0, (), Phase.AIM, 0),
+            "HOPPER-9": State(good.config, good.hands, good.tray[::-1], 0, (), Phase.AIM, 0),
             "HOPPER-14": State(good.config, good.hands, (*good.tray, (16, 0)), 0, (),
                                Phase.AIM, 0),
             "HOPPER-15": State(END_2, good.hands, shoot_out().tray, 0, shoot_out().claims,
