@@ -1,6 +1,6 @@
 """Common misreadings of HOPPER that are not ``Config`` options.
 
-Each :class:`~copa_ref.core.Misreading` replaces a rule function in a private copy of
+Each :class:`~copa_ref.core.misreading.Misreading` replaces a rule function in a private copy of
 :mod:`copa_ref.hopper.rules` (see :mod:`copa_ref.core.misreading`); the conformance runner
 replays them to explain a failure ("your engine plays as if …").
 """
