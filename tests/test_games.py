@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from copa_ref.cli import main
-from copa_ref.conformance.scenarios import scenarios_of
+from copa_ref.conformance.registry import record_of
 from copa_ref.core import MoverKind
 from copa_ref.games import GAMES, get_game
 from tests.support import play_random
@@ -36,7 +36,7 @@ def test_fact_sheet_holds(name: str) -> None:
     longest = 0
     # The default config, and each config the corpus plays whole games under (a fact may
     # hold only under another reading: HOPPER's shoot-out exists under End 2 alone).
-    found = scenarios_of(name)
+    found = record_of(name)
     others = [] if found is None else [b.config for b in found.random_games
                                        if b.config != game.default_config()]
     runs = [(game.default_config(), seed) for seed in range(8)]

@@ -12,13 +12,26 @@ from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
 
-from copa_ref.conformance.scenarios import CountSpec, GameScenarios, RandomGames, Scenario
+from copa_ref.conformance.diagnosis.hopper import VIEW_RULES, diagnose
+from copa_ref.conformance.scenarios import CountSpec, GameRecord, RandomGames, Reading, Scenario
 from copa_ref.core import JSON, MoverKind
-from copa_ref.hopper import Config, Ending, Land, Phase, Remainder, SeatAccuracy, Shoot, State
+from copa_ref.hopper import (
+    GAME,
+    Action,
+    Config,
+    Ending,
+    Land,
+    Phase,
+    Remainder,
+    SeatAccuracy,
+    Shoot,
+    State,
+)
+from copa_ref.hopper.misreadings import MISREADINGS
 from copa_ref.hopper.rules import shoot_out
 from copa_ref.hopper.state import BLACK
 
-__all__ = ["SCENARIOS", "events"]
+__all__ = ["RECORD", "events"]
 
 DEFAULT = Config()
 END_2 = Config(ending=Ending.END_2)
@@ -234,7 +247,8 @@ def candidates(game: Any, state: State) -> Iterator[tuple[str, str, JSON]]:
                 "type": "shoot", "seat": other, "aim": aim}
 
 
-SCENARIOS = GameScenarios(
+RECORD: GameRecord[State, Action, Config, State] = GameRecord(
+    game=GAME,
     random_games=(
         RandomGames("default", DEFAULT, (1,)),
         RandomGames("end-2", END_2, (1,)),
@@ -320,5 +334,15 @@ SCENARIOS = GameScenarios(
     candidates=candidates,
     rejection_games=3,
     rejections_per_rule=8,
+    view_rules=VIEW_RULES,
+    readings=(
+        Reading(option="ending", question="HOPPER-Q5", rule="HOPPER-13", values=("end_1",)),
+        Reading(option="ending", question="HOPPER-Q5", rule="HOPPER-12", values=("end_2",)),
+        Reading(option="remainder", question="HOPPER-Q3", rule="HOPPER-3"),
+        Reading(option="aiming", question="HOPPER-Q6", rule="HOPPER-5"),
+        Reading(option="first_player", question="HOPPER-Q10", rule="HOPPER-4", values=(0, 1)),
+    ),
+    misreadings=MISREADINGS,
+    diagnose=diagnose,
 )
-"""HOPPER's scenarios."""
+"""HOPPER's conformance record."""
