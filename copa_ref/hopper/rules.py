@@ -431,9 +431,8 @@ def game_over(state: State) -> bool:
 def _start_shot(state: State, seat: int, aim: int | None) -> State:
     """The shot begins: replenishing first (HOPPER-10), then the bean is in the air."""
     hands = state.hands
-    loose = state.loose
-    if hands[seat] == 0:
-        hand, loose = replenish(hands[seat], loose)
+    hand, loose = replenish(hands[seat], state.loose)
+    if hand != hands[seat]:
         hands = (*hands[:seat], hand, *hands[seat + 1:])
     return State(state.config, hands, state.tray, loose, state.claims, Phase.LAND, seat, aim)
 
