@@ -8,6 +8,7 @@ replays them to explain a failure ("your engine plays as if …").
 from __future__ import annotations
 
 from copa_ref.core import Misreading
+from copa_ref.hopper import rules
 from copa_ref.hopper.state import BLACK, Claim, Config, Ending, TrayCup
 
 __all__ = [
@@ -25,17 +26,8 @@ __all__ = [
 def drop_bean_claimed_beans_to_box(tray: tuple[TrayCup, ...], cup: int | None, loose: int
                                    ) -> tuple[tuple[TrayCup, ...], int, bool]:
     """HOPPER-19 misread: a claimed cup's four beans leave the game (into the box)."""
-    if cup is None:
-        return tray, loose + 1, False
-    cups = list(tray)
-    for i, (name, beans) in enumerate(cups):
-        if name == cup:
-            if beans == 3:
-                cups[i] = (name, 0)
-                return tuple(cups), loose, True
-            cups[i] = (name, beans + 1)
-            return tuple(cups), loose, False
-    return tray, loose + 1, False
+    tray, loose, claimed = rules.drop_bean(tray, cup, loose)
+    return tray, loose - 4 if claimed else loose, claimed
 
 
 def replenish_one_bean(hand: int, loose: int) -> tuple[int, int]:
@@ -83,10 +75,10 @@ def black_joins_at_four(config: Config, tray: tuple[TrayCup, ...], claims: tuple
 def last_cup_bonus_added(claims: tuple[Claim, ...], players: int, finished: bool
                          ) -> tuple[int, ...]:
     """HOPPER-16 misread: the last cup's 3 points come on top of its value."""
-    scores = [0] * players
-    for i, (seat, cup) in enumerate(claims):
-        scores[seat] += (2 if cup == BLACK else 1) + (3 if finished and i == len(claims) - 1
-                                                       else 0)
+    scores = list(rules.points(claims, players, finished))
+    if finished and claims:
+        seat, cup = claims[-1]
+        scores[seat] += rules.cup_value(cup)
     return tuple(scores)
 
 
