@@ -18,7 +18,7 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from copa_ref.core import Game, IllegalActionError, MoverKind, RuleViolation
+from copa_ref.core import Game, IllegalActionError, MalformedInputError, MoverKind, RuleViolation
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -165,4 +165,18 @@ def assert_refused(game: AnyGame, state: Any, action: Any, rule: str) -> Illegal
         assert not game.is_legal(state, action)
         return err
     msg = f"{action!r} was accepted; expected a refusal under {rule}"
+    raise AssertionError(msg)
+
+
+def assert_malformed(game: AnyGame, state: Any, action: Any) -> MalformedInputError:
+    """Apply *action*: expect a :class:`MalformedInputError` (not a rule: the action is not
+    even shaped right), a state left exactly as it was, and ``is_legal`` agreeing."""
+    before = game.dumps(state)
+    try:
+        game.apply(state, action)
+    except MalformedInputError as err:
+        assert game.dumps(state) == before
+        assert not game.is_legal(state, action)
+        return err
+    msg = f"{action!r} was accepted; expected a MalformedInputError"
     raise AssertionError(msg)

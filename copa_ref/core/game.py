@@ -15,8 +15,7 @@ from typing import Any, Generic, TypeVar, get_args
 import attrs
 import cattrs
 
-from copa_ref.core.codec import JSON, canonical_json, structure
-from copa_ref.core.errors import RuleViolation
+from copa_ref.core.codec import JSON, LIMITS, Limits, canonical_json, loads, structure
 from copa_ref.core.types import FactSheet, MoverKind, Outcome, Seat, ToMove
 
 __all__ = ["Game"]
@@ -95,10 +94,11 @@ class Game(Generic[S, A, C, O]):
         return self.config_type()
 
     def is_legal(self, state: S, action: A) -> bool:
-        """Whether :attr:`apply` accepts *action* in *state*; never raises."""
+        """Whether :attr:`apply` accepts *action* in *state*; never raises, whatever the
+        values."""
         try:
             self.apply(state, action)
-        except (RuleViolation, ValueError, TypeError):
+        except Exception:  # apply raises only RuleViolation or MalformedInputError
             return False
         return True
 
@@ -143,8 +143,14 @@ class Game(Generic[S, A, C, O]):
         return result
 
     def config_from_json(self, data: object) -> C:
-        """Decode a config; :class:`~copa_ref.core.errors.MalformedInputError` when misshapen."""
+        """Decode a config and check it with its rule (through :attr:`new_game`).
+
+        :raises ~copa_ref.core.errors.MalformedInputError: when misshapen.
+        :raises ~copa_ref.core.errors.InvalidStateError: naming the rule a value breaks
+            (``players: 99``).
+        """
         result: C = structure(self.converter, data, self.config_type, f"{self.title} config")
+        self.new_game(result)
         return result
 
     def state_from_json(self, data: object) -> S:
@@ -152,3 +158,26 @@ class Game(Generic[S, A, C, O]):
         state: S = structure(self.converter, data, self.state_type, f"{self.title} state")
         self.check_state(state)
         return state
+
+    def loads(self, text: str | bytes, cls: Any, limits: Limits = LIMITS) -> Any:
+        """Decode JSON text as *cls*: the text counterpart of :meth:`dumps`.
+
+        The text is read within *limits* (:func:`~copa_ref.core.codec.loads`), then decoded
+        as :attr:`action_type`, :attr:`config_type` or :attr:`state_type` through the
+        matching ``*_from_json`` (so configs and states are checked), or as any other class
+        of the game (:attr:`observation_type`, ``Outcome``) strictly.
+
+        :raises ~copa_ref.core.errors.MalformedInputError: for text or a value not shaped
+            right.
+        :raises ~copa_ref.core.errors.InvalidStateError: for a config or state that breaks a
+            rule.
+        """
+        data = loads(text, limits, f"{self.title} JSON")
+        if cls is self.action_type:
+            return self.action_from_json(data)
+        if cls is self.config_type:
+            return self.config_from_json(data)
+        if cls is self.state_type:
+            return self.state_from_json(data)
+        name = getattr(cls, "__name__", "value")
+        return structure(self.converter, data, cls, f"{self.title} {name}")

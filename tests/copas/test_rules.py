@@ -58,7 +58,7 @@ from tests.copas.helpers import (
     play_script,
     suit_hands,
 )
-from tests.support import assert_refused
+from tests.support import assert_malformed, assert_refused
 
 OTHERS_TEN = AllCards.OTHERS_TEN
 
@@ -82,15 +82,16 @@ class TestDeck:
         assert [c.value for c in DECK] == sorted(c.value for c in DECK)
 
     def test_invalid_non_card_in_deal(self) -> None:
-        """COPAS-1: a deal naming something that is no card is refused."""
+        """COPAS-1: a deal naming something that is no card is not even shaped right."""
         hands = list(suit_hands())
         hands[0] = (*hands[0][:-1], "Ap")  # type: ignore[assignment]
-        refused(new_game(), Deal(tuple(hands)), "COPAS-1")
+        assert_malformed(GAME, new_game(), Deal(tuple(hands)))
 
     def test_invalid_non_card_play(self) -> None:
-        """COPAS-1: playing something that is no card is refused."""
+        """COPAS-1: playing something that is no card is not even shaped right."""
         state = dealt(suit_hands())
-        refused(state, Play(1, "Ae"), "COPAS-1")  # type: ignore[arg-type]
+        assert_malformed(GAME, state, Play(1, "Ae"))  # type: ignore[arg-type]
+        assert_malformed(GAME, state, Play(True, Card("Ae")))  # type: ignore[arg-type]
 
 
 class TestOrder:
@@ -195,20 +196,20 @@ class TestDeal:
         refused(new_game(), Deal(tuple(hands)), "COPAS-6")
 
     def test_invalid_hand_not_a_tuple(self) -> None:
-        """COPAS-6: a deal of the wrong shape is refused."""
-        refused(new_game(), Deal([list(h) for h in suit_hands()]), "COPAS-6")  # type: ignore[arg-type]
+        """COPAS-6: a deal of the wrong shape is not even shaped right (COPAS-Q10)."""
+        assert_malformed(GAME, new_game(), Deal([list(h) for h in suit_hands()]))  # type: ignore[arg-type]
         hands = list(suit_hands())
         hands[2] = list(hands[2])  # type: ignore[call-overload]
-        refused(new_game(), Deal(tuple(hands)), "COPAS-6")
+        assert_malformed(GAME, new_game(), Deal(tuple(hands)))
 
     def test_invalid_play_before_deal(self) -> None:
         """COPAS-6: no card is played before the round is dealt."""
         refused(new_game(), Play(1, Card("Ae")), "COPAS-6")
 
     def test_invalid_malformed_action(self) -> None:
-        """COPAS-6/COPAS-9: an object that is no action is refused under the node's rule."""
-        refused(new_game(), "deal", "COPAS-6")
-        refused(dealt(suit_hands()), {"type": "play"}, "COPAS-9")
+        """COPAS-Q10: an object that is no action is not even shaped right, at any node."""
+        assert_malformed(GAME, new_game(), "deal")
+        assert_malformed(GAME, dealt(suit_hands()), {"type": "play"})
 
 
 class TestRotation:
@@ -243,7 +244,7 @@ class TestTurnOrder:
         """COPAS-9: a seat that is not to move may not play."""
         state = dealt(suit_hands())
         refused(state, Play(2, Card("Ac")), "COPAS-9")
-        refused(state, Play(True, Card("Ae")), "COPAS-9")
+        assert_malformed(GAME, state, Play(True, Card("Ae")))  # True is not a seat
 
     def test_invalid_deal_during_play(self) -> None:
         """COPAS-9: no deal while a seat is to play."""

@@ -10,7 +10,9 @@ from collections import Counter
 from collections.abc import Iterator
 
 from copa_ref.conformance.scenarios import Divergence, Finding, ViewRule
-from copa_ref.da_capo import Action, Config, State
+from copa_ref.da_capo import Action, Bids, Config, State, outcome
+from copa_ref.da_capo.rules import filled, last_player_step, line_length, round_winner, settle_round
+from copa_ref.da_capo.state import LastStep, TargetReached
 
 __all__ = ["VIEW_RULES", "diagnose"]
 
@@ -77,11 +79,103 @@ VIEW_RULES: tuple[DaCapoView, ...] = (
 """Which rule decides which part of DA CAPO's public view, most specific first."""
 
 
-def diagnose(d: DaCapoDivergence) -> Iterator[Finding]:
-    """DA CAPO's own findings: a differing outcome is named by the rule that decides it."""
-    if any(p.startswith("outcome") for p in d.differing):
-        from copa_ref.da_capo import outcome
+def _round_findings(d: DaCapoDivergence, seen: State) -> Iterator[Finding]:
+    """The round's record and the beans it moves, re-derived from the reported winner."""
+    if not isinstance(d.action, Bids):
+        return
+    bids = d.action.bids
+    done = len(d.before.rounds)
+    players = len(d.before.reserves)
+    if len(seen.rounds) != done + 1 or len(seen.reserves) != players or len(
+            seen.lines) != players:
+        if len(seen.rounds) != done + 1:
+            yield Finding("DACAPO-8", f"the round's bids are revealed and recorded: the "
+                                      f"engine records {len(seen.rounds)} rounds, not "
+                                      f"{done + 1}")
+        return
+    played = seen.rounds[-1]
+    if played.bids != bids:
+        yield Finding("DACAPO-8", f"the bids revealed are {list(bids)}; the engine records "
+                                  f"{list(played.bids)}")
+        return
+    right = round_winner(bids, d.config.tie_resolution)
+    winner = played.winner
+    if winner != right:
+        counts = Counter(b for b in bids if b is not None)
+        top_tied = bool(counts) and counts[max(counts)] > 1
+        rule = "DACAPO-11" if top_tied else ("DACAPO-12" if right is None else "DACAPO-9")
+        yield Finding(rule, f"bids {list(bids)}: {'nobody' if right is None else f'seat {right}'}"
+                            f" advances; the engine has "
+                            f"{'nobody' if winner is None else f'seat {winner}'}")
+        return
+    if winner is not None and not (0 <= winner < players and bids[winner] is not None):
+        return
+    # The beans of the round, from the engine's own (right) winner.
+    reach = line_length(players) + (
+        1 if d.config.target_reached_when is TargetReached.TARGET_CUP else 0)
+    finisher = winner if winner is not None and filled(d.before.lines[winner]) + 1 == reach \
+        else None
+    reserves, lines, target, box = settle_round(
+        (d.before.reserves, d.before.lines, d.before.target, d.before.box), bids, winner)
+    left = [s for s, r in enumerate(reserves) if r]
+    last = left[0] if finisher is None and len(left) == 1 else None
+    others = [s for s in range(players) if s != last]
+    for seat in others:
+        if seen.reserves[seat] != reserves[seat]:
+            yield Finding("DACAPO-7", f"seat {seat} bid {bids[seat]} from a reserve of "
+                                      f"{d.before.reserves[seat]}: {reserves[seat]} left; the "
+                                      f"engine has {seen.reserves[seat]}")
+            return
+    for seat in others:
+        if seen.lines[seat] != lines[seat]:
+            into = "the target cup" if target != d.before.target else "his next empty cup"
+            rule = "DACAPO-15" if target != d.before.target else "DACAPO-9"
+            yield Finding(rule, f"seat {winner}'s {bids[winner] if winner is not None else 0}"
+                                f" beans go into {into}: seat {seat}'s line is "
+                                f"{list(lines[seat])}; the engine has {list(seen.lines[seat])}")
+            return
+    if last is not None:
+        table = last_player_step((reserves, lines, target, box), last)
+        step_target, step_box = table[2], table[3]
+        if (seen.last_step != LastStep(last, reserves[last]) or seen.lines[last] != table[1][
+                last] or seen.reserves[last] != 0 or seen.box != step_box
+                or seen.target != step_target):
+            yield Finding("DACAPO-14", f"seat {last} is the last with beans ({reserves[last]}):"
+                                       f" one into his next cup, {reserves[last] - 1} into the "
+                                       f"box (box {step_box}, line {list(table[1][last])}); the "
+                                       f"engine has box {seen.box}, line "
+                                       f"{list(seen.lines[last])}")
+            return
+    elif seen.last_step != d.before.last_step:
+        yield Finding("DACAPO-14", f"{len(left)} seats still hold beans: no last-player step")
+        return
+    else:
+        if seen.box != box:
+            yield Finding("DACAPO-10", f"the bids that do not advance go to the box: box "
+                                       f"{box}; the engine has {seen.box}")
+            return
+        if seen.target != target:
+            yield Finding("DACAPO-15", f"the target cup holds {target}; the engine has "
+                                       f"{seen.target}")
+            return
+    if seen.finisher != d.expected.finisher:
+        yield Finding("DACAPO-15", f"reaching the target cup wins at once: the finisher is "
+                                   f"{d.expected.finisher}; the engine has {seen.finisher}")
 
+
+def diagnose(d: DaCapoDivergence) -> Iterator[Finding]:
+    """DA CAPO's own findings: the round re-derived from the reported bids and winner (who
+    advances, the reserves, the lines, the box, the last-player step, the finisher), then a
+    differing outcome named by the rule that decides it."""
+    seen = d.reported_view
+    if seen is not None:
+        yield from _round_findings(d, seen)
+    if any(p.startswith("outcome") for p in d.differing) or "to_move" in d.differing:
         result = outcome(d.expected)
         if result is not None and result.rule:
-            yield Finding(result.rule, f"the outcome differs; {result.rule} decides it here")
+            yield Finding(result.rule, f"the match is over and {result.rule} decides its "
+                                       f"outcome: {', '.join(map(str, result.winners))} won")
+        elif seen is not None and (
+                seen.finisher is not None or not any(seen.reserves)):
+            yield Finding("DACAPO-16", "the match is not over: a reserve is left and nobody "
+                                       "reached the target cup")

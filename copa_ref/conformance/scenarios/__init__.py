@@ -33,22 +33,26 @@ and one line in :mod:`copa_ref.conformance.registry`. What each part is for:
 * **Naming the broken rule** (:mod:`copa_ref.conformance.runner`). When a report differs at
   a step, the runner knows the reference position before the step (the engine's previous
   report agreed with it), the action, the reference position after it and everything the
-  engine reported (a :class:`Divergence`). It names, in this order:
+  engine reported (a :class:`Divergence`). It names, in this order (the first is the
+  *broken rule*, the others are listed with it):
 
   1. an **explanation** by another reading: the engine's reports up to the failing step
      match the reference played under another value of a ``Config`` option listed in
      ``readings`` ("your engine plays as if harvest=mandatory (KALA-Q7)"), or under an entry
-     of ``misreadings`` (common misreadings that are not options, each tagged with its rule);
+     of ``misreadings`` (common misreadings that are not options, each tagged with its rule;
+     see :mod:`copa_ref.core.misreading`);
   2. the game's ``diagnose(divergence)``: findings that re-derive a rule's consequence from
      what the engine itself reported (the Copas trick winner from the reported trick's
-     cards, say), most specific first;
-  3. ``view_rules``: the first :class:`ViewRule` whose ``part`` contains a differing path
-     of the report and whose ``when`` holds for the step. The list states, beside the game's
+     cards, the booking from the reported tricks), most specific first;
+  3. when only the legal actions differ: the rule under which the reference refuses an
+     extra action the engine lists (at a joint node combined with the other seats' parts);
+  4. ``view_rules``: each :class:`ViewRule` whose ``part`` contains a differing path of the
+     report and whose ``when`` holds for the step. The list states, beside the game's
      invariants, which rule decides which part of its public view; order it from the most
      specific rule to the most general (conservation last, so that it is named only when no
      more specific rule explains the difference);
-  4. the game's step invariants and state checks on the reported view, then the rule under
-     which the reference refuses an extra legal action the engine lists.
+  5. the reference's refusal of an extra legal action (when the position differs too), then
+     the game's step invariants and state checks on the reported view.
 
 A ``part`` is a dotted path in the observables of a position, list indices left out:
 ``to_move``, ``legal``, ``outcome``, ``outcome.losers``, ``public.stores``,
@@ -210,6 +214,9 @@ class Report:
     outcome: JSON
     legal: Mapping[int | None, list[JSON]] = attrs.field(factory=dict, eq=False)
     """The legal actions asked for, by seat (``None``: ``legal`` with ``seat: null``)."""
+    observed: bool = True
+    """Whether ``public`` and ``outcome`` are compared (inside a count only ``to_move`` and
+    the legal actions are)."""
 
 
 @attrs.frozen(kw_only=True)
