@@ -14,6 +14,7 @@ from fractions import Fraction
 import cattrs
 
 from copa_ref.core import make_converter, register_union
+from copa_ref.core.codec import excerpt
 from copa_ref.hopper.state import Action, ShotModel
 
 __all__ = ["converter", "fraction_text", "parse_fraction"]
@@ -32,15 +33,15 @@ def parse_fraction(text: object, _: object = None) -> Fraction:
     :raises ValueError: for anything else (cattrs reports it as malformed input).
     """
     if type(text) is not str:
-        msg = f"expected a \"p/q\" string, got {text!r}"
+        msg = f"expected a \"p/q\" string, got {excerpt(text)}"
         raise TypeError(msg)
     match = _FRACTION.fullmatch(text)
     if match is None:
-        msg = f"expected a \"p/q\" string, got {text!r}"
+        msg = f"expected a \"p/q\" string, got {excerpt(text)}"
         raise ValueError(msg)
     value = Fraction(int(match.group(1)), int(match.group(2)))
     if fraction_text(value) != text:
-        msg = f"{text!r} is not in lowest terms (write {fraction_text(value)!r})"
+        msg = f"{excerpt(text)} is not in lowest terms (write {excerpt(fraction_text(value))})"
         raise ValueError(msg)
     return value
 

@@ -8,6 +8,7 @@ implementation (ours, or a foreign engine's reports) did, never the caller's inp
 from __future__ import annotations
 
 from copa_ref.core import require
+from copa_ref.core.codec import excerpt
 from copa_ref.hopper.rules import (
     can_shoot,
     check_state,
@@ -48,10 +49,10 @@ def beans_conserved(before: State, action: Action, after: State) -> None:
     a landing takes exactly one bean from the shooter's hand, and nobody else's changes."""
     expected = total_beans(before)
     require(total_beans(after) == expected, "HOPPER-19",
-            f"{total_beans(after)} beans in play after {action!r}, not {expected}")
+            f"{total_beans(after)} beans in play after {excerpt(action)}, not {expected}")
     require(min(after.hands) >= 0 and after.loose >= 0
             and all(b >= 0 for _, b in after.tray), "HOPPER-19",
-            f"a negative count after {action!r}")
+            f"a negative count after {excerpt(action)}")
     if isinstance(action, Land) and before.turn is not None:
         hands = list(before.hands)
         hands[before.turn] -= 1
@@ -60,7 +61,7 @@ def beans_conserved(before: State, action: Action, after: State) -> None:
             if s == started and hands[s] == 0:
                 continue  # replenished as its automatic shot began (HOPPER-10)
             require(now == hands[s], "HOPPER-19",
-                    f"seat {s}'s hand went {before.hands[s]} -> {now} on {action!r}")
+                    f"seat {s}'s hand went {before.hands[s]} -> {now} on {excerpt(action)}")
 
 
 def replenish_only_when_empty(before: State, action: Action, after: State) -> None:
@@ -82,7 +83,7 @@ def cups_hold_at_most_three(before: State, action: Action, after: State) -> None
     """HOPPER-7, HOPPER-8: after a shot is resolved no cup in the tray holds more than 3; a
     landing adds one bean to its cup unless it makes a foursome."""
     require(all(0 <= beans <= CUP_BEANS for _, beans in after.tray), "HOPPER-8",
-            f"a cup holds more than {CUP_BEANS} beans after {action!r}: {after.tray}")
+            f"a cup holds more than {CUP_BEANS} beans after {excerpt(action)}: {after.tray}")
     if isinstance(action, Land) and action.cup is not None:
         was = dict(before.tray)[action.cup]
         now = dict(after.tray).get(action.cup)
@@ -193,7 +194,7 @@ def state_is_valid(before: State, action: Action, after: State) -> None:
         check_state(after)
     except ValueError as exc:
         rule = getattr(exc, "rule", "HOPPER-19")
-        require(False, rule, f"after {action!r}: {exc}")
+        require(False, rule, f"after {excerpt(action)}: {exc}")
 
 
 STEP_INVARIANTS = (

@@ -30,6 +30,8 @@ from copa_ref.core import (
     Seat,
     ToMove,
 )
+from copa_ref.core.codec import excerpt
+from copa_ref.core.fields import check_instance, check_int, check_position
 from copa_ref.hopper.state import (
     BLACK,
     CUP_BEANS,
@@ -157,23 +159,23 @@ def check_config(config: object) -> None:
         raise MalformedInputError(msg)
     for name in ("players", "total_beans", "first_player"):
         if type(getattr(config, name)) is not int:
-            msg = f"{name} must be an integer, got {getattr(config, name)!r}"
+            msg = f"{name} must be an integer, got {excerpt(getattr(config, name))}"
             raise MalformedInputError(msg)
     for name, kind in (("remainder", Remainder), ("ending", Ending)):
         if not isinstance(getattr(config, name), kind):
-            msg = f"{name} must be a {kind.__name__}, got {getattr(config, name)!r}"
+            msg = f"{name} must be a {kind.__name__}, got {excerpt(getattr(config, name))}"
             raise MalformedInputError(msg)
     if type(config.aiming) is not bool:
-        msg = f"aiming must be true or false, got {config.aiming!r}"
+        msg = f"aiming must be true or false, got {excerpt(config.aiming)}"
         raise MalformedInputError(msg)
     model = config.shot_model
     if not isinstance(model, AimedShot | SeatAccuracy) or (
             isinstance(model, SeatAccuracy) and type(model.accuracy) is not tuple):
-        msg = f"shot_model must be a HOPPER shot model, got {model!r}"
+        msg = f"shot_model must be a HOPPER shot model, got {excerpt(model)}"
         raise MalformedInputError(msg)
     values = (model.outside, model.aimed) if isinstance(model, AimedShot) else model.accuracy
     if not all(type(v) is Fraction for v in values):
-        msg = f"a shot model's probabilities are fractions, got {model!r}"
+        msg = f"a shot model's probabilities are fractions, got {excerpt(model)}"
         raise MalformedInputError(msg)
     # HOPPER-1: two to five players.
     if not MIN_PLAYERS <= config.players <= MAX_PLAYERS:
@@ -294,7 +296,11 @@ def _shots(seats: tuple[int, ...], aims: tuple[int | None, ...]) -> tuple[Shoot,
 
 def to_move(state: State) -> ToMove:
     """Who acts: the seat whose turn it is, any seat that may shoot (the shoot-out), chance
-    while a bean is in the air, or nobody once the game is over."""
+    while a bean is in the air, or nobody once the game is over.
+
+    :raises MalformedInputError: for a value that is not a HOPPER state.
+    """
+    _check_state(state)
     phase = state.phase
     if phase is Phase.LAND:
         return CHANCE
@@ -312,7 +318,12 @@ def _any_of(seats: tuple[int, ...]) -> ToMove:
 
 def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
     """The legal shots, sorted by canonical JSON; those of *seat* alone when given; empty
-    at chance and terminal nodes."""
+    at chance and terminal nodes.
+
+    :raises MalformedInputError: for a value that is not a HOPPER state, or a seat that is
+        neither ``None`` nor one of its seats.
+    """
+    _check_state(state, seat)
     if state.phase is not Phase.AIM:
         return ()
     seats = shooters(state)
@@ -488,13 +499,41 @@ def apply(state: State, action: Action) -> State:
     :raises MalformedInputError: for an object that is not a HOPPER action, or a field of
         the wrong type.
     """
-    kind = type(action)
-    if kind is Land:
-        return _apply_land(state, action)  # type: ignore[arg-type]
-    if kind is Shoot:
-        return _apply_shoot(state, action)  # type: ignore[arg-type]
-    msg = f"not a HOPPER action: {action!r}"
-    raise MalformedInputError(msg)
+    _check_state(state)
+    _check_action(action)
+    if type(action) is Land:
+        return _apply_land(state, action)
+    assert isinstance(action, Shoot)
+    return _apply_shoot(state, action)
+
+
+# The input checks of the entry points: a HOPPER state, a seat, an action of exact types.
+
+
+def _check_state(state: object, seat: object = None) -> None:
+    """*state* is a HOPPER state (the class only: ``check_state`` is for states that enter)
+    and *seat* is ``None`` or one of its seats.
+
+    :raises MalformedInputError: otherwise.
+    """
+    check_position(state, State, "a HOPPER state", seat, lambda s: len(s.hands))
+
+
+def _check_action(action: object) -> None:
+    """*action* is a HOPPER action whose fields have exactly their types (``True`` is not a
+    seat, ``3.0`` is not a cup).
+
+    :raises MalformedInputError: otherwise.
+    """
+    check_instance(action, (Shoot, Land), "a HOPPER action")
+    if type(action) is Shoot:
+        check_int(action.seat, "seat")
+        if action.aim is not None:
+            check_int(action.aim, "aim")
+    else:
+        assert isinstance(action, Land)
+        if action.cup is not None:
+            check_int(action.cup, "cup")
 
 
 def _refuse_ended(state: State) -> None:
@@ -572,12 +611,6 @@ def check_landing(state: State, cup: int | None) -> None:
 
 def _apply_shoot(state: State, action: Shoot) -> State:
     seat, aim = action.seat, action.aim
-    if type(seat) is not int:
-        msg = f"seat must be an integer, got {seat!r}"
-        raise MalformedInputError(msg)
-    if aim is not None and type(aim) is not int:
-        msg = f"aim must be an integer or null, got {aim!r}"
-        raise MalformedInputError(msg)
     _refuse_ended(state)
     check_phase(state, action)
     check_seat(state, seat)
@@ -588,9 +621,6 @@ def _apply_shoot(state: State, action: Shoot) -> State:
 
 def _apply_land(state: State, action: Land) -> State:
     cup = action.cup
-    if cup is not None and type(cup) is not int:
-        msg = f"cup must be an integer or null, got {cup!r}"
-        raise MalformedInputError(msg)
     _refuse_ended(state)
     check_phase(state, action)
     check_landing(state, cup)
@@ -624,7 +654,11 @@ def landing_probabilities(model: ShotModel, seat: int, cups: int, aimed: bool
 
 def chance_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
     """HOPPER-6: every landing with a positive probability under the shot model, with its
-    exact probability (they sum to 1), sorted by canonical JSON; empty at decision nodes."""
+    exact probability (they sum to 1), sorted by canonical JSON; empty at decision nodes.
+
+    :raises MalformedInputError: for a value that is not a HOPPER state.
+    """
+    _check_state(state)
     if state.phase is not Phase.LAND:
         return ()
     assert state.turn is not None
@@ -654,11 +688,15 @@ def _weights(model: ShotModel, seat: int, cups: int, aimed: bool) -> tuple[int, 
 def sample_chance(state: State, rng: random.Random) -> Land:
     """Draw where the bean in the air lands, exactly under the shot model (HOPPER-6).
 
-    :raises ValueError: when no bean is in the air.
+    :raises IllegalActionError: HOPPER-5 when no bean is in the air (a ``ValueError``),
+        HOPPER-12 or HOPPER-13 once the game is over.
+    :raises MalformedInputError: for a value that is not a HOPPER state.
     """
+    _check_state(state)
+    _refuse_ended(state)
     if state.phase is not Phase.LAND or state.turn is None:
-        msg = "no bean is in the air"
-        raise ValueError(msg)
+        msg = "no bean is in the air: a shot comes first"
+        raise IllegalActionError("HOPPER-5", msg)
     aim = state.aim
     total, outside, aimed, other = _weights(state.config.shot_model, state.turn,
                                             len(state.tray), aim is not None)
@@ -710,7 +748,11 @@ def points(claims: tuple[Claim, ...], players: int, finished: bool) -> tuple[int
 
 def outcome(state: State) -> Outcome | None:
     """HOPPER-12 (End 1: the first to 4 cups), HOPPER-17 (End 2: the most points, a tie
-    shared); ``None`` while the game goes on."""
+    shared); ``None`` while the game goes on.
+
+    :raises MalformedInputError: for a value that is not a HOPPER state.
+    """
+    _check_state(state)
     if state.phase is not Phase.OVER:
         return None
     players = len(state.hands)
@@ -728,7 +770,12 @@ def outcome(state: State) -> Outcome | None:
 
 
 def observe(state: State, seat: int | None = None) -> State:
-    """HOPPER-18: every bean is in sight; every seat and a spectator see the whole state."""
+    """HOPPER-18: every bean is in sight; every seat and a spectator see the whole state.
+
+    :raises MalformedInputError: for a value that is not a HOPPER state, or a seat that is
+        neither ``None`` nor one of its seats.
+    """
+    _check_state(state, seat)
     return state
 
 
@@ -859,7 +906,7 @@ def check_state(state: State) -> None:
     :raises InvalidStateError: naming the rule the state contradicts.
     """
     if not isinstance(state, State):
-        msg = f"not a HOPPER state: {state!r}"
+        msg = f"not a HOPPER state: {excerpt(state)}"
         raise MalformedInputError(msg)
     shape = _shape_error(state)
     if shape is not None:
