@@ -11,6 +11,7 @@ from typing import Any
 from copa_ref.copas import GAME as COPAS
 from copa_ref.core import Game
 from copa_ref.da_capo import GAME as DA_CAPO
+from copa_ref.hopper import GAME as HOPPER
 from copa_ref.kala import GAME as KALA
 
 __all__ = ["GAMES", "get_game"]
@@ -20,6 +21,7 @@ AnyGame = Game[Any, Any, Any, Any]
 _ALL: tuple[AnyGame, ...] = (
     COPAS,
     DA_CAPO,
+    HOPPER,
     KALA,
 )
 
