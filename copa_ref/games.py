@@ -12,6 +12,7 @@ from copa_ref.copas import GAME as COPAS
 from copa_ref.core import Game
 from copa_ref.da_capo import GAME as DA_CAPO
 from copa_ref.kala import GAME as KALA
+from copa_ref.ronda import GAME as RONDA
 
 __all__ = ["GAMES", "get_game"]
 
@@ -21,6 +22,7 @@ _ALL: tuple[AnyGame, ...] = (
     COPAS,
     DA_CAPO,
     KALA,
+    RONDA,
 )
 
 GAMES: dict[str, AnyGame] = {game.name: game for game in _ALL}
