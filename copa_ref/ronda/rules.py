@@ -52,6 +52,7 @@ __all__ = [
     "MIN_PLAYERS",
     "Memory",
     "action_space",
+    "add_bean",
     "apply",
     "arrangement_error",
     "chance_step",
@@ -73,6 +74,7 @@ __all__ = [
     "remember",
     "sample_chance",
     "starting_beans",
+    "take_penalty",
     "to_move",
     "total_beans",
     "well_formed",
@@ -303,8 +305,8 @@ def _mismatch(state: State, cup: int, beans: int) -> State:
     black = state.black
     turn = state.turn
     if penalty_due(state):
-        black -= 1
-        supplies = (*supplies[:turn], supplies[turn] + 1, *supplies[turn + 1:])
+        black, supply = take_penalty(black, supplies[turn])
+        supplies = (*supplies[:turn], supply, *supplies[turn + 1:])
     return State(config=state.config, phase=Phase.LIFT, cups=state.cups, lifted=(),
                  shown=(cup, beans), black=black, out=state.out, supplies=supplies,
                  turn=next_seat(state))
@@ -333,25 +335,52 @@ def _add(state: State, cup: int) -> State:
     config = state.config
     turn = state.turn
     cups = state.cups
-    beans = cups[cup]
     supplies = state.supplies
-    left = supplies[turn] - 1
+    beans, left, black, out = add_bean(cups[cup], supplies[turn], state.black, state.out,
+                                       config)
     supplies = (*supplies[:turn], left, *supplies[turn + 1:])
+    cups = (*cups[:cup], beans, *cups[cup + 1:])
     won = has_won(left)
-    if is_max_pair(beans, config):
-        black, out = state.black, state.out
-        if goes_to_black(config, black):
-            black += beans + 1
-        else:
-            out += beans + 1
-        cups = (*cups[:cup], 0, *cups[cup + 1:])
+    if beans == 0:
+        # RONDA-10: the pair of the maximum is settled; both covered, the turn ends.
         return State(config=config, phase=Phase.OVER if won else Phase.LIFT, cups=cups,
                      lifted=(), shown=None, black=black, out=out, supplies=supplies,
                      turn=turn if won else next_seat(state))
-    cups = (*cups[:cup], beans + 1, *cups[cup + 1:])
     return State(config=config, phase=Phase.OVER if won else Phase.CHOOSE, cups=cups,
-                 lifted=() if won else state.lifted, shown=None, black=state.black,
-                 out=state.out, supplies=supplies, turn=turn)
+                 lifted=() if won else state.lifted, shown=None, black=black,
+                 out=out, supplies=supplies, turn=turn)
+
+
+def add_bean(beans: int, supply: int, black: int, out: int, config: Config
+             ) -> tuple[int, int, int, int]:
+    """RONDA-7, RONDA-10, RONDA-12, RONDA-18: one bean from the supply onto a matched cup of
+    *beans*; a cup of the maximum goes with the bean to the black cup (while it is empty and
+    penalty beans are played) or out of the game, and is left empty.
+
+    Returns the cup's beans, the supply, the black cup and the beans out of the game.
+
+    :pre: config.max_beans in (4, 5) and 0 <= beans <= config.max_beans
+    :pre: supply >= 1 and black >= 0 and out >= 0
+    :post: sum(__return__) == beans + supply + black + out
+    :post: __return__[1] == supply - 1 and 0 <= __return__[0] <= config.max_beans
+    :post: __return__[2] == black or (black == 0 and __return__[2] == config.max_beans + 1)
+    :post: (__return__[0] == 0) == (beans == config.max_beans)
+    """
+    if is_max_pair(beans, config):
+        if goes_to_black(config, black):
+            return 0, supply - 1, black + beans + 1, out
+        return 0, supply - 1, black, out + beans + 1
+    return beans + 1, supply - 1, black, out
+
+
+def take_penalty(black: int, supply: int) -> tuple[int, int]:
+    """RONDA-11: the penalty bean moves from the black cup into the mover's supply.
+
+    :pre: black >= 1 and supply >= 0
+    :post: __return__[0] + __return__[1] == black + supply
+    :post: __return__[0] == black - 1 and __return__[0] >= 0
+    """
+    return black - 1, supply + 1
 
 
 def _stop(state: State) -> State:
