@@ -399,7 +399,9 @@ class TestWhatIsSeen:
         """RONDA-14: ``remember`` knows what every lift showed, and every open change."""
         state = arranged()
         memory = remember(None, Arrange(ARRANGEMENT), observe(state))
-        for word in ["lift:4", "lift:5", "add:5", "keep:5", "lift:0", "add:0", "stop", "lift:1", "lift:2"]:
+        script = ["lift:4", "lift:5", "add:5", "keep:5", "lift:0", "add:0", "stop",
+                  "lift:1", "lift:2"]
+        for word in script:
             kind, _, cup = word.partition(":")
             action = act(state, kind, int(cup) if cup else None)
             state = apply(state, action)
