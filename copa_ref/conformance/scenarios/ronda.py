@@ -50,8 +50,15 @@ def _actions(state: State, script: str) -> list[Any]:
         kind, _, place = word.partition(":")
         seat = state.turn
         cup = int(place) if place else 0
-        action: Action = {"lift": Lift(seat, cup), "add": Add(seat, cup), "keep": Keep(seat, cup),
-                  "stop": Stop(seat), "again": Again(seat)}[kind]
+        action: Action
+        if kind == "lift":
+            action = Lift(seat, cup)
+        elif kind == "add":
+            action = Add(seat, cup)
+        elif kind == "keep":
+            action = Keep(seat, cup)
+        else:
+            action = Stop(seat) if kind == "stop" else Again(seat)
         actions.append(action)
         state = apply(state, action)
     return actions
