@@ -65,6 +65,7 @@ __all__ = [
     "is_match",
     "is_max_pair",
     "legal_actions",
+    "lift_error",
     "new_game",
     "next_seat",
     "num_players",
@@ -298,6 +299,16 @@ def has_won(supply: int) -> bool:
     return supply == 0
 
 
+def lift_error(lifted: tuple[int, ...], cup: int) -> str | None:
+    """RONDA-5: why *cup* cannot be lifted with *lifted* open (a place outside the circle, or
+    a cup lifted already), or ``None``; :data:`_LIFTS` lists exactly the others."""
+    if not 0 <= cup < PLACES:
+        return f"there is no cup at place {cup}; the circle has places 0 to 9"
+    if cup in lifted:
+        return f"the cup at place {cup} is lifted already"
+    return None
+
+
 def _mismatch(state: State, cup: int, beans: int) -> State:
     """RONDA-6: different numbers: both cups are covered again and the turn passes, with a
     penalty bean from the black cup first if one is due (RONDA-11)."""
@@ -448,13 +459,9 @@ def apply(state: State, action: Action) -> State:
     if kind is Lift:
         if phase is not Phase.LIFT:
             raise _wrong_kind(state, "lift")
-        # RONDA-5: a covered cup of the circle.
-        if not 0 <= cup < PLACES:
-            msg = f"there is no cup at place {cup}; the circle has places 0 to 9"
-            raise IllegalActionError("RONDA-5", msg)
-        if cup in state.lifted:
-            msg = f"the cup at place {cup} is lifted already"
-            raise IllegalActionError("RONDA-5", msg)
+        error = lift_error(state.lifted, cup)
+        if error is not None:
+            raise IllegalActionError("RONDA-5", error)
         return _lift(state, cup)
     if kind is Add:
         if phase is not Phase.ADD:

@@ -162,6 +162,8 @@ def candidates(game: Any, state: State) -> Iterator[tuple[str, str, JSON]]:
     if state.phase is Phase.SET_UP:
         yield ("arrangement-not-the-counts", "an arrangement of 0,0,1,1,2,2,3,3,4,5",
                {"type": "arrange", "cups": [0, 0, 1, 1, 2, 2, 3, 3, 4, 5]})
+        yield ("arrangement-wrong-twenty", "twenty beans, but not 1,1,2,2,3,3,4,4,0,0",
+               {"type": "arrange", "cups": [0, 0, 0, 2, 2, 2, 3, 3, 4, 4]})
         yield ("arrangement-nine-places", "an arrangement of nine places",
                {"type": "arrange", "cups": [0, 1, 1, 2, 2, 3, 3, 4, 4]})
         return
@@ -254,6 +256,6 @@ SCENARIOS = GameScenarios(
     check_public=check_public,
     candidates=candidates,
     rejection_games=3,
-    rejections_per_rule=8,
+    rejections_per_rule=12,
 )
 """RONDA's scenarios."""
