@@ -301,7 +301,7 @@ def has_won(supply: int) -> bool:
 
 def lift_error(lifted: tuple[int, ...], cup: int) -> str | None:
     """RONDA-5: why *cup* cannot be lifted with *lifted* open (a place outside the circle, or
-    a cup lifted already), or ``None``; :data:`_LIFTS` lists exactly the others."""
+    a cup lifted already), or ``None``; ``_LIFTS`` lists exactly the others."""
     if not 0 <= cup < PLACES:
         return f"there is no cup at place {cup}; the circle has places 0 to 9"
     if cup in lifted:

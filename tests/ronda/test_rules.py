@@ -528,6 +528,10 @@ class TestActions:
             '"players":2,"relift_after_match":false},"cups":[3,0,1,4,2,2,0,4,1,3],'
             '"lifted":[4],"out":0,"phase":"lift","shown":[4,2],"supplies":[10,10],"turn":0}')
         assert GAME.dumps(Lift(0, 4)) == '{"cup":4,"seat":0,"type":"lift"}'
+        assert GAME.dumps(observe(state)) == (
+            '{"black":0,"circle":20,"config":{"beans_per_player":10,"max_beans":5,'
+            '"penalty_beans":true,"players":2,"relift_after_match":false},"lifted":[[4,2]],'
+            '"out":0,"phase":"lift","seat":null,"shown":[4,2],"supplies":[10,10],"turn":0}')
 
     @pytest.mark.parametrize("config", [Config(players=3), Config(relift_after_match=True)])
     def test_action_space(self, config: Config) -> None:
