@@ -28,7 +28,8 @@ from copa_ref.conformance.observables import (
     options_of,
     sorted_actions,
 )
-from copa_ref.conformance.scenarios import CountSpec, GameScenarios, Scenario, scenarios_of
+from copa_ref.conformance.registry import record_of
+from copa_ref.conformance.scenarios import AnyRecord, CountSpec, Scenario
 from copa_ref.core import JSON, MoverKind, RuleViolation, canonical_json
 from copa_ref.games import GAMES
 
@@ -98,7 +99,7 @@ def _play(game: Any, config: Any, seed: int, fires: Any = None,
     return actions, states
 
 
-def _events(game: Any, sc: GameScenarios, actions: list[Any], states: list[Any]) -> set[str]:
+def _events(game: Any, sc: AnyRecord, actions: list[Any], states: list[Any]) -> set[str]:
     rules = set(sc.whole_game_rules) if states and game.to_move(states[-1]).is_over else set()
     if sc.events is not None:
         for i, action in enumerate(actions):
@@ -120,7 +121,7 @@ def _trace(game: Any, slug: str, description: str, rules: set[str], config: Any,
     return case
 
 
-def _random_traces(game: Any, sc: GameScenarios) -> Iterator[Case]:
+def _random_traces(game: Any, sc: AnyRecord) -> Iterator[Case]:
     for batch in sc.random_games:
         for seed in batch.seeds:
             played = _play(game, batch.config, seed)
@@ -134,7 +135,8 @@ def _random_traces(game: Any, sc: GameScenarios) -> Iterator[Case]:
                          batch.config, actions, states)
 
 
-def _find(game: Any, spec: Scenario | CountSpec, extra: int = 0
+def _find(game: Any, spec: Scenario[Any, Any, Any, Any] | CountSpec[Any, Any, Any],
+          extra: int = 0
           ) -> tuple[int, list[Any], list[Any]]:
     for seed in spec.seeds:
         found = _play(game, spec.config, seed, spec.fires, extra,
@@ -145,7 +147,7 @@ def _find(game: Any, spec: Scenario | CountSpec, extra: int = 0
     raise RuntimeError(msg)
 
 
-def _scenario_traces(game: Any, sc: GameScenarios) -> Iterator[Case]:
+def _scenario_traces(game: Any, sc: AnyRecord) -> Iterator[Case]:
     for spec in sc.scenarios:
         seed, actions, states = _find(game, spec, spec.extra)
         description = (f"{spec.description} (first found in the random game from seed "
@@ -179,7 +181,7 @@ def _children(game: Any, state: Any) -> list[Any]:
     return list(game.legal_actions(state, None))
 
 
-def _counts(game: Any, sc: GameScenarios) -> Iterator[Case]:
+def _counts(game: Any, sc: AnyRecord) -> Iterator[Case]:
     for spec in sc.counts:
         if spec.fires is None:
             actions: list[Any] = []
@@ -305,7 +307,7 @@ def _remember(pool: dict[str, JSON], strings: dict[str, list[str]], action: JSON
                 seen.append(leaf)
 
 
-def _rejections(game: Any, sc: GameScenarios) -> Iterator[Case]:
+def _rejections(game: Any, sc: AnyRecord) -> Iterator[Case]:
     per_rule: dict[str, int] = {}
     kinds_seen: set[tuple[str, str]] = set()
     games: list[tuple[str, Any, int, list[Any], list[Any]]] = []
@@ -357,8 +359,8 @@ def _rejections(game: Any, sc: GameScenarios) -> Iterator[Case]:
 
 
 def generate_game(game: Any) -> dict[str, list[Case]]:
-    """Every case of one game, by kind (empty without a scenario module)."""
-    sc = scenarios_of(game.name)
+    """Every case of one game, by kind (empty for a game without a conformance record)."""
+    sc = record_of(game.name)
     if sc is None:
         return {kind: [] for kind in KINDS}
     traces = [*_scenario_traces(game, sc), *_random_traces(game, sc)]

@@ -21,7 +21,7 @@ import attrs
 from copa_ref.conformance.channel import Channel, EngineFailure
 from copa_ref.conformance.checks import broken_rule, json_diff, reference_refusal
 from copa_ref.conformance.observables import CORPUS_DIR, PROTOCOL_VERSION
-from copa_ref.conformance.scenarios import public_check
+from copa_ref.conformance.registry import record_of
 from copa_ref.core import JSON, canonical_json
 from copa_ref.games import GAMES
 
@@ -311,7 +311,9 @@ class Runner:
             game = GAMES.get(case["game"])
             rule: tuple[str | None, str] | None = None
             if game is not None:
-                rule = broken_rule(game, public_check(case["game"]), previous,
+                record = record_of(case["game"])
+                hook = None if record is None else record.check_public
+                rule = broken_rule(game, hook, previous,
                                    actions[-1] if actions else None, seen["public"])
                 if rule is None and extra_actions:
                     refused = reference_refusal(game, case["config"], actions,
