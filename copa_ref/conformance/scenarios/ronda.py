@@ -13,13 +13,28 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from copa_ref.conformance.scenarios import CountSpec, GameScenarios, RandomGames, Scenario
+from copa_ref.conformance.diagnosis.ronda import VIEW_RULES, diagnose
+from copa_ref.conformance.scenarios import CountSpec, GameRecord, RandomGames, Reading, Scenario
 from copa_ref.core import JSON, InvariantViolation
-from copa_ref.ronda import Action, Add, Again, Arrange, Config, Keep, Lift, Phase, State, Stop
+from copa_ref.ronda import (
+    GAME,
+    Action,
+    Add,
+    Again,
+    Arrange,
+    Config,
+    Keep,
+    Lift,
+    Observation,
+    Phase,
+    State,
+    Stop,
+)
+from copa_ref.ronda.misreadings import MISREADINGS
 from copa_ref.ronda.rules import apply, new_game
 from copa_ref.ronda.state import CIRCLE_BEANS, PLACES
 
-__all__ = ["SCENARIOS", "check_public", "events"]
+__all__ = ["RECORD", "check_public", "events"]
 
 DEFAULT = Config()
 RELIFT = Config(relift_after_match=True)
@@ -87,7 +102,8 @@ def _scripted(config: Config, cups: tuple[int, ...], script: str) -> tuple[Any, 
 
 
 def _scenario(slug: str, description: str, rules: tuple[str, ...], config: Config,
-              script: str, cups: tuple[int, ...] = STAIRS) -> Scenario:
+              script: str, cups: tuple[int, ...] = STAIRS
+              ) -> Scenario[State, Action, Config, Observation]:
     policy, fires = _scripted(config, cups, script)
     return Scenario(slug, description + f" (arrangement {list(cups)}, then: {script})",
                     rules, config, fires, seeds=range(1), policy=policy)
@@ -189,7 +205,8 @@ def candidates(game: Any, state: State) -> Iterator[tuple[str, str, JSON]]:
                {"type": "keep", "seat": seat, "cup": state.lifted[0]})
 
 
-SCENARIOS = GameScenarios(
+RECORD: GameRecord[State, Action, Config, Observation] = GameRecord(
+    game=GAME,
     random_games=(
         RandomGames("2p", DEFAULT, (12,)),
         RandomGames("3p", THREE, (49,)),
@@ -257,5 +274,15 @@ SCENARIOS = GameScenarios(
     candidates=candidates,
     rejection_games=3,
     rejections_per_rule=12,
+    view_rules=VIEW_RULES,
+    readings=(
+        Reading(option="beans_per_player", question="RONDA-Q1", rule="RONDA-2",
+                values=(9, 10)),
+        Reading(option="relift_after_match", question="RONDA-Q7", rule="RONDA-16"),
+        Reading(option="max_beans", question="RONDA-Q7", rule="RONDA-17", values=(4, 5)),
+        Reading(option="penalty_beans", question="RONDA-Q7", rule="RONDA-18"),
+    ),
+    misreadings=MISREADINGS,
+    diagnose=diagnose,
 )
-"""RONDA's scenarios."""
+"""RONDA's conformance record."""
