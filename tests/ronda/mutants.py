@@ -11,10 +11,13 @@ from copa_ref.ronda.misreadings import MISREADINGS
 from copa_ref.ronda.state import (
     CIRCLE_BEANS,
     PLACES,
+    Action,
     Add,
     Config,
     Lift,
+    Phase,
     State,
+    Stop,
 )
 
 
@@ -24,6 +27,10 @@ def _circle_empty_before_arrangement(state: State) -> int:
 
 def _nine_beans(config: Config) -> int:
     return 9
+
+
+def _ten_beans(config: Config) -> int:
+    return 10
 
 
 def _any_twenty(cups: object) -> str | None:
@@ -50,6 +57,17 @@ _LIFT_ANY = tuple(
 _ADDS_WITH_TWINS = tuple(
     {**table, **{(c, c): (Add(seat, c),) for c in range(PLACES)}}
     for seat, table in enumerate(_rules._ADDS))
+
+
+_ADDS_OR_STOP = tuple(
+    {pair: (*adds, Stop(seat)) for pair, adds in table.items()}
+    for seat, table in enumerate(_rules._ADDS))
+
+
+def _apply_optional_add(state: State, action: Action) -> State:
+    if state.phase is Phase.ADD and type(action) is Stop and action.seat == state.turn:
+        return _rules._stop(state)
+    return _rules.apply(state, action)
 
 
 def _mismatch_keeps_turn(state: State, cup: int, beans: int) -> State:
@@ -98,6 +116,9 @@ MUTANTS: tuple[Misreading, ...] = (
     Misreading(rule="RONDA-2", slug="nine-beans-each",
                description="each player receives nine beans (the materials list)",
                replacements={"starting_beans": _nine_beans}),
+    Misreading(rule="RONDA-2", slug="ten-beans-always",
+               description="each player receives ten beans whatever the option says",
+               replacements={"starting_beans": _ten_beans}),
     Misreading(rule="RONDA-3", slug="any-twenty-beans",
                description="any arrangement of twenty beans, four at most a cup, is accepted",
                replacements={"arrangement_error": _any_twenty}),
@@ -111,6 +132,9 @@ MUTANTS: tuple[Misreading, ...] = (
     Misreading(rule="RONDA-6", slug="mismatch-keeps-the-turn",
                description="after a mismatch the same player lifts again",
                replacements={"_mismatch": _mismatch_keeps_turn}),
+    Misreading(rule="RONDA-7", slug="adding-is-optional",
+               description="after a match the player may stop without adding a bean",
+               replacements={"_ADDS": _ADDS_OR_STOP, "apply": _apply_optional_add}),
     Misreading(rule="RONDA-8", slug="keep-covers-the-named-cup",
                description="keep covers the named group and goes on with the other",
                replacements={"_keep": _keep_covers_it}),
