@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 
 from copa_ref.conformance.scenarios import Divergence, Finding, ViewRule
 from copa_ref.ronda import Action, Add, Again, Config, Keep, Lift, Observation, Phase, State, Stop
+from copa_ref.ronda.state import CIRCLE_BEANS
 
 __all__ = ["VIEW_RULES", "diagnose"]
 
@@ -102,6 +103,8 @@ VIEW_RULES: tuple[RondaView, ...] = (
              says="what a lifted cup holds is shown to everyone, also after a mismatch"),
     ViewRule(part="public", rule="RONDA-7", when=_match,
              says="two lifted cups with the identical number: a bean must be added"),
+    ViewRule(part="legal", rule="RONDA-7", when=_match,
+             says="after a match the only actions add a bean to one of the two cups"),
     ViewRule(part="legal", rule="RONDA-7", when=_kind(Add),
              says="the bean goes onto one of the two matched cups"),
     ViewRule(part="public", rule="RONDA-6", when=_mismatch,
@@ -127,15 +130,46 @@ VIEW_RULES: tuple[RondaView, ...] = (
 """Which rule decides which part of RONDA's public view, most specific first."""
 
 
+def _full_pair_findings(d: RondaDivergence, seen: Observation) -> Iterator[Finding]:
+    """What went wrong with a pair of the maximum, re-derived from the reported view."""
+    config = d.before.config
+    top = config.max_beans
+    into_black = seen.black - d.before.black
+    out = seen.out - d.before.out
+    if not config.penalty_beans and into_black > 0:
+        yield Finding("RONDA-18", f"the black cup took {into_black} beans although no "
+                      "penalty beans are played: the group leaves the game")
+    elif config.penalty_beans and d.before.black > 0 and into_black > 0:
+        yield Finding("RONDA-12", f"the black cup took {into_black} beans while it held "
+                      f"{d.before.black}: the group leaves the game")
+    elif into_black + out == top:
+        yield Finding("RONDA-10", f"{top} beans went to the middle: the group goes with the "
+                      "added bean")
+    elif seen.phase is Phase.CHOOSE or into_black + out == 0:
+        rule = "RONDA-17" if top == 4 else "RONDA-10"
+        yield Finding(rule, f"two groups of {top} stayed in the circle: one goes to the "
+                      "middle with the added bean")
+
+
 def diagnose(d: RondaDivergence) -> Iterator[Finding]:
-    """RONDA's own findings: a turn reported passing to the previous seat instead of the next
-    (RONDA-4), re-derived from what the engine reported."""
-    reported = d.reported_view
-    players = d.before.config.players
-    if reported is None or players < 3 or d.action is None:
+    """RONDA's own findings, re-derived from what the engine reported: a pair of the maximum
+    settled wrongly (RONDA-10, RONDA-12, RONDA-17, RONDA-18), a reported view whose beans do
+    not add up (RONDA-15), a turn passed to the previous seat instead of the next
+    (RONDA-4)."""
+    seen = d.reported_view
+    if seen is None or d.action is None:
         return
+    if _full_pair(d):
+        yield from _full_pair_findings(d, seen)
+    config = d.before.config
+    total = seen.circle + seen.black + sum(seen.supplies) + seen.out
+    expected = CIRCLE_BEANS + config.players * config.beans_per_player
+    if total != expected:
+        yield Finding("RONDA-15", f"the reported view holds {total} beans, not {expected}: "
+                      "circle + black cup + supplies + out of the game are conserved")
+    players = config.players
     nxt = (d.before.turn + 1) % players
     previous = (d.before.turn - 1) % players
-    if d.expected.turn == nxt and reported.turn == previous:
+    if players > 2 and d.expected.turn == nxt and seen.turn == previous:
         yield Finding("RONDA-4", f"the turn passed from seat {d.before.turn} to seat "
                       f"{previous}, not to the next seat {nxt}: play goes on clockwise")

@@ -237,6 +237,10 @@ RECORD: GameRecord[State, Action, Config, Observation] = GameRecord(
                   ("RONDA-8", "RONDA-10"), DEFAULT, FIRST_FIVES),
         _scenario("penalty-bean", "A mismatch while the black cup holds beans: one penalty "
                   "bean to the player", ("RONDA-6", "RONDA-11"), DEFAULT, PENALTY),
+        _scenario("penalty-bean-in-a-chain", "A mismatch later in a chain while the black "
+                  "cup holds beans costs a penalty bean too (RONDA-Q5)",
+                  ("RONDA-8", "RONDA-11"), DEFAULT,
+                  FIRST_FIVES + " lift:6 lift:7 add:6 keep:6 lift:0"),
         _scenario("two-fives-black-cup-full", "Two groups of five while the black cup holds "
                   "beans: the six leave the game", ("RONDA-10", "RONDA-12"), DEFAULT, SIX_OUT),
         _scenario("the-end", "A player gives his last bean: he wins at once",
