@@ -28,7 +28,7 @@ from copa_ref.ronda.state import (
     Stop,
 )
 
-__all__ = ["demo", "describe", "memory_player", "render"]
+__all__ = ["demo", "describe", "memory_player", "render", "status"]
 
 
 def render(state: State) -> str:
@@ -41,15 +41,18 @@ def render(state: State) -> str:
             f"{place}:{state.cups[place]}" if place in state.lifted
             else f"{place}:?({state.cups[place]})"
             for place in range(len(state.cups)))
-    if state.phase is Phase.OVER:
-        status = f"game over: seat {state.turn} wins"
-    elif state.phase is Phase.SET_UP:
-        status = "the cups are to be arranged"
-    else:
-        status = f"seat {state.turn} to {state.phase.value}"
     supplies = " ".join(f"{s}:{b}" for s, b in enumerate(state.supplies))
     return (f"  circle {circle}\n  black cup {state.black}, out of the game {state.out}, "
-            f"supplies {supplies}; {status}")
+            f"supplies {supplies}; {status(state)}")
+
+
+def status(state: State) -> str:
+    """Who is to do what, or who has won, in words."""
+    if state.phase is Phase.OVER:
+        return f"seat {state.turn} has won"
+    if state.phase is Phase.SET_UP:
+        return "the cups are to be arranged"
+    return f"seat {state.turn} is to {state.phase.value}"
 
 
 def describe(state: State, action: Action) -> str:

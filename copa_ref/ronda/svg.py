@@ -12,8 +12,9 @@ from __future__ import annotations
 import math
 import xml.etree.ElementTree as ET
 
+from copa_ref.ronda.demo import status
 from copa_ref.ronda.rules import circle_beans
-from copa_ref.ronda.state import Phase, State
+from copa_ref.ronda.state import State
 
 __all__ = ["svg"]
 
@@ -61,15 +62,9 @@ def _describe(state: State, seat: int | None) -> str:
     if state.shown is not None and state.shown[0] not in state.lifted:
         where += f" The last lift showed {state.shown[1]} at place {state.shown[0]}."
     supplies = ", ".join(f"seat {s} {b}" for s, b in enumerate(state.supplies))
-    if state.phase is Phase.OVER:
-        status = f"Seat {state.turn} has won."
-    elif state.phase is Phase.SET_UP:
-        status = "The cups are to be arranged."
-    else:
-        status = f"Seat {state.turn} is to {state.phase.value}."
     view = "the public view" if seat is None else f"seat {seat}'s view"
     return (f"RONDA position ({view}). {where} Black cup {state.black}, out of the game "
-            f"{state.out}, {circle_beans(state)} in the circle; supplies: {supplies}. {status}")
+            f"{state.out}, {circle_beans(state)} in the circle; supplies: {supplies}; {status(state)}.")
 
 
 def svg(state: State, seat: int | None = None) -> str:
