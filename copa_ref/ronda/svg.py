@@ -64,7 +64,8 @@ def _describe(state: State, seat: int | None) -> str:
     supplies = ", ".join(f"seat {s} {b}" for s, b in enumerate(state.supplies))
     view = "the public view" if seat is None else f"seat {seat}'s view"
     return (f"RONDA position ({view}). {where} Black cup {state.black}, out of the game "
-            f"{state.out}, {circle_beans(state)} in the circle; supplies: {supplies}; {status(state)}.")
+            f"{state.out}, {circle_beans(state)} in the circle; supplies: {supplies}; "
+            f"{status(state)}.")
 
 
 def svg(state: State, seat: int | None = None) -> str:
