@@ -120,7 +120,7 @@ class RondaMachine(RuleBasedStateMachine):
 
 
 TestRondaMachine = RondaMachine.TestCase
-TestRondaMachine.settings = settings(settings(), max_examples=30, stateful_step_count=60)
+TestRondaMachine.settings = settings(settings(), max_examples=80, stateful_step_count=80)
 
 
 class TestWholeGames:
