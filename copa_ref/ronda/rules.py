@@ -585,7 +585,13 @@ def circle_beans(state: State) -> int:
 def observe(state: State, seat: int | None = None) -> Observation:
     """RONDA-14: what *seat* sees, the same as every other seat and a spectator: the lifted
     cups and what the last lift showed, the total in the circle, the black cup, the beans
-    out of the game, every supply. Never a covered cup's count."""
+    out of the game, every supply. Never a covered cup's count.
+
+    :raises MalformedInputError: when *seat* is neither ``None`` nor a seat of the game.
+    """
+    if seat is not None and (type(seat) is not int or not 0 <= seat < len(state.supplies)):
+        msg = f"seat {seat!r} is no seat of {len(state.supplies)}"
+        raise MalformedInputError(msg)
     cups = state.cups
     return Observation(
         config=state.config,

@@ -395,6 +395,12 @@ class TestWhatIsSeen:
         assert attrs.evolve(observe(state, 1), seat=0) == seen
         assert attrs.evolve(observe(state, None), seat=0) == seen
 
+    def test_invalid_observer(self) -> None:
+        """RONDA-14: an observer that is no seat is malformed input."""
+        for seat in (2, -1, True, "0"):
+            with pytest.raises(MalformedInputError):
+                observe(arranged(), seat)  # type: ignore[arg-type]
+
     def test_memory_of_the_public_history(self) -> None:
         """RONDA-14: ``remember`` knows what every lift showed, and every open change."""
         state = arranged()
