@@ -443,6 +443,9 @@ def apply(state: State, action: Action) -> State:
         ``specs/ronda.md``: RONDA-13 after the end, RONDA-3 the set-up, RONDA-4 out of turn,
         RONDA-5/7/8/16 the wrong kind of action or place.
     """
+    if type(state) is not State:
+        msg = f"not a RONDA state: {type(state).__name__}"
+        raise MalformedInputError(msg)
     kind = type(action)
     if kind is Arrange:
         return _apply_arrange(state, action)  # type: ignore[arg-type]

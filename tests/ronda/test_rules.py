@@ -500,6 +500,11 @@ class TestMalformed:
         """RONDA-5: ill-typed actions are malformed (a bool is no seat, 3.0 no place)."""
         malformed(play(arranged(), "lift:4 lift:5"), action)
 
+    def test_invalid_state_object(self) -> None:
+        """RONDA-15: apply refuses an object that is no RONDA state."""
+        with pytest.raises(MalformedInputError):
+            apply(None, Lift(0, 0))  # type: ignore[arg-type]
+
     @pytest.mark.parametrize("data", [
         {"type": "lift", "seat": 0},
         {"type": "lift", "seat": 0, "cup": "3"},
