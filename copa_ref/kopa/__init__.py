@@ -40,6 +40,7 @@ from copa_ref.kopa.state import (
     State,
     Suit,
 )
+from copa_ref.kopa.svg import svg
 
 __all__ = [
     "GAME",
@@ -66,6 +67,7 @@ __all__ = [
     "outcome",
     "render",
     "sample_chance",
+    "svg",
     "to_move",
     "well_formed",
 ]
@@ -102,5 +104,6 @@ GAME: Game[State, Action, Config, Observation] = Game(
     step_invariants=STEP_INVARIANTS,
     render=render,
     demo=demo,
+    svg=svg,
 )
 """The Kopa record for the registry."""

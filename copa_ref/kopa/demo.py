@@ -27,9 +27,13 @@ def simple_player(state: State, rng: random.Random) -> Action:
     return rng.choice([p for p in plays if abs(p.card.number - 8) == best])
 
 
-def demo(seed: int, config: Config | None = None) -> Iterator[str]:
-    """Play a seeded match between simple players; yield it as lines of text."""
+def demo(seed: int, config: Config | None = None, players: int | None = None
+         ) -> Iterator[str]:
+    """Play a seeded match between simple players (*players* seats, default the config's);
+    yield it as lines of text."""
     rng = random.Random(seed)
+    if players is not None:
+        config = Config(players=players)
     state = new_game(config)
     n = state.config.players
     yield f"Kopa, {n} players, to {state.config.target} points, seed {seed}"
