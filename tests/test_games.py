@@ -10,20 +10,11 @@ import pytest
 
 from copa_ref.cli import main
 from copa_ref.conformance.registry import record_of
-from copa_ref.core import MoverKind, steps, uniform
+from copa_ref.core import MoverKind
 from copa_ref.games import GAMES, get_game
+from tests.support import play_random
 
 NAMES = sorted(GAMES)
-
-RANDOM_LIMIT = 5000
-"""Random games are cut here: where passing is always allowed (Kopa) uniform random players
-may never finish a match."""
-
-
-def random_steps(game: Any, config: Any, seed: int) -> list[tuple[Any, Any]]:
-    """The (state, action) steps of a random game from *seed*, to its end or the limit."""
-    return [(step.before, step.action) for step in
-            steps(game, uniform, random.Random(seed), config=config, max_steps=RANDOM_LIMIT)]
 
 
 def test_registry() -> None:
@@ -51,9 +42,9 @@ def test_fact_sheet_holds(name: str) -> None:
     runs = [(game.default_config(), seed) for seed in range(8)]
     runs += [(config, seed) for config in others for seed in range(2)]
     for config, seed in runs:
-        played = random_steps(game, config, seed)
+        steps = play_random(game, config, random.Random(seed), check=False)
         decisions = 0
-        for state, _ in played:
+        for state, _ in steps:
             mover = game.to_move(state)
             seen_kinds.add(mover.kind)
             decisions += mover.kind is not MoverKind.CHANCE
@@ -83,7 +74,8 @@ def test_demo_runs(name: str, capsys: pytest.CaptureFixture[str]) -> None:
 def test_json_round_trip_along_a_game(name: str) -> None:
     """P-8: every state, action and observation of a game survives canonical JSON."""
     game: Any = get_game(name)
-    for state, action in random_steps(game, game.default_config(), 5):
+    for state, action in play_random(game, game.default_config(), random.Random(5),
+                                     check=False):
         assert game.state_from_json(game.to_json(state)) == state
         assert game.action_from_json(game.to_json(action)) == action
         assert game.dumps(game.state_from_json(game.to_json(state))) == game.dumps(state)

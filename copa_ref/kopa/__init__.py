@@ -105,5 +105,6 @@ GAME: Game[State, Action, Config, Observation] = Game(
     render=render,
     demo=demo,
     svg=svg,
+    random_play_ends=False,
 )
 """The Kopa record for the registry."""

@@ -1,132 +1,119 @@
-"""A picture of a Kopa position as SVG: pure, deterministic, standard library only.
+"""A Kopa position as an SVG picture: the table in the text's arrangement and, for a seat's
+view, that seat's hand.
 
-The table is drawn in the text's arrangement (KOPA-14): one row per suit, Sable at the top,
-each row the up-pile (its cards from the 1), the place of the 8, and the down-pile (from the
-15). Below it: each seat's hand size, penalties and score, and, for the seat whose view it
-is, its own cards. Colours come from CSS classes with a ``prefers-color-scheme`` media query,
-so the picture reads in light and dark themes.
+The picture is drawn from :func:`~copa_ref.kopa.rules.observe` alone, so it shows exactly
+what the viewer may know (P-6): the public view shows no hand and no stock card, a seat's
+view its own hand and nobody else's. The table is drawn as KOPA-14 lays it out: one row per
+suit, Sable at the top, each row the up-pile from its 1, the place of the 8, and the
+down-pile from its 15 at the right. Built on :class:`copa_ref.core.svg.Drawing`.
 """
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
-
-from copa_ref.kopa.state import Card, Phase, State
+from copa_ref.core.svg import Drawing
+from copa_ref.kopa.rules import observe
+from copa_ref.kopa.state import Card, Observation, Phase, State
 
 __all__ = ["svg"]
 
 _SUITS = ("Sable", "Vert", "Gules", "Or")
-_CARD_W, _CARD_H, _GAP = 26, 34, 3
-_STYLE = """
-svg { font-family: sans-serif; font-size: 11px; }
-.bg { fill: #f7f7f2; } .text { fill: #222; } .empty { fill: none; stroke: #999;
- stroke-dasharray: 3 2; } .card { stroke: #333; stroke-width: 0.8; }
-.S { fill: #d9d9d9; } .V { fill: #bfe3c6; } .G { fill: #f2b8b5; } .O { fill: #f4df9c; }
-.label { fill: #555; }
-@media (prefers-color-scheme: dark) {
- .bg { fill: #1d1f21; } .text { fill: #eee; } .label { fill: #bbb; }
- .empty { stroke: #777; } .card { stroke: #ddd; }
- .S { fill: #555; } .V { fill: #2f6b3a; } .G { fill: #8a3430; } .O { fill: #8a7327; }
-}
-"""
+_INK = {"S": "cardink", "V": "dark", "G": "red", "O": "light"}
+_CARD_W, _CARD_H, _GAP = 28, 38, 3
+_LEFT = 64
+_WIDTH = _LEFT + 15 * (_CARD_W + _GAP) + 12
+_ROW = _CARD_H + 10
 
 
-def _card(parent: ET.Element, card: Card, x: float, y: float) -> None:
-    ET.SubElement(parent, "rect", {"x": str(x), "y": str(y), "width": str(_CARD_W),
-                                   "height": str(_CARD_H), "rx": "3",
-                                   "class": f"card {card.value[0]}"})
-    text = ET.SubElement(parent, "text", {"x": str(x + _CARD_W / 2), "y": str(y + 21),
-                                          "text-anchor": "middle", "class": "text"})
-    text.text = card.value
+def _card(drawing: Drawing, x: float, y: float, card: Card) -> None:
+    drawing.add("rect", class_="card", x=x, y=y, width=_CARD_W, height=_CARD_H, rx=3)
+    drawing.text(x + _CARD_W / 2, y + 17, card.value[0], size=11, bold=True,
+                 cls=_INK[card.value[0]])
+    drawing.text(x + _CARD_W / 2, y + 31, card.value[1:], size=12, cls=_INK[card.value[0]])
 
 
-def _slot(parent: ET.Element, x: float, y: float) -> None:
-    ET.SubElement(parent, "rect", {"x": str(x), "y": str(y), "width": str(_CARD_W),
-                                   "height": str(_CARD_H), "rx": "3", "class": "empty"})
+def _slot(drawing: Drawing, x: float, y: float) -> None:
+    drawing.add("rect", class_="line", x=x + 2, y=y + 2, width=_CARD_W - 4,
+                height=_CARD_H - 4, rx=3)
 
 
-def _label(parent: ET.Element, x: float, y: float, words: str, anchor: str = "start") -> None:
-    text = ET.SubElement(parent, "text", {"x": str(x), "y": str(y), "class": "label",
-                                          "text-anchor": anchor})
-    text.text = words
+def _status(view: Observation) -> str:
+    if view.phase is Phase.OVER:
+        return f"match over after round {view.round}"
+    if view.phase is Phase.DEAL:
+        return f"round {view.round}: seat {view.dealer} deals"
+    if view.phase is Phase.DRAWN:
+        return f"round {view.round}: seat {view.turn} decides on the card it drew"
+    return f"round {view.round}: seat {view.turn} to play"
 
 
-def _describe(state: State, seat: int | None) -> str:
-    parts = [f"Kopa, round {state.round}, {state.config.players} players, dealer seat "
-             f"{state.dealer}, phase {state.phase.value}."]
+def _describe(view: Observation) -> str:
+    parts = [f"Kopa, {len(view.scores)} players, {_status(view)}."]
     for row, name in enumerate(_SUITS):
-        up, down = state.piles[2 * row], state.piles[2 * row + 1]
+        up, down = view.piles[2 * row], view.piles[2 * row + 1]
         up_text = f"up to {up[-1].number}" if up else "up-pile not started"
         down_text = f"down to {down[-1].number}" if down else "down-pile not started"
-        eight = ", complete with its 8" if any(c.row == row for c in state.eights) else ""
+        eight = ", complete with its 8" if any(c.row == row for c in view.eights) else ""
         parts.append(f"{name}: {up_text}, {down_text}{eight}.")
-    sizes = ", ".join(f"seat {s} {len(h)} cards" for s, h in enumerate(state.hands))
-    parts.append(f"Hands: {sizes}." + (f" Stock: {len(state.stock)} cards."
-                                       if state.stock else ""))
-    parts.append("Scores: " + ", ".join(f"seat {s} {p}" for s, p in enumerate(state.scores))
-                 + "; penalties this round: "
-                 + ", ".join(f"seat {s} {p}" for s, p in enumerate(state.penalties)) + ".")
-    if state.phase in (Phase.PLAY, Phase.DRAWN):
-        parts.append(f"Seat {state.turn} to act.")
-    if seat is not None:
-        parts.append(f"Seat {seat} holds " + (" ".join(c.value for c in state.hands[seat])
-                                              or "nothing") + ".")
+    for seat in range(len(view.scores)):
+        parts.append(f"Seat {seat}: {view.hand_sizes[seat]} cards, {view.penalties[seat]} "
+                     f"penalty points this round, score {view.scores[seat]}.")
+    if view.stock_size:
+        parts.append(f"The stock holds {view.stock_size} cards face down.")
+    if view.seat is not None:
+        hand = " ".join(c.value for c in view.hand) or "no cards"
+        parts.append(f"Seat {view.seat}'s hand: {hand}.")
+        if view.drawn is not None:
+            parts.append(f"It drew {view.drawn.value}.")
     return " ".join(parts)
 
 
 def svg(state: State, seat: int | None = None) -> str:
-    """The position as an SVG document; with *seat*, that seat's view (its own hand shown,
-    no other hand or the stock); without, the public view."""
-    width = 2 * 7 * (_CARD_W + _GAP) + _CARD_W + 90
-    n = state.config.players
-    rows_h = 4 * (_CARD_H + 8)
-    height = rows_h + 30 + 16 * n + (_CARD_H + 30 if seat is not None else 0)
-    root = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg",
-                              "viewBox": f"0 0 {width} {height}", "width": str(width),
-                              "height": str(height), "role": "img"})
-    title = ET.SubElement(root, "title")
-    title.text = (f"Kopa round {state.round}" + (f", seat {seat}'s view" if seat is not None
-                                                 else ", public view"))
-    desc = ET.SubElement(root, "desc")
-    desc.text = _describe(state, seat)
-    style = ET.SubElement(root, "style")
-    style.text = _STYLE
-    ET.SubElement(root, "rect", {"x": "0", "y": "0", "width": str(width),
-                                 "height": str(height), "class": "bg"})
-    left = 60
+    """The position as SVG text: with *seat* ``None`` the public view, with a seat that
+    seat's view, its own hand below the table. Pure and deterministic."""
+    view = observe(state, seat)
+    n = len(view.scores)
+    table_h = 34 + 4 * _ROW
+    height = table_h + 20 + 16 * n + (_CARD_H + 34 if seat is not None else 0)
+    title = f"Kopa: {_status(view)}" + ("" if seat is None else f", seat {seat}'s view")
+    drawing = Drawing(_WIDTH, height, title=title, desc=_describe(view))
+    drawing.text(_WIDTH / 2, 20, _status(view), size=15, bold=True)
     for row, name in enumerate(_SUITS):
-        y = 6 + row * (_CARD_H + 8)
-        _label(root, 6, y + 21, name)
-        up, down = state.piles[2 * row], state.piles[2 * row + 1]
+        y = 32 + row * _ROW
+        drawing.text(8, y + 24, name, size=12, anchor="start", cls="muted")
+        up, down = view.piles[2 * row], view.piles[2 * row + 1]
         for k in range(7):
-            x = left + k * (_CARD_W + _GAP)
+            x = _LEFT + k * (_CARD_W + _GAP)
             if k < len(up):
-                _card(root, up[k], x, y)
+                _card(drawing, x, y, up[k])
             else:
-                _slot(root, x, y)
-        x8 = left + 7 * (_CARD_W + _GAP)
-        eights = [c for c in state.eights if c.row == row]
+                _slot(drawing, x, y)
+        x8 = _LEFT + 7 * (_CARD_W + _GAP)
+        eights = [c for c in view.eights if c.row == row]
         if eights:
-            _card(root, eights[0], x8, y)
+            _card(drawing, x8, y, eights[0])
         else:
-            _slot(root, x8, y)
+            _slot(drawing, x8, y)
         for k in range(7):
             x = x8 + (7 - k) * (_CARD_W + _GAP)
             if k < len(down):
-                _card(root, down[k], x, y)
+                _card(drawing, x, y, down[k])
             else:
-                _slot(root, x, y)
-    y = rows_h + 18
+                _slot(drawing, x, y)
+    y = table_h + 14
     for s in range(n):
-        mark = " (to act)" if state.phase in (Phase.PLAY, Phase.DRAWN) and s == state.turn \
+        mark = " ◂ to act" if view.phase in (Phase.PLAY, Phase.DRAWN) and s == view.turn \
             else ""
-        _label(root, 6, y, f"seat {s}: {len(state.hands[s])} cards, penalties "
-                           f"{state.penalties[s]}, score {state.scores[s]}{mark}")
+        dealer = " · D" if s == view.dealer else ""
+        drawing.text(8, y, f"seat {s}{dealer}: {view.hand_sizes[s]} cards, penalties "
+                           f"{view.penalties[s]}, score {view.scores[s]}{mark}", size=12,
+                     anchor="start")
         y += 16
-    if state.stock:
-        _label(root, width - 6, rows_h + 18, f"stock: {len(state.stock)} cards", "end")
+    if view.stock_size:
+        drawing.text(_WIDTH - 8, table_h + 14, f"stock: {view.stock_size} cards", size=12,
+                     anchor="end", cls="muted")
     if seat is not None:
-        _label(root, 6, y + 4, f"seat {seat}'s hand")
-        for k, card in enumerate(state.hands[seat]):
-            _card(root, card, 6 + k * (_CARD_W + _GAP) * 0.9, y + 10)
-    return ET.tostring(root, encoding="unicode")
+        drawing.text(8, y + 6, f"seat {seat}'s hand", size=12, anchor="start", cls="muted")
+        step = min(_CARD_W + _GAP, (_WIDTH - 16) / max(1, len(view.hand)))
+        for k, card in enumerate(view.hand):
+            _card(drawing, 8 + k * step, y + 12, card)
+    return drawing.to_string()
