@@ -31,6 +31,7 @@ from copa_ref.core import (
     register_union,
     shuffled,
 )
+from copa_ref.core.codec import MAX_INT
 from copa_ref.core.fields import check_instance, check_int, check_position, check_tuple
 from copa_ref.ronda.state import (
     CIRCLE_BEANS,
@@ -507,6 +508,9 @@ def _check_state(state: object, seat: object = None) -> None:
 
     :raises MalformedInputError: otherwise.
     """
+    if type(state) is State and (seat is None or (
+            type(seat) is int and 0 <= seat < state.config.players)):
+        return  # the common case, checked without a call
     check_position(state, State, "a RONDA state", seat, lambda s: s.config.players)
 
 
@@ -516,6 +520,12 @@ def _check_action(action: object) -> None:
 
     :raises MalformedInputError: otherwise.
     """
+    kind = type(action)
+    if kind is Lift or kind is Add or kind is Keep:
+        seat, cup = action.seat, action.cup  # type: ignore[attr-defined]
+        if (type(seat) is int and type(cup) is int and -MAX_INT <= seat <= MAX_INT
+                and -MAX_INT <= cup <= MAX_INT):
+            return  # the common case, checked without a call
     check_instance(action, _TYPES, "a RONDA action")
     checked = cast(Action, action)
     if isinstance(checked, Arrange):
