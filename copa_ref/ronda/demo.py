@@ -99,10 +99,11 @@ def memory_player(state: State, memory: tuple[int | None, ...], rng: random.Rand
     return rng.choice(legal)
 
 
-def demo(seed: int = 1, config: Config | None = None) -> Iterator[str]:
-    """A seeded game between players with a perfect memory, turn by turn."""
+def demo(seed: int = 1, players: int | None = None) -> Iterator[str]:
+    """A seeded game between players with a perfect memory, turn by turn, at a table of
+    *players* seats (2 by default)."""
     rng = random.Random(seed)
-    state = new_game(config)
+    state = new_game(Config() if players is None else Config(players=players))
     yield f"RONDA, {state.config.players} players, seed {seed}"
     memory: tuple[int | None, ...] | None = None
     seen: Observation
