@@ -669,7 +669,7 @@ def remember(memory: Memory | None, action: Action, after: Observation) -> Memor
     cups.
     """
     if memory is None or type(action) is Arrange:
-        return (None,) * PLACES
+        memory = (None,) * PLACES
     known = list(memory)
     if type(action) is Lift and after.shown is not None:
         known[after.shown[0]] = after.shown[1]
