@@ -296,6 +296,8 @@ class Runner:
                 self._trace(case)
             elif kind == "rejection":
                 self._rejection(case)
+            elif kind == "config":
+                self._config(case)
             else:
                 self._count(case)
         except _Failed as failed:
@@ -692,6 +694,19 @@ class Runner:
             raise _Failed(len(prefix), f"{case['counts']} to depth {depth}: expected "
                                        f"{case['total']}, got {sum(breakdown.values())}",
                           "\n".join(lines[:12]))
+
+    def _config(self, case: Case) -> None:
+        """``new_game`` with a config the rules exclude (or a malformed one) is refused."""
+        assert self.channel is not None
+        self._budget -= 1
+        answer = self.channel.request({"op": "new_game", "game": case["game"],
+                                       "config": case["config"]})
+        if answer.get("ok") is not False:
+            rule = case["rule"]
+            why = f"the rules exclude under {rule}" if rule else "is malformed (P-8)"
+            raise _Failed(0, f"started a game with the config {canonical_json(case['config'])}"
+                             f", which {why}", "new_game must answer {\"ok\": false, "
+                             "\"error\": ...}", rule or "P-8")
 
     def _walk_quietly(self, case: Case, actions: list[JSON]) -> None:
         """Replay *actions* without checking (back to a node of a count, without undo)."""
