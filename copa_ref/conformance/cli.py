@@ -96,9 +96,10 @@ def _run(args: argparse.Namespace) -> int:
     runner = Runner(lambda: SubprocessChannel(args.engine, timeout=args.timeout), cases)
     try:
         hello = runner.start()
-    except EngineFailure as exc:
+    except Exception as exc:  # EngineFailure, or an answer no JSON reader takes
         runner.close()
-        msg = f"the engine {args.engine!r} did not start: {exc}"
+        text = str(exc) if isinstance(exc, EngineFailure) else f"{type(exc).__name__}: {exc}"
+        msg = f"the engine {args.engine!r} did not start: {text}"
         raise UsageError(msg) from None
     out = sys.stdout
     report: IO[str] | None = None
