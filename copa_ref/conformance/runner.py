@@ -38,6 +38,7 @@ from copa_ref.games import GAMES
 __all__ = [
     "CaseResult",
     "Filters",
+    "HandshakeError",
     "Runner",
     "corpus_version",
     "load_corpus",
@@ -142,6 +143,11 @@ class CaseResult:
                 "rules": list(self.rules), "seconds": round(self.seconds, 4)}
 
 
+class HandshakeError(EngineFailure):
+    """The engine answered the handshake, but refused it or sent a misshapen one: every
+    case is errored with the reason."""
+
+
 class _Failed(Exception):
     def __init__(self, step: int | None, reason: str, diff: str | None = None,
                  rule: str | None = None, explanation: str | None = None,
@@ -191,20 +197,31 @@ class Runner:
         self.traces: dict[str, Case] = {c["id"]: c for c in corpus if c.get("kind") == "trace"}
         self._reports: dict[int, Report] = {}
         self._budget = 0
+        self.handshake_error: HandshakeError | None = None
 
     # -- the session -------------------------------------------------------------------------
 
     def start(self) -> Message:
-        """Start the engine (if not running) and return its handshake."""
+        """Start the engine (if not running) and return its handshake.
+
+        :raises HandshakeError: again and again once the engine sent an unusable handshake
+            (it is not restarted for every case).
+        """
+        if self.handshake_error is not None:
+            raise self.handshake_error
         if self.channel is None:
             self.channel = self.connect()
             self.hello = None
             answer = self.channel.request({"op": "start", "protocol": PROTOCOL_VERSION})
             if not answer.get("ok"):
-                raise EngineFailure(f"handshake refused: {shown(answer.get('error'))}")
+                self.handshake_error = HandshakeError(
+                    f"handshake refused: {shown(answer.get('error'))}")
+                raise self.handshake_error
             problem = handshake_problem(answer)
             if problem is not None:
-                raise EngineFailure(f"misshapen handshake: {problem}: {shown(answer)[:300]}")
+                self.handshake_error = HandshakeError(
+                    f"misshapen handshake: {problem}: {shown(answer)[:300]}")
+                raise self.handshake_error
             self.hello = answer
         assert self.hello is not None
         return self.hello

@@ -518,6 +518,8 @@ def main(argv: list[str]) -> int:
             # The garbage line is written before the real answer: serve answers next.
             return serve(engine)
         return serve(engine)
+    if name.startswith("misbehaving-"):
+        return serve(misbehaving(name.removeprefix("misbehaving-"))())
     if name == "silent":  # starts, then never answers anything
         time.sleep(3600)
         return 0
