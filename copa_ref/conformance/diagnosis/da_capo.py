@@ -47,7 +47,20 @@ def _ended(d: DaCapoDivergence) -> bool:
                                                and reported.finisher is not None)
 
 
+def _start(d: DaCapoDivergence) -> bool:
+    """The initial position (step 0)."""
+    return d.step == 0
+
+
 VIEW_RULES: tuple[DaCapoView, ...] = (
+    ViewRule(part="public.lines", rule="DACAPO-2", when=_start,
+             says="each player's line of cups (4 cups with 2-3 players, 3 with 4-5), empty"),
+    ViewRule(part="public.target", rule="DACAPO-2", when=_start,
+             says="the target cup starts empty"),
+    ViewRule(part="public", rule="DACAPO-3", when=_start,
+             says="sixteen beans in each player's hand, none in the box"),
+    ViewRule(part="to_move", rule="DACAPO-4", when=_start,
+             says="a round is simultaneous: every player bids at once"),
     ViewRule(part="public", rule="DACAPO-14", when=_last_step,
              says="the last player with beans puts one into his next cup, the rest into "
                   "the box"),
