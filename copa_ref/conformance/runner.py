@@ -170,6 +170,25 @@ def _listing(label: str, items: list[str]) -> str:
     return f"{label} {', '.join(items[:5])}{more}"
 
 
+def _legal_lines(seat: int | None, listed: list[JSON], wanted: list[JSON], lines: list[str],
+                 extra: dict[int | None, list[str]]) -> bool:
+    """Compare the legal actions a seat's listing holds with the wanted ones; add the
+    differences to *lines* and the extra actions to *extra*. Whether they differ."""
+    got, want = _text(listed), _text(wanted)
+    if got == want:
+        return False
+    label = "legal" if seat is None else f"legal(seat {seat})"
+    missing = sorted(set(want) - set(got))
+    extra[seat] = sorted(set(got) - set(want))
+    if missing:
+        lines.append(_listing(f"{label}: missing", missing))
+    if extra[seat]:
+        lines.append(_listing(f"{label}: extra", extra[seat]))
+    if not missing and not extra[seat]:
+        lines.append(f"{label}: duplicates in {len(got)} actions")
+    return True
+
+
 def _replay_reference(game: Any, config: Any, actions: list[JSON]) -> list[Any]:
     """The reference's states along *actions* (``states[i]`` after i actions)."""
     state = game.new_game(config)
@@ -405,19 +424,8 @@ class Runner:
         for part in expect["legal_by_seat"] or ():
             groups.append((part["seat"], part["actions"]))
         for seat, wanted in groups:
-            got = _text(report.legal[seat])
-            want = _text(wanted)
-            if got != want:
-                missing = sorted(set(want) - set(got))
-                extra[seat] = sorted(set(got) - set(want))
-                label = "legal" if seat is None else f"legal(seat {seat})"
+            if _legal_lines(seat, report.legal[seat], wanted, lines, extra):
                 differing.append("legal")
-                if missing:
-                    lines.append(_listing(f"{label}: missing", missing))
-                if extra[seat]:
-                    lines.append(_listing(f"{label}: extra", extra[seat]))
-                if not missing and not extra[seat]:
-                    lines.append(f"{label}: duplicates in {len(got)} actions")
         if lines:
             after = f" after {canonical_json(actions[-1])}" if actions else ""
             self._fail(case, step, actions, f"observables differ at step {step}{after}", lines,
@@ -649,19 +657,8 @@ class Runner:
             lines: list[str] = []
             extra: dict[int | None, list[str]] = {}
             for seat, got_actions in legal.items():
-                got = _text(got_actions)
-                want = _text(game.to_json(a) for a in game.legal_actions(
-                    node, None if seat is None else Seat(seat)))
-                if got != want:
-                    label = "legal" if seat is None else f"legal(seat {seat})"
-                    missing = sorted(set(want) - set(got))
-                    extra[seat] = sorted(set(got) - set(want))
-                    if missing:
-                        lines.append(_listing(f"{label}: missing", missing))
-                    if extra[seat]:
-                        lines.append(_listing(f"{label}: extra", extra[seat]))
-                    if not missing and not extra[seat]:
-                        lines.append(f"{label}: duplicates in {len(got)} actions")
+                _legal_lines(seat, got_actions, [game.to_json(a) for a in game.legal_actions(
+                    node, None if seat is None else Seat(seat))], lines, extra)
             if lines:
                 self._count_failure(case, prefix, path, lines, ["legal"], extra, report)
             if kind == "joint":
