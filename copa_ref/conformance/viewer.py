@@ -70,13 +70,15 @@ class Frame:
 def load_cases(root: Path = CORPUS_DIR) -> list[Case]:
     """Every case in the corpus at *root* (``cases/<game>/*.json``), in file and case order.
 
-    Read generically: any file whose JSON has a ``cases`` list is read, whatever its kind.
+    Read generically: any file whose JSON has a ``cases`` list is read, whatever its kind,
+    except the ``config`` cases: a config ``new_game`` refuses has no position to show.
     """
     cases: list[Case] = []
     for path in sorted((root / "cases").glob("*/*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
         if isinstance(data, dict) and isinstance(data.get("cases"), list):
-            cases.extend(c for c in data["cases"] if isinstance(c, dict) and "id" in c)
+            cases.extend(c for c in data["cases"] if isinstance(c, dict) and "id" in c
+                         and c.get("kind") != "config")
     return cases
 
 
