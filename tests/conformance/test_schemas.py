@@ -48,6 +48,6 @@ def test_a_remote_ref_is_refused_not_fetched(tmp_path: Path, no_network: list[An
         "$id": "https://copa-ref.example/conformance/schema/corpus.schema.json",
         "properties": {"x": {"$ref": "http://127.0.0.1:9/evil.json"}}}))
     check = validator("corpus.schema.json", tmp_path)
-    with pytest.raises(Exception, match="evil.json"):
+    with pytest.raises(Exception, match=r"evil\.json"):
         check.validate({"x": 1})
     assert no_network == []
