@@ -261,21 +261,26 @@ class SubprocessChannel(Channel):
     def _write_all(self, data: bytes, timeout: float) -> None:
         """Write *data* to the engine's stdin, waiting at most *timeout* for it to read (an
         engine that never reads cannot block the runner)."""
+        try:
+            written = os.write(self._in, data)
+        except BlockingIOError:
+            written = 0
+        if written == len(data):
+            return
         deadline = time.monotonic() + timeout
-        view = memoryview(data)
+        view = memoryview(data)[written:]
         with selectors.DefaultSelector() as writable:
             writable.register(self._in, selectors.EVENT_WRITE)
             while view:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or not writable.select(remaining):
+                    raise self._fail(f"the engine reads no request within {timeout:g} s "
+                                     "(timeout)")
                 try:
                     written = os.write(self._in, view)
                 except BlockingIOError:
                     written = 0
                 view = view[written:]
-                if view:
-                    remaining = deadline - time.monotonic()
-                    if remaining <= 0 or not writable.select(remaining):
-                        raise self._fail(f"the engine reads no request within {timeout:g} s "
-                                         "(timeout)")
 
     def close(self) -> None:
         """Send ``stop`` and give the engine a second to end; then end its whole process
