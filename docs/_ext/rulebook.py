@@ -249,6 +249,9 @@ def _case_or_fail(directive: SphinxDirective, case_id: str) -> dict[str, Any]:
     if case is None:
         msg = f"unknown corpus case {case_id!r}"
         raise directive.error(msg)
+    # The page is read again when its game's corpus files change.
+    for path in sorted((_ROOT / "conformance" / "cases" / str(case["game"])).glob("*.json")):
+        directive.env.note_dependency(str(path))
     game = GAMES.get(case["game"])
     if game is None or game.svg is None:
         msg = f"case {case_id!r}: its game {case['game']!r} draws no pictures (Game.svg)"
