@@ -630,5 +630,6 @@ class TestRegistry:
         lines = list(GAME.demo(5))
         assert lines == list(GAME.demo(5))
         assert any("trick 1:" in line for line in lines)
-        assert "match over" in lines[-1] and "COPAS-21" in lines[-1]
+        assert "match over" in lines[-2] and "COPAS-20" in lines[-2]
+        assert lines[-1].startswith("result: ") and "COPAS-21" in lines[-1]
         assert "seat 0" in render(first_deal())
