@@ -367,10 +367,11 @@ def _mover_words(to_move: Any) -> str:
 def _outcome_words(outcome: Any) -> str:
     if not isinstance(outcome, dict):
         return "the game goes on"
-    parts = [f"winners {', '.join(map(str, outcome.get('winners') or [])) or 'none'}"]
+    winners = ", ".join(f"seat {s}" for s in outcome.get("winners") or []) or "nobody"
+    parts = [f"won by {winners}"]
     if outcome.get("losers"):
-        parts.append(f"losers {', '.join(map(str, outcome['losers']))}")
-    if outcome.get("scores") is not None:
+        parts.append(f"lost by {', '.join(f'seat {s}' for s in outcome['losers'])}")
+    if outcome.get("scores"):
         parts.append(f"scores {', '.join(map(str, outcome['scores']))}")
     if outcome.get("rule"):
         parts.append(f"by {outcome['rule']}")
