@@ -53,7 +53,7 @@ RULE_ID = re.compile(r"\b(?:(?:KALA|RONDA|HOPPER|DACAPO|KOPA|COPAS)-Q?\d+|P-\d+)
 """A rule ID, a register entry ID or a protocol section ID."""
 _HEADING = re.compile(r"^(" + RULE_ID.pattern + r")\.?\s")
 
-PICTURE_EVERY = 200
+PICTURE_EVERY = 100
 """A case with more positions than this is pictured at every ``k``-th step only (and at its
 last), ``k`` chosen so that about this many pictures remain; every step keeps its words."""
 
