@@ -199,7 +199,8 @@ def action_words(action: JSON) -> str:
         return _words(action)
     kind = str(action.get("type", "action")).replace("_", " ")
     who = f"seat {action['seat']}: " if isinstance(action.get("seat"), int) else ""
-    rest = [_words(value) if key == action.get("type") else
-            f"{key.replace('_', ' ')} {_words(value)}" for key, value in sorted(action.items())
-            if key not in ("type", "seat")]
+    fields = {key: value for key, value in action.items() if key not in ("type", "seat")}
+    if list(fields) == [action.get("type")]:
+        return f"{who}{kind} {_words(next(iter(fields.values())))}"
+    rest = [f"{key.replace('_', ' ')} {_words(value)}" for key, value in sorted(fields.items())]
     return f"{who}{kind}" + (f", {'; '.join(rest)}" if rest else "")
