@@ -15,6 +15,7 @@ import random
 from copa_ref.copas.state import (
     Action,
     AllCards,
+    BonusAllCards,
     BonusOtherTen,
     Card,
     Config,
@@ -291,12 +292,14 @@ def round_points(
     pending: int | None,
     all_cards: AllCards,
     bonus_other_ten: BonusOtherTen,
+    bonus_all_cards: BonusAllCards = BonusAllCards.TWENTY,
 ) -> tuple[tuple[int, ...], int | None]:
     """The points booked to each seat at the end of a round, and the new pending seat.
 
     :param copas: the copas each seat took this round (they sum to 10).
     :param taker: the seat that took every card (COPAS-19), if one did.
     :param pending: the seat whose bonus round this is (COPAS-17), if any.
+    :param bonus_all_cards: the reading for a pending seat that took every trick (COPAS-Q14).
 
     :pre: 3 <= len(copas) <= 5 and all(c >= 0 for c in copas) and sum(copas) == 10
     :pre: taker is None or (0 <= taker < len(copas) and copas[taker] == 10)
@@ -330,6 +333,9 @@ def round_points(
     # COPAS-18: the pending seat's ten are erased if it took no copas, else booked.
     if pending is not None and copas[pending] > 0:
         points[pending] += 10
+        # COPAS-18: having taken every trick, it took all ten again: 20 (by default).
+        if taker == pending and bonus_all_cards is BonusAllCards.TWENTY:
+            points[pending] = 10 + copas[pending]
     return tuple(points), new_pending
 
 
@@ -535,6 +541,7 @@ def _end_round(
         state.pending,
         config.all_cards,
         config.bonus_other_ten,
+        config.bonus_all_cards,
     )
     # COPAS-16: booked points add up; scores never decrease.
     scores = tuple([a + b for a, b in zip(state.scores, booked, strict=True)])

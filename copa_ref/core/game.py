@@ -16,6 +16,7 @@ import attrs
 import cattrs
 
 from copa_ref.core.codec import JSON, LIMITS, Limits, canonical_json, loads, structure
+from copa_ref.core.loop import next_action, uniform
 from copa_ref.core.types import FactSheet, MoverKind, Outcome, Seat, ToMove
 
 __all__ = ["Game"]
@@ -86,6 +87,9 @@ class Game(Generic[S, A, C, O]):
     """Every chance action with its probability, for games whose chance nodes are small."""
     joint: Callable[[S, tuple[A, ...]], A] | None = None
     """Combine each acting seat's choice (in seat order) into one joint action."""
+    svg: Callable[[S, Seat | None], str] | None = None
+    """A picture of a state as SVG text (``copa_ref.<game>.svg``); with a seat, only what that
+    seat may see. Pure and deterministic, with a ``<title>`` and a ``<desc>`` in words."""
 
     # -- derived helpers, the same for every game ------------------------------------------
 
@@ -111,18 +115,11 @@ class Game(Generic[S, A, C, O]):
             invariant(before, action, after)
 
     def random_action(self, state: S, rng: random.Random) -> A:
-        """A uniformly random legal action (chance sampled, joint actions combined)."""
-        mover = self.to_move(state)
-        if mover.kind is MoverKind.CHANCE:
-            return self.sample_chance(state, rng)
-        if mover.kind is MoverKind.JOINT:
-            assert self.joint is not None, "joint nodes need Game.joint"
-            parts = tuple(rng.choice(self.legal_actions(state, s)) for s in mover.seats)
-            return self.joint(state, parts)
-        if mover.kind is MoverKind.NOBODY:
-            msg = "the game is over; nobody acts"
-            raise ValueError(msg)
-        return rng.choice(self.legal_actions(state, None))
+        """A uniformly random legal action (chance sampled, joint actions combined; at an
+        any-of node, uniform over every seat's actions); see :func:`copa_ref.core.loop.play`."""
+        if self.to_move(state).kind is MoverKind.ANY:
+            return rng.choice(self.legal_actions(state, None))
+        return next_action(self, state, uniform, rng)
 
     # -- JSON --------------------------------------------------------------------------------
 

@@ -577,7 +577,7 @@ class TestGameRecord:
         first = list(GAME.demo(7))
         assert first == list(GAME.demo(7))
         text = "\n".join(first)
-        assert "Round 1: bids" in text and "over:" in text
+        assert "Round 1: the bids, revealed together: A " in text and "result: " in text
 
     def test_render(self) -> None:
         """DACAPO-2: the picture shows every line, the target cup and the box."""
