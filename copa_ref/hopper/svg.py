@@ -63,7 +63,7 @@ def svg(state: State, seat: int | None = None) -> str:
     rows = max(1, math.ceil(len(state.tray) / _SIDE))
     tray_height = _CELL * rows
     width = _LEFT * 2 + _CELL * _SIDE + 150
-    height = _TOP + max(tray_height, 24 * (len(state.hands) + 1)) + 40
+    height = _TOP + max(tray_height, 32 * (len(state.hands) + 1)) + 30
     view = "" if seat is None else f", as seat {seat} sees it"
     drawing = Drawing(width, height, title=f"HOPPER: {_status(state)}{view}",
                       desc=describe(state))
@@ -88,8 +88,8 @@ def svg(state: State, seat: int | None = None) -> str:
     for s, held in enumerate(state.hands):
         cups = " ".join("B" if cup == BLACK else str(cup) for who, cup in state.claims
                         if who == s)
-        drawing.text(column, _TOP + 32 + 24 * s, f"seat {s}: {held} beans", anchor="start",
+        drawing.text(column, _TOP + 34 + 32 * s, f"seat {s}: {held} beans", anchor="start",
                      size=13)
-        drawing.text(column, _TOP + 46 + 24 * s, f"cups [{cups}]", anchor="start", size=10,
+        drawing.text(column, _TOP + 48 + 32 * s, f"cups [{cups}]", anchor="start", size=10,
                      cls="muted")
     return drawing.to_string()
