@@ -10,6 +10,7 @@ from typing import Any
 import attrs
 import pytest
 
+from copa_ref.conformance.registry import record_of
 from copa_ref.core import (
     CHANCE,
     NOBODY,
@@ -24,7 +25,6 @@ from copa_ref.core import (
     steps,
     uniform,
 )
-from copa_ref.conformance.registry import record_of
 from copa_ref.games import GAMES, get_game
 
 NAMES = sorted(GAMES)
