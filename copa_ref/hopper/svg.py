@@ -62,7 +62,7 @@ def svg(state: State, seat: int | None = None) -> str:
     """
     rows = max(1, math.ceil(len(state.tray) / _SIDE))
     tray_height = _CELL * rows
-    width = _LEFT * 2 + _CELL * _SIDE + 150
+    width = _LEFT * 2 + _CELL * _SIDE + 250
     height = _TOP + max(tray_height, 32 * (len(state.hands) + 1)) + 30
     view = "" if seat is None else f", as seat {seat} sees it"
     drawing = Drawing(width, height, title=f"HOPPER: {_status(state)}{view}",
