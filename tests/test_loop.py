@@ -79,7 +79,7 @@ class TestEveryGame:
                                                                        step.action))
                 previous = step.after
         assert asked
-        assert facts.simultaneous or not asked[MoverKind.JOINT] + asked[MoverKind.ANY]
+        assert bool(asked[MoverKind.JOINT] + asked[MoverKind.ANY]) == facts.simultaneous
 
     def test_cap(self, name: str) -> None:
         """With a cap, the loop stops after that many steps and the game is not over."""
