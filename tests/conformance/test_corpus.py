@@ -119,9 +119,8 @@ class TestCoverage:
     def test_bad_configs_are_refused_by_the_reference(self, cases: list[dict]) -> None:
         """Each game has config cases, malformed and excluded by a rule, and the reference
         refuses each under its rule (a malformed one with no rule)."""
-        from copa_ref.core import RuleViolation
-
         from copa_ref.conformance.registry import record_of
+        from copa_ref.core import RuleViolation
 
         for name, game in GAMES.items():
             mine = [c for c in cases if c["game"] == name and c["kind"] == "config"]
