@@ -25,12 +25,14 @@ from typing import Any
 
 import attrs
 
+from copa_ref.conformance import schemas
 from copa_ref.conformance.channel import Channel, EngineFailure
 from copa_ref.conformance.checks import broken_rule, json_diff, out_of_range, shown
 from copa_ref.conformance.explain import alternatives, explain, outcome_shown, replays
 from copa_ref.conformance.observables import CORPUS_DIR, PROTOCOL_VERSION, observables
 from copa_ref.conformance.registry import record_of
 from copa_ref.conformance.scenarios import AnyRecord, Divergence, Finding, Report
+from copa_ref.conformance.viewer import viewer_path
 from copa_ref.core import JSON, RuleViolation, Seat, canonical_json
 from copa_ref.core.codec import structure
 from copa_ref.games import GAMES
@@ -68,10 +70,7 @@ def load_corpus(corpus: Path = CORPUS_DIR, *, validate: bool = False) -> list[Ca
     """
     validator = None
     if validate:
-        import jsonschema  # type: ignore[import-untyped]
-
-        schema = json.loads((corpus / "schema" / "corpus.schema.json").read_text())
-        validator = jsonschema.Draft202012Validator(schema)
+        validator = schemas.validator("corpus.schema.json", corpus)
     cases: list[Case] = []
     for path in sorted((corpus / "cases").glob("*/*.json")):
         data = json.loads(path.read_text())
@@ -135,6 +134,9 @@ class CaseResult:
     """Another reading that reproduces every report of the engine, when one does."""
     action: JSON = None
     """The action a failed rejection offered (or a trace step the engine refused)."""
+    viewer: str | None = None
+    """The viewer page and step of the rule book where the expected position is shown
+    (relative to the built site's root; :func:`~copa_ref.conformance.viewer.viewer_path`)."""
     seconds: float = 0.0
 
     def as_json(self) -> dict[str, JSON]:
@@ -340,6 +342,7 @@ class Runner:
             return CaseResult(**base, status="failed", step=failed.step, reason=failed.reason,
                               diff=failed.diff, broken_rule=failed.rule,
                               explanation=failed.explanation, action=failed.action,
+                              viewer=viewer_path(case["id"], failed.step),
                               seconds=time.perf_counter() - started)
         except EngineFailure as exc:
             self.close()
