@@ -161,7 +161,11 @@ def check_config(config: Config) -> None:
 
 
 def num_players(config: Config) -> int:
-    """How many seats play (KOPA-2)."""
+    """How many seats play (KOPA-2).
+
+    :raises MalformedInputError: for a value that is not a Kopa config.
+    """
+    check_instance(config, Config, "a Kopa config")
     return config.players
 
 

@@ -151,7 +151,11 @@ def check_config(config: Config) -> None:
 
 
 def num_players(config: Config) -> int:
-    """RONDA-1: how many seats play."""
+    """RONDA-1: how many seats play.
+
+    :raises MalformedInputError: for a value that is not a RONDA config.
+    """
+    check_instance(config, Config, "a RONDA config")
     return config.players
 
 

@@ -27,10 +27,7 @@ LONG = os.environ.get("COPA_REF_FUZZ") == "long"
 
 GAME_NAMES = sorted(GAMES)
 
-NOT_YET_HARDENED: dict[str, dict[str, str]] = {
-    "hopper": {"entry": "num_players does not check its config"},
-    "ronda": {"entry": "num_players does not check its config"},
-}
+NOT_YET_HARDENED: dict[str, dict[str, str]] = {}
 """Games whose entry points do not yet meet the error hierarchy, by test (``"actions"``,
 ``"entry"``): their fuzz runs as a non-strict ``xfail``. Remove a game's entry once its
 entry points check their input (``copa_ref.core.fields``)."""
