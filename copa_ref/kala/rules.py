@@ -52,9 +52,13 @@ from copa_ref.kala.state import (
 )
 
 __all__ = [
+    "SOWING",
     "apply",
+    "bonus_due",
     "bonus_length",
     "check_state",
+    "cup_destination",
+    "excess_receiver",
     "harvest_split",
     "is_legal",
     "legal_actions",
@@ -65,6 +69,7 @@ __all__ = [
     "sample_chance",
     "sow_beans",
     "to_move",
+    "too_few",
     "total_beans",
     "well_formed",
 ]
@@ -74,6 +79,9 @@ Field = tuple[int, ...]
 
 START_SQUARES: tuple[Square, Square] = ((0, 0), (BOARD - 1, BOARD - 1))
 """KALA-2: the playing cups start on two diagonally opposite corners."""
+
+SOWING = 4
+"""KALA-4: a regular sowing takes this many beans from the store (one per square)."""
 
 _MOVERS = (ToMove.seat(0), ToMove.seat(1))
 
@@ -156,7 +164,7 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
         return ()
     phase = state.phase
     if phase is Phase.SOW:
-        return _SOWS[(turn, state.cups[turn], 4)]
+        return _SOWS[(turn, state.cups[turn], SOWING)]
     if phase is Phase.BONUS_SOW:
         return _SOWS[(turn, state.cups[turn], bonus_length(state))]
     if phase is Phase.HARVEST:
@@ -253,6 +261,11 @@ def _harvest(state: State) -> State:
     return _move_cup(harvested)
 
 
+def cup_destination(cups: tuple[Square, Square], seat: int, last: Square) -> Square:
+    """KALA-8: after sowing, the playing cup goes onto the field cup that took the last bean."""
+    return last
+
+
 def _move_cup(state: State) -> State:
     """KALA-8, KALA-10: onto the last bean's field cup, or (last bean in the opponent's cup)
     onto a neighbour of it that the player chooses."""
@@ -262,7 +275,7 @@ def _move_cup(state: State) -> State:
         if len(options) > 1:
             return _with_phase(state, Phase.PLACE)
         return _place(state, options[0])
-    return _place(state, state.last)
+    return _place(state, cup_destination(state.cups, state.turn, state.last))
 
 
 def _place(state: State, square: Square) -> State:
@@ -270,12 +283,27 @@ def _place(state: State, square: Square) -> State:
     cups = (square, state.cups[1]) if seat == 0 else (state.cups[0], square)
     placed = State(state.config, state.field, cups, state.cup_beans, state.stores, state.bank,
                    seat, Phase.PLACE, state.bonus_sowing, None)
-    if not state.bonus_sowing and placed.cup_beans[seat] >= 4:
+    if not state.bonus_sowing and bonus_due(placed.cup_beans[seat]):
         # KALA-12: after moving, 4 or more beans in the playing cup give a bonus move.
         if placed.config.bonus is BonusRule.OPTIONAL:
             return _with_phase(placed, Phase.BONUS)
         return _start_bonus(placed)
     return _end_turn(placed)
+
+
+def bonus_due(beans: int) -> bool:
+    """KALA-12: 4 or more beans in the playing cup after it moved give a bonus move."""
+    return beans >= 4
+
+
+def too_few(beans: int) -> bool:
+    """KALA-17: a player with fewer than 4 beans in his store cannot finish a turn."""
+    return beans < 4
+
+
+def excess_receiver(seat: int) -> int:
+    """KALA-14: the beans no bonus path holds go to the opponent of *seat*."""
+    return 1 - seat
 
 
 def _start_bonus(state: State) -> State:
@@ -289,8 +317,8 @@ def _start_bonus(state: State) -> State:
 def _end_turn(state: State) -> State:
     """KALA-17: the game ends when a player has fewer than 4 beans for his turn."""
     seat, nxt = state.turn, 1 - state.turn
-    over = (state.stores[seat] < 4 if state.config.end_check is EndCheck.AFTER_TURN
-            else state.stores[nxt] < 4)
+    over = too_few(state.stores[seat] if state.config.end_check is EndCheck.AFTER_TURN
+                   else state.stores[nxt])
     if over and state.config.end_check is EndCheck.AFTER_TURN:
         return State(state.config, state.field, state.cups, state.cup_beans, state.stores,
                      state.bank, seat, Phase.OVER)
@@ -310,10 +338,12 @@ def _sow(state: State, path: tuple[Square, ...]) -> State:
         excess = cup_beans[seat] - len(path)
         cup_beans = (0, cup_beans[1]) if seat == 0 else (cup_beans[0], 0)
         if excess:
-            stores = (stores[0], stores[1] + excess) if seat == 0 else (
-                stores[0] + excess, stores[1])
+            receiver = excess_receiver(seat)
+            stores = (stores[0] + excess, stores[1]) if receiver == 0 else (
+                stores[0], stores[1] + excess)
     else:
-        stores = (stores[0] - 4, stores[1]) if seat == 0 else (stores[0], stores[1] - 4)
+        stores = (stores[0] - SOWING, stores[1]) if seat == 0 else (
+            stores[0], stores[1] - SOWING)
     field, cup_beans = sow_beans(state.field, state.cups, cup_beans, seat, path)
     sown = State(state.config, field, state.cups, cup_beans, stores, state.bank, seat,
                  Phase.HARVEST, bonus, path[-1])
@@ -376,7 +406,7 @@ def _check_flag(value: object) -> None:
 def _apply_sow(state: State, path: tuple[Square, ...]) -> State:
     seat = state.turn
     start = state.cups[seat]
-    length = 4 if state.phase is Phase.SOW else bonus_length(state)
+    length = SOWING if state.phase is Phase.SOW else bonus_length(state)
     try:
         legal = path in PATH_SETS[(start, length)]
     except TypeError:  # unhashable parts
