@@ -1,0 +1,100 @@
+"""DA CAPO mutants: the reference with one rule misread, at least one per rule of
+``specs/da_capo.md`` (the kill-matrix test, ``tests/conformance/test_kill_matrix.py``)."""
+
+from __future__ import annotations
+
+import attrs
+
+from copa_ref.core import Misreading
+from copa_ref.da_capo import rules as _rules
+from copa_ref.da_capo.misreadings import MISREADINGS, Table, _bids_table
+from copa_ref.da_capo.state import Bid, Bids, Round, State
+
+
+def _four_cups_up_to_four(players: int) -> int:
+    return 4 if players <= 4 else 3
+
+
+def _lone_bid_played(state: State, action: object) -> State:
+    if isinstance(action, Bid) and type(action.seat) is int and 0 <= action.seat < len(
+            state.reserves):
+        bids = tuple(action.beans if s == action.seat else (1 if r else None)
+                     for s, r in enumerate(state.reserves))
+        return _rules.apply(state, Bids(bids))
+    return _rules.apply(state, action)  # type: ignore[arg-type]
+
+
+def _only_winner_revealed(state: State, action: object) -> State:
+    after = _rules.apply(state, action)  # type: ignore[arg-type]
+    played = after.rounds[-1]
+    shown = tuple(b if s == played.winner else None for s, b in enumerate(played.bids))
+    return attrs.evolve(after, rounds=(*after.rounds[:-1], Round(shown, played.winner)))
+
+
+def _winner_keeps_one(table: Table, bids: tuple[int | None, ...], winner: int | None) -> Table:
+    if winner is None:
+        return _rules.settle_round(table, bids, None)
+    reserves, lines, target, box = _rules.settle_round(
+        table, tuple(1 if s == winner else b for s, b in enumerate(bids)), winner)
+    spent = bids[winner] or 0
+    reserves = tuple(r - (spent - 1) if s == winner else r for s, r in enumerate(reserves))
+    return reserves, lines, target, box + spent - 1
+
+
+def _void_round_returned(table: Table, bids: tuple[int | None, ...],
+                         winner: int | None) -> Table:
+    if winner is None:
+        return table
+    return _rules.settle_round(table, bids, winner)
+
+
+def _out_seat_bid_ignored(state: State, action: object) -> State:
+    if isinstance(action, Bids) and isinstance(action.bids, tuple) and len(
+            action.bids) == len(state.reserves):
+        action = Bids(tuple(None if not r else b for b, r in zip(action.bids, state.reserves,
+                                                                  strict=True)))
+    return _rules.apply(state, action)  # type: ignore[arg-type]
+
+
+def _reach_line_full(config: object) -> int:
+    return _rules.line_length(config.players)  # type: ignore[attr-defined]
+
+
+MUTANTS: tuple[Misreading, ...] = (
+    *MISREADINGS,
+    Misreading(rule="DACAPO-1", slug="three-to-five-players",
+               description="DA CAPO is for three to five players",
+               replacements={"MIN_PLAYERS": 3}),
+    Misreading(rule="DACAPO-2", slug="four-cups-with-four-players",
+               description="lines of 4 cups with up to four players, 3 only with five",
+               replacements={"line_length": _four_cups_up_to_four}),
+    Misreading(rule="DACAPO-3", slug="fifteen-beans",
+               description="every reserve starts with 15 beans",
+               replacements={"START_BEANS": 15}),
+    Misreading(rule="DACAPO-4", slug="lone-bid-played",
+               description="a lone bid is played as a round (the others bid 1)",
+               replacements={"apply": _lone_bid_played}),
+    Misreading(rule="DACAPO-6", slug="bid-of-zero",
+               description="a bid of 0 beans (a pass) is allowed",
+               replacements={"MAX_BID": 5, "_BIDS": _bids_table(0, cap=True)}),
+    Misreading(rule="DACAPO-8", slug="only-the-winning-bid-revealed",
+               description="only the winning bid is revealed; the others stay secret",
+               replacements={"apply": _only_winner_revealed}),
+    Misreading(rule="DACAPO-9", slug="winner-puts-one-bean",
+               description="the winner puts one bean into his cup and the rest to the box",
+               replacements={"settle_round": _winner_keeps_one}),
+    Misreading(rule="DACAPO-12", slug="void-round-returned",
+               description="a round nobody wins is void: the beans go back to the bidders",
+               replacements={"settle_round": _void_round_returned}),
+    Misreading(rule="DACAPO-13", slug="out-seat-bid-ignored",
+               description="a bid for a seat without beans is ignored instead of refused",
+               replacements={"apply": _out_seat_bid_ignored}),
+    Misreading(rule="DACAPO-15", slug="full-line-reaches-target",
+               description="filling the last cup of the line already reaches the target",
+               replacements={"_reach": _reach_line_full}),
+)
+"""The DA CAPO mutants: the common misreadings and one-rule mistakes of every rule."""
+
+UNMUTATABLE: dict[str, str] = {}
+"""Rules with no one-rule mutant, and why."""
+
