@@ -60,6 +60,7 @@ __all__ = [
     "cup_destination",
     "excess_receiver",
     "harvest_split",
+    "harvestable",
     "is_legal",
     "legal_actions",
     "new_game",
@@ -234,11 +235,16 @@ def _last_cup_beans(state: State) -> int:
 
 def _after_sowing(state: State) -> State:
     """KALA-15, KALA-16: a harvest first (decided, or forced when mandatory), then the cup."""
-    if _last_cup_beans(state) >= 4:
+    if harvestable(_last_cup_beans(state)):
         if state.config.harvest is HarvestRule.MANDATORY:
             return _harvest(state)
         return _with_phase(state, Phase.HARVEST)
     return _move_cup(state)
+
+
+def harvestable(beans: int) -> bool:
+    """KALA-15: a cup the last bean leaves with 4 or more beans may be harvested."""
+    return beans >= 4
 
 
 def _harvest(state: State) -> State:
