@@ -75,6 +75,15 @@ def _ends_when_copas_out(hand: tuple[Card, ...], tricks: tuple[Trick, ...],
     return not hand or sum(_rules.copas_taken(tricks, config.players)) == 10
 
 
+def _house_end_ignored(hand: tuple[Card, ...], tricks: tuple[Trick, ...],
+                       config: Config) -> bool:
+    return not hand
+
+
+def _house_lead_ignored(state: State, hand: tuple[Card, ...]) -> tuple[Card, ...]:
+    return hand
+
+
 def _copas_lead_broken(state: State, hand: tuple[Card, ...]) -> tuple[Card, ...]:
     if _rules._copas_broken(state.tricks):
         return hand
@@ -175,6 +184,15 @@ MUTANTS: tuple[Misreading, ...] = (
     Misreading(rule="COPAS-15", slug="copas-must-be-broken",
                description="no copa may be led before one has been played (as in Hearts)",
                replacements={"_lead_cards": _copas_lead_broken}),
+    Misreading(rule="COPAS-14", slug="end-when-copas-out-ignored",
+               description="the round is played out even under end_when_copas_out",
+               replacements={"round_over": _house_end_ignored}),
+    Misreading(rule="COPAS-15", slug="copas-lead-broken-ignored",
+               description="copas may be led at once even under copas_lead=broken",
+               replacements={"_lead_cards": _house_lead_ignored}),
+    Misreading(rule="COPAS-20", slug="burst-above-51",
+               description="a seat bursts above 51 minus points, not at 51",
+               replacements={"BURST": 52}),
     Misreading(rule="COPAS-16", slug="copas-to-the-leader",
                description="a trick's copas are booked to the seat that led it",
                replacements={"copas_taken": _copas_to_leader}),

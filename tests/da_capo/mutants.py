@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import attrs
 
-from copa_ref.core import Misreading
+from copa_ref.core import Misreading, Outcome, Seat
 from copa_ref.da_capo import rules as _rules
 from copa_ref.da_capo.misreadings import MISREADINGS, Table, _bids_table
 from copa_ref.da_capo.state import Bid, Bids, Round, State
@@ -60,6 +60,32 @@ def _reach_line_full(config: object) -> int:
     return _rules.line_length(config.players)  # type: ignore[attr-defined]
 
 
+def _out_seat_still_moves(state: State) -> tuple[int, ...]:
+    return tuple(range(len(state.reserves)))
+
+
+def _target_cup_always(config: object) -> int:
+    return _rules.line_length(config.players) + 1  # type: ignore[attr-defined]
+
+
+def _fewest_beans_wins(state: State) -> Outcome | None:
+    result = _rules.outcome(state)
+    if result is None or result.rule == "DACAPO-15":
+        return result
+    seats = range(len(state.reserves))
+    fewest = min(sum(state.lines[s]) for s in seats)
+    return Outcome(winners=tuple(Seat(s) for s in seats if sum(state.lines[s]) == fewest),
+                   rule=result.rule)
+
+
+def _last_step_cannot_finish(state: State, action: object) -> State:
+    after = _rules.apply(state, action)  # type: ignore[arg-type]
+    step = after.last_step
+    if step is not None and after.finisher == step.seat and after.rounds[-1].winner != step.seat:
+        return attrs.evolve(after, finisher=None)
+    return after
+
+
 MUTANTS: tuple[Misreading, ...] = (
     *MISREADINGS,
     Misreading(rule="DACAPO-1", slug="three-to-five-players",
@@ -89,6 +115,18 @@ MUTANTS: tuple[Misreading, ...] = (
     Misreading(rule="DACAPO-13", slug="out-seat-bid-ignored",
                description="a bid for a seat without beans is ignored instead of refused",
                replacements={"apply": _out_seat_bid_ignored}),
+    Misreading(rule="DACAPO-13", slug="out-seat-still-to-move",
+               description="a seat without beans is still among the seats to move",
+               replacements={"active_seats": _out_seat_still_moves}),
+    Misreading(rule="DACAPO-14", slug="last-step-cannot-finish",
+               description="the last-player step into the target cup does not win at once",
+               replacements={"apply": _last_step_cannot_finish}),
+    Misreading(rule="DACAPO-15", slug="target-cup-always",
+               description="the target cup must be filled even under target_reached_when="
+               "line_full", replacements={"_reach": _target_cup_always}),
+    Misreading(rule="DACAPO-16", slug="fewest-beans-wins",
+               description="with every reserve used up the fewest beans in the cups win, "
+               "whatever the advance", replacements={"outcome": _fewest_beans_wins}),
     Misreading(rule="DACAPO-15", slug="full-line-reaches-target",
                description="filling the last cup of the line already reaches the target",
                replacements={"_reach": _reach_line_full}),

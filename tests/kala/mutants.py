@@ -48,6 +48,14 @@ def _apply_place_first(state: State, action: object) -> State:
     return _rules.apply(state, action)  # type: ignore[arg-type]
 
 
+def _harvest_at_three(beans: int) -> bool:
+    return beans >= 3
+
+
+def _end_below_three(beans: int) -> bool:
+    return beans < 3
+
+
 MUTANTS: tuple[Misreading, ...] = (
     *MISREADINGS,
     Misreading(rule="KALA-1", slug="stores-of-14",
@@ -77,6 +85,12 @@ MUTANTS: tuple[Misreading, ...] = (
     Misreading(rule="KALA-11", slug="cups-hidden",
                description="a spectator does not see the beans in the playing cups",
                replacements={"observe": _hidden_cups}),
+    Misreading(rule="KALA-15", slug="harvest-at-three",
+               description="a cup left with 3 beans may be harvested too",
+               replacements={"harvestable": _harvest_at_three}),
+    Misreading(rule="KALA-17", slug="end-below-three",
+               description="a player with 3 beans may still sow; the game ends below 3",
+               replacements={"too_few": _end_below_three}),
     Misreading(rule="KALA-16", slug="place-before-harvest",
                description="with the last bean in the opponent's cup, the cup may be placed "
                "before the harvest is decided (which declines it)",
