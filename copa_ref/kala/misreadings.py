@@ -1,6 +1,6 @@
 """Common misreadings of the KALA rules that are no ``Config`` option.
 
-Each is the reference with one rule read wrongly (:class:`~copa_ref.core.Misreading`), as
+Each is the reference with one rule read wrongly (:class:`~copa_ref.core.misreading.Misreading`), as
 engine authors have read it: the conformance runner replays them to explain a failure
 ("your engine plays as if …"), and the kill-matrix test uses them as mutants. Rule IDs refer
 to ``specs/kala.md``.
