@@ -50,6 +50,7 @@ __all__ = [
     "deck",
     "first_leader",
     "hand_size",
+    "left_out",
     "legal_actions",
     "legal_cards",
     "new_game",
@@ -86,6 +87,13 @@ _PLAYS: tuple[tuple[Play, ...], ...] = tuple(
 
 def _index(card: Card) -> int:
     return card.index
+
+
+def left_out(players: int) -> Card | None:
+    """The card left out of the deck for *players* seats: the two of clubs with three
+    (COPAS-4), none otherwise."""
+    # COPAS-4: with three players the two of clubs is left out.
+    return Card.C2p if players == 3 else None
 
 
 def deck(players: int) -> tuple[Card, ...]:
@@ -407,7 +415,7 @@ def _deal(state: State, action: Deal) -> State:
                 msg = f"seat {seat}'s hand holds {card!r}, which is no Copas card"
                 raise IllegalActionError("COPAS-1", msg)
             # COPAS-4: three players play without the two of clubs.
-            if n == 3 and card is Card.C2p:
+            if card is left_out(n):
                 msg = "the two of clubs is left out with three players"
                 raise IllegalActionError("COPAS-4", msg)
             # COPAS-6: every card dealt exactly once.
