@@ -54,6 +54,17 @@ def _play_any_card(state: State, action: Play) -> State:
     return _rules._play(state, action)
 
 
+def _plain_keeps_queen_below_jack(card: Card, plain: bool) -> int:
+    strength = _rules.strength(card, plain)
+    if plain and card.value[0] in "QJ":  # plain order ...7 J Q K...: swap J and Q back
+        return 13 - strength
+    return strength
+
+
+def _two_of_ouros_left_out(players: int) -> Card | None:
+    return Card.C2o if players == 3 else None
+
+
 def _revoke(hand: tuple[Card, ...], trick: tuple[Card, ...]) -> tuple[Card, ...]:
     return hand
 
@@ -160,6 +171,14 @@ def _tied_burst_first_seat_loses(state: State) -> Outcome | None:
 
 MUTANTS: tuple[Misreading, ...] = (
     *MISREADINGS,
+    Misreading(rule="COPAS-2", slug="plain-keeps-queen-below-jack",
+               description="under rank_order=plain the queen stays below the jack",
+               replacements={"strength": _plain_keeps_queen_below_jack}),
+    Misreading(rule="COPAS-4", slug="three-players-without-two-of-ouros",
+               description="with three players the two of ouros is left out, not the two of "
+               "clubs", replacements={"left_out": _two_of_ouros_left_out,
+                                      "_DECK_3": tuple(c for c in _rules.DECK
+                                                       if c is not Card.C2o)}),
     Misreading(rule="COPAS-3", slug="ouros-are-the-penalty-suit",
                description="the ouros, not the copas, are the penalty cards",
                replacements={"_COPAS": Suit.OUROS}),

@@ -56,6 +56,17 @@ def _end_below_three(beans: int) -> bool:
     return beans < 3
 
 
+def _cup_moves_before_harvest(state: State) -> State:
+    """The playing cup moves onto the last bean's field cup before the harvest decision."""
+    after = _rules._after_sowing(state)
+    seat = state.turn
+    if (after.phase is Phase.HARVEST and after.last is not None
+            and after.last != after.cups[1 - seat]):
+        cups = (after.last, after.cups[1]) if seat == 0 else (after.cups[0], after.last)
+        return attrs.evolve(after, cups=cups)
+    return after
+
+
 MUTANTS: tuple[Misreading, ...] = (
     *MISREADINGS,
     Misreading(rule="KALA-1", slug="stores-of-14",
@@ -91,6 +102,9 @@ MUTANTS: tuple[Misreading, ...] = (
     Misreading(rule="KALA-17", slug="end-below-three",
                description="a player with 3 beans may still sow; the game ends below 3",
                replacements={"too_few": _end_below_three}),
+    Misreading(rule="KALA-16", slug="cup-moves-before-harvest",
+               description="the playing cup moves onto the harvest cup before the harvest is "
+               "decided", replacements={"_after_sowing": _cup_moves_before_harvest}),
     Misreading(rule="KALA-16", slug="place-before-harvest",
                description="with the last bean in the opponent's cup, the cup may be placed "
                "before the harvest is decided (which declines it)",
