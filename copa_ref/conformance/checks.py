@@ -20,7 +20,48 @@ from copa_ref.core import (
 )
 from copa_ref.core.codec import structure
 
-__all__ = ["broken_rule", "json_diff", "reference_refusal"]
+__all__ = ["broken_rule", "json_diff", "out_of_range", "reference_refusal", "shown"]
+
+
+MAX_INTEGER = 2**53
+"""The largest integer magnitude a report may hold (every JSON reader keeps it exact)."""
+
+MAX_DEPTH = 64
+"""The deepest nesting a report may have."""
+
+
+def shown(value: object, *, bare: bool = False) -> str:
+    """A value as an engine author reads it: its canonical JSON (``null``, not ``None``);
+    with *bare*, a string without its quotes."""
+    if bare and isinstance(value, str):
+        return value
+    try:
+        return canonical_json(value)
+    except (TypeError, ValueError, RecursionError):
+        return repr(value)
+
+
+def out_of_range(value: object) -> str | None:
+    """What makes a reported value unjudgeable (an integer beyond ``2**53``, nesting deeper
+    than 64 levels, a float that is not finite), or ``None``."""
+    stack: list[tuple[object, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return f"values nested deeper than {MAX_DEPTH} levels"
+        if isinstance(item, bool) or item is None or isinstance(item, str):
+            continue
+        if isinstance(item, int):
+            if abs(item) > MAX_INTEGER:
+                return f"an integer out of range ({str(item)[:20]}...)"
+        elif isinstance(item, float):
+            if item != item or item in (float("inf"), float("-inf")):
+                return "a number that is not finite"
+        elif isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    return None
 
 
 def json_diff(expected: JSON, actual: JSON, path: str = "", limit: int = 12) -> list[str]:

@@ -37,7 +37,9 @@ class Engine(abc.ABC):
     @abc.abstractmethod
     def hello(self) -> Message:
         """The handshake answer without ``ok`` and ``protocol``: ``name``, ``version``,
-        ``games`` (``{game: {"options": [...]}}``) and ``features``."""
+        ``games`` (``{game: {"options": [...]}}``, each game optionally with
+        ``"readings": {option: [values played]}``, the readings it plays per option, the
+        default included or not) and ``features``."""
 
     @abc.abstractmethod
     def new_game(self, game: str, config: JSON) -> None:

@@ -28,7 +28,8 @@ from copa_ref.conformance.observables import (
     options_of,
     sorted_actions,
 )
-from copa_ref.conformance.scenarios import CountSpec, GameScenarios, Scenario, scenarios_of
+from copa_ref.conformance.registry import record_of
+from copa_ref.conformance.scenarios import AnyRecord, CountSpec, Scenario
 from copa_ref.core import JSON, MoverKind, RuleViolation, canonical_json
 from copa_ref.games import GAMES
 
@@ -98,7 +99,7 @@ def _play(game: Any, config: Any, seed: int, fires: Any = None,
     return actions, states
 
 
-def _events(game: Any, sc: GameScenarios, actions: list[Any], states: list[Any]) -> set[str]:
+def _events(game: Any, sc: AnyRecord, actions: list[Any], states: list[Any]) -> set[str]:
     rules = set(sc.whole_game_rules) if states and game.to_move(states[-1]).is_over else set()
     if sc.events is not None:
         for i, action in enumerate(actions):
@@ -120,7 +121,7 @@ def _trace(game: Any, slug: str, description: str, rules: set[str], config: Any,
     return case
 
 
-def _random_traces(game: Any, sc: GameScenarios) -> Iterator[Case]:
+def _random_traces(game: Any, sc: AnyRecord) -> Iterator[Case]:
     for batch in sc.random_games:
         for seed in batch.seeds:
             played = _play(game, batch.config, seed)
@@ -134,7 +135,8 @@ def _random_traces(game: Any, sc: GameScenarios) -> Iterator[Case]:
                          batch.config, actions, states)
 
 
-def _find(game: Any, spec: Scenario | CountSpec, extra: int = 0
+def _find(game: Any, spec: Scenario[Any, Any, Any, Any] | CountSpec[Any, Any, Any],
+          extra: int = 0
           ) -> tuple[int, list[Any], list[Any]]:
     for seed in spec.seeds:
         found = _play(game, spec.config, seed, spec.fires, extra,
@@ -145,7 +147,7 @@ def _find(game: Any, spec: Scenario | CountSpec, extra: int = 0
     raise RuntimeError(msg)
 
 
-def _scenario_traces(game: Any, sc: GameScenarios) -> Iterator[Case]:
+def _scenario_traces(game: Any, sc: AnyRecord) -> Iterator[Case]:
     for spec in sc.scenarios:
         seed, actions, states = _find(game, spec, spec.extra)
         description = (f"{spec.description} (first found in the random game from seed "
@@ -179,8 +181,12 @@ def _children(game: Any, state: Any) -> list[Any]:
     return list(game.legal_actions(state, None))
 
 
-def _counts(game: Any, sc: GameScenarios) -> Iterator[Case]:
+def _counts(game: Any, sc: AnyRecord) -> Iterator[tuple[Case, Case | None]]:
+    """Each count, with the trace of the way to its position (``None`` for the initial
+    position)."""
     for spec in sc.counts:
+        way: Case | None = None
+        slug = f"{spec.slug}-depth-{spec.depth}"
         if spec.fires is None:
             actions: list[Any] = []
             seed, states = -1, [game.new_game(spec.config)]
@@ -188,6 +194,10 @@ def _counts(game: Any, sc: GameScenarios) -> Iterator[Case]:
         else:
             seed, actions, states = _find(game, spec)
             where = f"the position after {len(actions)} actions of the random game from seed {seed}"
+            way = _trace(game, f"to-count-{slug}",
+                         f"The way to the position of {game.name}/count/{slug}: {len(actions)} "
+                         f"actions of the random game from seed {seed}.",
+                         _events(game, sc, actions, states), spec.config, actions, states)
         state = states[-1]
         breakdown = [
             {"action": game.to_json(a),
@@ -195,17 +205,18 @@ def _counts(game: Any, sc: GameScenarios) -> Iterator[Case]:
             for a in _children(game, state)
         ]
         breakdown.sort(key=lambda e: canonical_json(e["action"]))
-        case = _base(game, "count", f"{spec.slug}-depth-{spec.depth}",
+        case = _base(game, "count", slug,
                      f"{spec.description}: the number of legal action sequences (not distinct "
                      f"positions) of length {spec.depth} from {where}, with the count below "
                      "each first action.", spec.rules, spec.config)
         case["prefix"] = _plain([game.to_json(a) for a in actions])
+        case["trace"] = None if way is None else way["id"]
         case["position"] = _plain(observables(game, state))
         case["depth"] = spec.depth
         case["counts"] = "sequences"
         case["total"] = sum(e["count"] for e in breakdown)
         case["breakdown"] = _plain(breakdown)
-        yield case
+        yield case, way
 
 
 # -- rejections ---------------------------------------------------------------------------------
@@ -247,6 +258,10 @@ def _mutations(game: Any, state: Any, rng: random.Random, pool: dict[str, JSON],
     if mover.kind is MoverKind.NOBODY:
         for typ, sample in pool.items():
             yield "after-the-end", f"a {typ} action after the game has ended", sample
+            if "seat" in sample:
+                other = (sample["seat"] + 1) % players
+                yield ("order-over-before-seat", f"a {typ} action of seat {other} after the "
+                       "game has ended", {**sample, "seat": other})
         return
     if mover.kind is MoverKind.CHANCE:
         bases = [_plain(game.to_json(game.sample_chance(state, rng)))]
@@ -260,6 +275,27 @@ def _mutations(game: Any, state: Any, rng: random.Random, pool: dict[str, JSON],
         bases = [_plain(b) for b in bases]
     legal_types = {b["type"] for b in bases}
     seat = mover.seats[0] if mover.seats else None
+    for base in bases[:1]:
+        for path, leaf in _leaves(base):
+            if path and not isinstance(leaf, str):
+                yield "malformed", f"{_key(path)} given as a string", _replace(
+                    base, path, "nonsense")
+                break
+        if "seat" in base:
+            other = (base["seat"] + 1) % players
+            for path, leaf in _leaves(base):
+                if isinstance(leaf, int) and not isinstance(leaf, bool):
+                    yield ("order-seat-before-value",
+                           f"seat {other} instead of seat {base['seat']}, and {_key(path)} "
+                           f"{leaf} -> {leaf + 1}",
+                           _replace({**base, "seat": other}, path, leaf + 1))
+                    break
+            for typ, sample in pool.items():
+                if typ not in legal_types and "seat" in sample:
+                    yield ("order-seat-before-phase",
+                           f"a {typ} action of seat {other} where seat {base['seat']} is to "
+                           f"{', '.join(sorted(legal_types))}", {**sample, "seat": other})
+                    break
     for base in bases[:2]:
         if "seat" in base:
             for other in range(players):
@@ -305,19 +341,23 @@ def _remember(pool: dict[str, JSON], strings: dict[str, list[str]], action: JSON
                 seen.append(leaf)
 
 
-def _rejections(game: Any, sc: GameScenarios) -> Iterator[Case]:
+def _rejections(game: Any, sc: AnyRecord) -> Iterator[Case]:
     per_rule: dict[str, int] = {}
     kinds_seen: set[tuple[str, str]] = set()
-    games: list[tuple[str, Any, int, list[Any], list[Any]]] = []
+    order_kinds: set[str] = set()
+    endings: set[tuple[str, str | None, tuple[str, ...]]] = set()
+    malformed = False
+    games: list[tuple[str, str, Any, int, list[Any], list[Any]]] = []
     for batch, seed in [(b, seed) for b in sc.random_games for seed in b.seeds][
             :sc.rejection_games]:
         played = _play(game, batch.config, seed)
         assert played is not None
-        games.append((f"{batch.slug}-seed-{seed}", batch.config, seed, *played))
+        games.append((f"{batch.slug}-seed-{seed}", f"random-{batch.slug}-seed-{seed}",
+                      batch.config, seed, *played))
     for spec in sc.scenarios:
         seed, actions, states = _find(game, spec, spec.extra)
-        games.append((spec.slug, spec.config, seed, actions, states))
-    for where, config, seed, actions, states in games:
+        games.append((spec.slug, spec.slug, spec.config, seed, actions, states))
+    for where, trace, config, seed, actions, states in games:
         pool: dict[str, JSON] = {}
         strings: dict[str, list[str]] = {}
         for action in actions:
@@ -328,44 +368,86 @@ def _rejections(game: Any, sc: GameScenarios) -> Iterator[Case]:
             if sc.candidates is not None:
                 candidates += list(sc.candidates(game, state))
             for kind, note, data in candidates:
+                rule: str | None
                 try:
                     candidate = game.action_from_json(data)
-                except ValueError:
-                    continue
-                try:
-                    game.apply(state, candidate)
-                except RuleViolation as exc:
-                    rule, message = exc.rule, exc.message
-                except (ValueError, TypeError):
-                    continue
+                except ValueError as exc:
+                    if malformed or kind != "malformed":
+                        continue
+                    malformed = True
+                    rule, message = None, str(exc)
                 else:
-                    continue
-                if per_rule.get(rule, 0) >= sc.rejections_per_rule or (rule, kind) in kinds_seen:
-                    continue
-                per_rule[rule] = per_rule.get(rule, 0) + 1
-                kinds_seen.add((rule, kind))
-                slug = f"{rule}/{kind}/{where}-ply-{ply}"
-                description = (f"After {ply} actions of the game {where} (seed {seed}), "
-                               f"{note}: {canonical_json(data)}. "
-                               f"The reference refuses it under {rule}: {message}.")
-                case = _base(game, "rejection", slug, description, {rule}, config)
-                case["prefix"] = _plain([game.to_json(a) for a in actions[:ply]])
-                case["position"] = _plain(observables(game, state))
-                case["action"] = _plain(data)
-                case["rule"] = rule
-                yield case
+                    if kind == "malformed":
+                        continue
+                    try:
+                        game.apply(state, candidate)
+                    except RuleViolation as exc:
+                        rule, message = exc.rule, exc.message
+                    except (ValueError, TypeError):
+                        continue
+                    else:
+                        continue
+                    if kind.startswith("order-"):
+                        if kind in order_kinds:
+                            continue
+                        order_kinds.add(kind)
+                    elif kind == "after-the-end":
+                        # One for each way the game ends (the deciding rule and reading).
+                        ended = game.outcome(state)
+                        ending = (rule, ended.rule if ended else None,
+                                  tuple(options_of(game, config)))
+                        if ending in endings:
+                            continue
+                        endings.add(ending)
+                    elif per_rule.get(rule, 0) >= sc.rejections_per_rule or (
+                            rule, kind) in kinds_seen:
+                        continue
+                    else:
+                        per_rule[rule] = per_rule.get(rule, 0) + 1
+                        kinds_seen.add((rule, kind))
+                yield _rejection(game, rule, message, kind, note, data, where, trace, config,
+                                 seed, actions[:ply], state)
+
+
+def _rejection(game: Any, rule: str | None, message: str, kind: str, note: str, data: JSON,
+               where: str, trace: str, config: Any, seed: int, prefix: list[Any],
+               state: Any) -> Case:
+    ply = len(prefix)
+    if rule is None:
+        slug = f"malformed/{where}-ply-{ply}"
+        verdict = (f"It is no {game.title} action ({message}): the engine refuses it naming "
+                   "no rule (\"rule\": null), and the position stays as it was.")
+        rules: tuple[str, ...] = ("P-9",)
+    else:
+        slug = f"{rule}/{kind}/{where}-ply-{ply}"
+        verdict = f"The reference refuses it under {rule}: {message}."
+        rules = (rule,)
+    if kind.startswith("order-"):
+        verdict += (f" The action breaks more than one rule; {rule} comes first in the refusal "
+                    f"order of specs/{game.name}.md.")
+    description = (f"After {ply} actions of the game {where} (seed {seed}), {note}: "
+                   f"{canonical_json(data)}. {verdict}")
+    case = _base(game, "rejection", slug, description, rules, config)
+    case["prefix"] = _plain([game.to_json(a) for a in prefix])
+    case["trace"] = f"{game.name}/trace/{trace}"
+    case["position"] = _plain(observables(game, state))
+    case["action"] = _plain(data)
+    case["rule"] = rule
+    return case
 
 
 def generate_game(game: Any) -> dict[str, list[Case]]:
-    """Every case of one game, by kind (empty without a scenario module)."""
-    sc = scenarios_of(game.name)
+    """Every case of one game, by kind (empty for a game without a conformance record)."""
+    sc = record_of(game.name)
     if sc is None:
         return {kind: [] for kind in KINDS}
-    traces = [*_scenario_traces(game, sc), *_random_traces(game, sc)]
+    counts = list(_counts(game, sc))
+    traces = [*_scenario_traces(game, sc), *_random_traces(game, sc),
+              *(way for _, way in counts if way is not None)]
     return {
         "trace": traces,
         "rejection": sorted(_rejections(game, sc), key=lambda c: c["id"]),
-        "count": list(_counts(game, sc)),
+        "count": [count for count, _ in counts],
     }
 
 

@@ -21,7 +21,7 @@ __all__ = [
     "sorted_actions",
 ]
 
-CORPUS_VERSION = "1.0.0"
+CORPUS_VERSION = "2.0.0"
 """The version of the corpus this reference generates (semver; ``conformance/VERSION``)."""
 
 PROTOCOL_VERSION = "1.0"

@@ -7,9 +7,10 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import IO, Any
 
+from copa_ref.conformance.checks import shown
 from copa_ref.conformance.runner import CaseResult
 
-__all__ = ["Tally", "describe_failure", "summary"]
+__all__ = ["Tally", "by_rule", "describe_failure", "summary"]
 
 STATUSES = ("passed", "failed", "errored", "skipped")
 
@@ -63,13 +64,30 @@ def describe_failure(result: CaseResult) -> str:
     lines = [head, f"  rules: {', '.join(result.rules)}"]
     if result.broken_rule:
         lines.append(f"  broken rule: {result.broken_rule}")
+    if result.explanation:
+        lines.append(f"  {result.explanation}")
     if result.step is not None:
         lines.append(f"  at step {result.step}")
     if result.reason:
         lines.append(f"  {result.reason}")
+    if result.action is not None:
+        lines.append(f"  action: {shown(result.action)}")
     if result.diff:
         lines.extend("    " + line for line in result.diff.splitlines())
     return "\n".join(lines)
+
+
+def by_rule(results: Iterable[CaseResult]) -> dict[str, list[CaseResult]]:
+    """The failed and errored results grouped by the broken rule named (``(no rule)`` and
+    ``(errored)`` last), the most frequent rule first."""
+    groups: dict[str, list[CaseResult]] = {}
+    for result in results:
+        if result.status == "failed":
+            groups.setdefault(result.broken_rule or "(no rule)", []).append(result)
+        elif result.status == "errored":
+            groups.setdefault("(errored)", []).append(result)
+    return dict(sorted(groups.items(), key=lambda kv: (kv[0].startswith("("), -len(kv[1]),
+                                                      kv[0])))
 
 
 def summary(tally: Tally, out: IO[str], *, failures_only: bool = False,
@@ -81,6 +99,13 @@ def summary(tally: Tally, out: IO[str], *, failures_only: bool = False,
         if result.status in shown:
             print(describe_failure(result), file=out)
             print(file=out)
+    groups = by_rule(tally.results)
+    if groups:
+        print("failures by rule:", file=out)
+        for rule, results in groups.items():
+            ids = ", ".join(r.id for r in results[:3]) + (
+                f" (+{len(results) - 3} more)" if len(results) > 3 else "")
+            print(f"  {rule:12} {len(results):4}  {ids}", file=out)
     if not failures_only:
         for key in sorted(tally.by_game):
             counts = tally.by_game[key]

@@ -2,27 +2,37 @@
 
 The runner sends the operations and does all comparing itself, so an engine adapter stays
 small. Each case ends as ``passed``, ``failed`` (the first differing step, a readable diff,
-the case's rule IDs and, where an invariant or the reference names one, the broken rule),
-``errored`` (the engine crashed, hung or answered garbage; it is restarted) or ``skipped``
-(the case needs a game, option or feature the engine did not declare).
+the case's rule IDs and, where it can be named, the rule the engine breaks), ``errored``
+(the engine crashed, hung or answered garbage; it is restarted) or ``skipped`` (the case
+needs a game, reading, option or feature the engine did not declare).
+
+Every position a case passes through is checked, the prefixes of rejections and counts
+included. How the broken rule is named is described in
+:mod:`copa_ref.conformance.scenarios` (the game's record) and :mod:`copa_ref.conformance.explain`
+(other readings). Nothing an engine sends makes the runner itself fail: a case that cannot
+go on is failed or errored, and the run goes on.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import json
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import attrs
 
 from copa_ref.conformance.channel import Channel, EngineFailure
-from copa_ref.conformance.checks import broken_rule, json_diff, reference_refusal
-from copa_ref.conformance.observables import CORPUS_DIR, PROTOCOL_VERSION
-from copa_ref.conformance.scenarios import public_check
-from copa_ref.core import JSON, canonical_json
+from copa_ref.conformance.checks import broken_rule, json_diff, out_of_range, shown
+from copa_ref.conformance.explain import alternatives, explain, outcome_shown, replays
+from copa_ref.conformance.observables import CORPUS_DIR, PROTOCOL_VERSION, observables
+from copa_ref.conformance.registry import record_of
+from copa_ref.conformance.scenarios import AnyRecord, Divergence, Finding, Report
+from copa_ref.core import JSON, RuleViolation, Seat, canonical_json
+from copa_ref.core.codec import structure
 from copa_ref.games import GAMES
 
 __all__ = [
@@ -36,6 +46,13 @@ __all__ = [
 
 Case = dict[str, Any]
 Message = dict[str, JSON]
+
+MAX_REQUESTS = 200_000
+"""No case may need more requests than this (a count whose tree explodes is errored)."""
+
+_BAD_DATA = (ValueError, TypeError, KeyError, IndexError, AttributeError, AssertionError,
+             RecursionError, OverflowError)
+"""What judging a misshapen report may raise."""
 
 
 def corpus_version(corpus: Path = CORPUS_DIR) -> str:
@@ -112,7 +129,11 @@ class CaseResult:
     reason: str | None = None
     diff: str | None = None
     broken_rule: str | None = None
-    """The rule an invariant or the reference names for the difference."""
+    """The rule the engine breaks, when the runner can name it (see the module doc)."""
+    explanation: str | None = None
+    """Another reading that reproduces every report of the engine, when one does."""
+    action: JSON = None
+    """The action a failed rejection offered (or a trace step the engine refused)."""
     seconds: float = 0.0
 
     def as_json(self) -> dict[str, JSON]:
@@ -123,28 +144,53 @@ class CaseResult:
 
 class _Failed(Exception):
     def __init__(self, step: int | None, reason: str, diff: str | None = None,
-                 rule: str | None = None) -> None:
+                 rule: str | None = None, explanation: str | None = None,
+                 action: JSON = None) -> None:
         super().__init__(reason)
         self.step = step
         self.reason = reason
         self.diff = diff
         self.rule = rule
+        self.explanation = explanation
+        self.action = action
 
 
 def _text(actions: Iterable[JSON]) -> list[str]:
     return sorted(canonical_json(a) for a in actions)
 
 
+def _listing(label: str, items: list[str]) -> str:
+    more = f" (+{len(items) - 5} more)" if len(items) > 5 else ""
+    return f"{label} {', '.join(items[:5])}{more}"
+
+
+def _replay_reference(game: Any, config: Any, actions: list[JSON]) -> list[Any]:
+    """The reference's states along *actions* (``states[i]`` after i actions)."""
+    state = game.new_game(config)
+    states = [state]
+    for action in actions:
+        state = game.apply(state, game.action_from_json(action))
+        states.append(state)
+    return states
+
+
 class Runner:
     """Runs cases against engines made by *connect* (one live session at a time; a new one
-    after an engine failure)."""
+    after an engine failure).
 
-    def __init__(self, connect: Callable[[], Channel]) -> None:
+    :param corpus: every case of the corpus, so that a rejection can find the trace its
+        prefix follows (without it, the expectations along a prefix are computed from the
+        reference).
+    """
+
+    def __init__(self, connect: Callable[[], Channel], corpus: Iterable[Case] = ()) -> None:
         self.connect = connect
         self.channel: Channel | None = None
         self.hello: Message | None = None
         self.requests = 0
-        self._expected_text: dict[int, list[str]] = {}
+        self.traces: dict[str, Case] = {c["id"]: c for c in corpus if c.get("kind") == "trace"}
+        self._reports: dict[int, Report] = {}
+        self._budget = 0
 
     # -- the session -------------------------------------------------------------------------
 
@@ -155,12 +201,10 @@ class Runner:
             self.hello = None
             answer = self.channel.request({"op": "start", "protocol": PROTOCOL_VERSION})
             if not answer.get("ok"):
-                raise EngineFailure(f"handshake refused: {answer.get('error')}")
-            problems = [key for key, kind in (("name", str), ("version", str), ("games", dict),
-                                              ("features", list))
-                        if not isinstance(answer.get(key), kind)]
-            if problems:
-                raise EngineFailure(f"handshake lacks {', '.join(problems)}: {answer!r}")
+                raise EngineFailure(f"handshake refused: {shown(answer.get('error'))}")
+            problem = handshake_problem(answer)
+            if problem is not None:
+                raise EngineFailure(f"misshapen handshake: {problem}: {shown(answer)[:300]}")
             self.hello = answer
         assert self.hello is not None
         return self.hello
@@ -169,29 +213,52 @@ class Runner:
         """Stop the engine."""
         if self.channel is not None:
             self.requests += self.channel.requests
-            self.channel.close()
-            self.channel = None
+            channel, self.channel = self.channel, None
+            with contextlib.suppress(Exception):  # a dying engine must not stop the run
+                channel.close()
 
     def _request(self, message: Message) -> Message:
         assert self.channel is not None
+        self._budget -= 1
+        if self._budget < 0:
+            raise EngineFailure(f"the case needs more than {MAX_REQUESTS} requests; stopped")
         answer = self.channel.request(message)
         if not answer["ok"]:
             raise EngineFailure(f"engine answered {message['op']} with an error: "
-                                f"{answer.get('error')}")
+                                f"{shown(answer.get('error'))}")
         return answer
+
+    @property
+    def hello_features(self) -> list[str]:
+        """The features the running engine declared."""
+        features: list[str] = self.hello["features"] if self.hello else []
+        return features
+
+    @property
+    def rule_ids(self) -> bool:
+        """Whether the engine declared ``rule_ids`` (its refusals and outcomes name rules)."""
+        return "rule_ids" in self.hello_features
 
     # -- running ------------------------------------------------------------------------------
 
     def skip_reason(self, case: Case) -> str | None:
         """Why the engine cannot run *case* (``None``: it can)."""
         assert self.hello is not None
-        games = self.hello["games"]
+        games: Any = self.hello["games"]
         if case["game"] not in games:
             return f"the engine does not play {case['game']}"
-        declared = games[case["game"]].get("options", []) if isinstance(
-            games[case["game"]], dict) else []
-        if "*" not in declared:
-            missing = [o for o in case["options"] if o not in declared]
+        declared: dict[str, Any] = games[case["game"]] or {}
+        options = declared.get("options", [])
+        readings: dict[str, list[JSON]] = declared.get("readings") or {}
+        config = case["config"]
+        for option, values in sorted(readings.items()):
+            if option in config and canonical_json(config[option]) not in {
+                    canonical_json(v) for v in values}:
+                return (f"the engine does not play {option}={shown(config[option], bare=True)} "
+                        f"(it plays {', '.join(shown(v, bare=True) for v in values) or 'none'})")
+        if "*" not in options:
+            missing = [o for o in case["options"]
+                       if o not in options and o.split("=", 1)[0] not in readings]
             if missing:
                 return f"needs option {', '.join(missing)}"
         features = [f for f in case["features"] if f not in self.hello["features"]]
@@ -202,6 +269,10 @@ class Runner:
     def run(self, cases: Iterable[Case],
             progress: Callable[[CaseResult], None] | None = None) -> Iterator[CaseResult]:
         """Run every case, yielding its result; restarts the engine after a failure."""
+        cases = list(cases)
+        for case in cases:
+            if case.get("kind") == "trace":
+                self.traces.setdefault(case["id"], case)
         for case in cases:
             result = self.run_case(case)
             if progress is not None:
@@ -209,10 +280,12 @@ class Runner:
             yield result
 
     def run_case(self, case: Case) -> CaseResult:
-        """Run one case."""
+        """Run one case; never raises for anything the engine does."""
         started = time.perf_counter()
         base = {"id": case["id"], "game": case["game"], "kind": case["kind"],
                 "corpus_version": case["corpus_version"], "rules": tuple(case["rules"])}
+        self._reports = {}
+        self._budget = MAX_REQUESTS
         try:
             self.start()
             reason = self.skip_reason(case)
@@ -228,10 +301,17 @@ class Runner:
         except _Failed as failed:
             return CaseResult(**base, status="failed", step=failed.step, reason=failed.reason,
                               diff=failed.diff, broken_rule=failed.rule,
+                              explanation=failed.explanation, action=failed.action,
                               seconds=time.perf_counter() - started)
         except EngineFailure as exc:
             self.close()
             return CaseResult(**base, status="errored", reason=str(exc),
+                              seconds=time.perf_counter() - started)
+        except Exception as exc:  # whatever an engine sends, the run goes on
+            self.close()
+            return CaseResult(**base, status="errored",
+                              reason=f"the runner could not judge the engine's answers "
+                                     f"({type(exc).__name__}: {str(exc)[:300]})",
                               seconds=time.perf_counter() - started)
         return CaseResult(**base, status="passed", seconds=time.perf_counter() - started)
 
@@ -243,207 +323,452 @@ class Runner:
     def _apply(self, action: JSON) -> Message:
         answer = self._request({"op": "apply", "action": action})
         if type(answer.get("accepted")) is not bool:
-            raise EngineFailure(f"apply answer without \"accepted\": {answer!r}")
+            raise EngineFailure(f"apply answer without \"accepted\": {shown(answer)[:300]}")
         return answer
 
     def _legal(self, seat: int | None) -> list[JSON]:
         answer = self._request({"op": "legal", "seat": seat})
         actions = answer.get("actions")
         if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
-            raise EngineFailure(f"legal answer without a list of actions: {answer!r}")
+            raise EngineFailure(f"legal answer without a list of actions: {shown(answer)[:300]}")
         return actions
 
     def _observe(self) -> Message:
         answer = self._request({"op": "observe"})
         mover = answer.get("to_move")
         if not (isinstance(mover, dict) and isinstance(mover.get("kind"), str)
-                and isinstance(mover.get("seats"), list) and isinstance(answer.get("public"), dict)
+                and isinstance(mover.get("seats"), list)
+                and all(type(s) is int for s in mover["seats"])
+                and isinstance(answer.get("public"), dict)
                 and (answer.get("outcome") is None or isinstance(answer.get("outcome"), dict))):
-            raise EngineFailure(f"observe answer of the wrong shape: {str(answer)[:300]}")
+            raise EngineFailure(f"observe answer of the wrong shape: {shown(answer)[:300]}")
+        big = out_of_range(answer)
+        if big is not None:
+            raise EngineFailure(f"observe answer with {big}")
         return answer
 
-    def _replay(self, case: Case, actions: list[JSON]) -> None:
-        self._new_game(case)
-        for i, action in enumerate(actions, 1):
-            answer = self._apply(action)
-            if not answer["accepted"]:
-                raise _Failed(i, f"refused the legal action {canonical_json(action)} "
-                              f"(engine names {answer.get('rule')}: {answer.get('message')})")
-
-    def _compare(self, case: Case, expect: Case, step: int, actions: list[JSON],
-                 previous: JSON | None) -> JSON:
-        """Check the engine's observables against *expect*; returns the reported public view."""
+    def _report(self, expect: Case) -> Report:
+        """Ask the engine for the observables *expect* lists."""
         seen = self._observe()
+        legal: dict[int | None, list[JSON]] = {}
+        if expect["legal"] is not None:
+            legal[None] = self._legal(None)
+        for part in expect["legal_by_seat"] or ():
+            legal[part["seat"]] = self._legal(part["seat"])
+        return Report(to_move=seen["to_move"], public=seen["public"], outcome=seen["outcome"],
+                      legal=legal)
+
+    def _compare(self, case: Case, expect: Case, step: int, actions: list[JSON]) -> None:
+        """Check the engine's observables against *expect* at *step* (after *actions*)."""
+        report = self._report(expect)
+        self._reports[step] = report
         lines: list[str] = []
-        if canonical_json(seen["to_move"]) != canonical_json(expect["to_move"]):
-            lines.append(f"to_move: expected {canonical_json(expect['to_move'])}, "
-                         f"got {canonical_json(seen['to_move'])}")
-        if seen["public"] != expect["public"] or canonical_json(seen["public"]) != canonical_json(
-                expect["public"]):
-            lines += json_diff(expect["public"], seen["public"], "public") or [
-                "public: differs in JSON types"]
-        if canonical_json(seen["outcome"]) != canonical_json(expect["outcome"]):
-            lines.append(f"outcome: expected {canonical_json(expect['outcome'])}, "
-                         f"got {canonical_json(seen['outcome'])}")
-        extra_actions: list[str] = []
+        differing: list[str] = []
+        if canonical_json(report.to_move) != canonical_json(expect["to_move"]):
+            lines.append(f"to_move: expected {shown(expect['to_move'])}, "
+                         f"got {shown(report.to_move)}")
+            differing.append("to_move")
+        if canonical_json(report.public) != canonical_json(expect["public"]):
+            found = json_diff(expect["public"], report.public, "public", limit=40)
+            lines += found[:12] or ["public: differs in JSON types"]
+            differing += [line.split(":", 1)[0] for line in found] or ["public"]
+        want_outcome = outcome_shown(expect["outcome"], self.rule_ids)
+        got_outcome = outcome_shown(report.outcome, self.rule_ids)
+        if canonical_json(got_outcome) != canonical_json(want_outcome):
+            found = json_diff(want_outcome, got_outcome, "outcome", limit=12)
+            lines += found or [f"outcome: expected {shown(want_outcome)}, "
+                               f"got {shown(got_outcome)}"]
+            differing += [line.split(":", 1)[0] for line in found] or ["outcome"]
+        extra: dict[int | None, list[str]] = {}
         groups: list[tuple[int | None, list[JSON]]] = []
         if expect["legal"] is not None:
             groups.append((None, expect["legal"]))
         for part in expect["legal_by_seat"] or ():
             groups.append((part["seat"], part["actions"]))
         for seat, wanted in groups:
-            got = _text(self._legal(seat))
+            got = _text(report.legal[seat])
             want = _text(wanted)
             if got != want:
                 missing = sorted(set(want) - set(got))
-                extra = sorted(set(got) - set(want))
-                extra_actions += extra
+                extra[seat] = sorted(set(got) - set(want))
                 label = "legal" if seat is None else f"legal(seat {seat})"
+                differing.append("legal")
                 if missing:
-                    lines.append(f"{label}: missing {', '.join(missing[:5])}"
-                                 + (f" (+{len(missing) - 5} more)" if len(missing) > 5 else ""))
-                if extra:
-                    lines.append(f"{label}: extra {', '.join(extra[:5])}"
-                                 + (f" (+{len(extra) - 5} more)" if len(extra) > 5 else ""))
-                if not missing and not extra:
+                    lines.append(_listing(f"{label}: missing", missing))
+                if extra[seat]:
+                    lines.append(_listing(f"{label}: extra", extra[seat]))
+                if not missing and not extra[seat]:
                     lines.append(f"{label}: duplicates in {len(got)} actions")
         if lines:
-            game = GAMES.get(case["game"])
-            rule: tuple[str | None, str] | None = None
-            if game is not None:
-                rule = broken_rule(game, public_check(case["game"]), previous,
-                                   actions[-1] if actions else None, seen["public"])
-                if rule is None and extra_actions:
-                    refused = reference_refusal(game, case["config"], actions,
-                                                json.loads(extra_actions[0]))
-                    if refused is not None:
-                        rule = (refused, f"the reference refuses {extra_actions[0]} "
-                                         f"under {refused}")
-            if rule is not None:
-                lines.append(f"invariant: {rule[0] or '(shape)'}: {rule[1]}")
             after = f" after {canonical_json(actions[-1])}" if actions else ""
-            raise _Failed(step, f"observables differ at step {step}{after}",
-                          "\n".join(lines), rule[0] if rule else None)
-        public: JSON = seen["public"]
-        return public
+            self._fail(case, step, actions, f"observables differ at step {step}{after}", lines,
+                       differing, extra)
+
+    # -- naming the rule ------------------------------------------------------------------------
+
+    def _fail(self, case: Case, step: int, actions: list[JSON], reason: str, lines: list[str],
+              differing: list[str], extra: Mapping[int | None, list[str]]) -> None:
+        """Raise the failure at *step*, with the rules that explain it."""
+        findings, explanation = self._name(case, step, actions, differing, extra)
+        lines = list(lines)
+        if explanation is not None:
+            lines.append(f"explanation: {explanation}")
+        lines += [f"rule: {f.rule}: {f.message}" for f in findings]
+        raise _Failed(step, reason, "\n".join(lines), findings[0].rule if findings else None,
+                      explanation)
+
+    def _name(self, case: Case, step: int, actions: list[JSON], differing: list[str],
+              extra: Mapping[int | None, list[str]]) -> tuple[list[Finding], str | None]:
+        """The findings that name the broken rule (most telling first) and the explanation
+        by another reading, if any."""
+        record = record_of(case["game"])
+        if record is None:
+            return [], None
+        found: list[Finding] = []
+        explanation: str | None = None
+        try:
+            game = record.game
+            config = game.config_from_json(case["config"])
+            states = _replay_reference(game, config, actions[:step])
+        except _BAD_DATA:
+            return [], None
+        reports = {s: r for s, r in self._reports.items() if s <= step}
+        for explained in _guarded(lambda: explain(record, config, actions, reports,
+                                                  self.rule_ids), []):
+            found.append(Finding(explained.rule, explained.message))
+            explanation = explanation or explained.message
+        report = self._reports.get(step)
+        if report is not None:
+            divergence = self._divergence(record, config, step, actions, states, report,
+                                          differing)
+            if record.diagnose is not None:
+                found += _guarded(lambda: list(record.diagnose(divergence)), [])  # type: ignore[misc]
+            # An extra legal action names its rule when only the legal sets differ; when the
+            # position differs too, the extra actions are a consequence of that difference.
+            only_legal = set(differing) <= {"legal"}
+            if only_legal:
+                found += self._refusals(record, actions[:step], states[-1], extra)
+            found += _guarded(lambda: record.view_findings(divergence), [])
+            if not only_legal:
+                found += self._refusals(record, actions[:step], states[-1], extra)
+            previous = self._reports.get(step - 1)
+            invariant = _guarded(lambda: broken_rule(
+                game, record.check_public, None if previous is None else previous.public,
+                actions[step - 1] if step else None, report.public), None)
+            if invariant is not None:
+                rule, message = invariant
+                found.append(Finding(rule or "(shape)", message))
+        else:
+            found += self._refusals(record, actions[:step], states[-1], extra)
+        unique: list[Finding] = []
+        for finding in found:
+            if finding.rule not in {f.rule for f in unique}:
+                unique.append(finding)
+        return unique, explanation
+
+    def _divergence(self, record: AnyRecord, config: Any, step: int, actions: list[JSON],
+                    states: list[Any], report: Report,
+                    differing: list[str]) -> Divergence[Any, Any, Any, Any]:
+        game = record.game
+        try:
+            view = structure(game.converter, report.public, game.observation_type,
+                             "reported view")
+        except _BAD_DATA:
+            view = None
+        action = game.action_from_json(actions[step - 1]) if step else None
+        return Divergence(config=config, step=step, before=states[-2] if step else states[0],
+                          action=action, expected=states[-1], reported=report,
+                          reported_before=self._reports.get(step - 1), reported_view=view,
+                          differing=tuple(differing))
+
+    def _refusals(self, record: AnyRecord, actions: list[JSON], state: Any,
+                  extra: Mapping[int | None, list[str]]) -> list[Finding]:
+        """The rules under which the reference refuses the extra legal actions the engine
+        lists; at a joint node a seat's extra part is combined with the other seats' legal
+        parts into one joint action."""
+        game = record.game
+        found: list[Finding] = []
+        for seat, texts in extra.items():
+            for text in texts[:3]:
+                rule = _guarded(lambda t=text, s=seat: _refusal(game, state, t, s), None)  # type: ignore[misc]
+                if rule is not None:
+                    found.append(Finding(rule, f"the engine lists {text}, which the reference "
+                                               f"refuses under {rule}"))
+                    break
+        return found
 
     # -- the three kinds -----------------------------------------------------------------------
 
-    def _trace(self, case: Case) -> None:
+    def _expectations(self, case: Case, length: int) -> list[Case]:
+        """The observables expected along a prefix of *length* actions: from the trace the
+        case names, else computed from the reference."""
+        trace = self.traces.get(case.get("trace") or "")
+        if trace is not None and len(trace["steps"]) >= length and [
+                s["action"] for s in trace["steps"][:length]] == case["prefix"][:length]:
+            return [trace["initial"], *[s["expect"] for s in trace["steps"][:length]]]
+        game = GAMES[case["game"]]
+        states = _replay_reference(game, game.config_from_json(case["config"]),
+                                   case["prefix"][:length])
+        return [json.loads(json.dumps(observables(game, s))) for s in states]
+
+    def _walk(self, case: Case, actions: list[JSON], expected: list[Case]) -> None:
+        """Start a game, check the initial position, then apply each action (it must be
+        accepted) and check the position after it."""
         self._new_game(case)
-        actions: list[JSON] = []
-        public = self._compare(case, case["initial"], 0, actions, None)
-        for i, step in enumerate(case["steps"], 1):
-            answer = self._apply(step["action"])
+        self._compare(case, expected[0], 0, [])
+        for i, action in enumerate(actions, 1):
+            answer = self._apply(action)
             if not answer["accepted"]:
-                raise _Failed(i, f"refused the legal action {canonical_json(step['action'])} "
-                              f"at step {i}", f"engine names {answer.get('rule')}: "
-                              f"{answer.get('message')}")
-            actions.append(step["action"])
-            public = self._compare(case, step["expect"], i, actions, public)
+                self._refused_legal(case, i, actions[:i], answer)
+            self._compare(case, expected[i], i, actions[:i])
+
+    def _refused_legal(self, case: Case, step: int, actions: list[JSON],
+                       answer: Message) -> None:
+        action = actions[-1]
+        named = answer.get("rule")
+        explanation = self._reading_where(case, actions[:-1], action, legal=False)
+        lines = [f"engine names {shown(named)}: {shown(answer.get('message'), bare=True)}"]
+        rule = None
+        if explanation is not None:
+            lines.append(f"explanation: {explanation[1]}")
+            rule = explanation[0]
+        raise _Failed(step, f"refused the legal action {canonical_json(action)} at step "
+                            f"{step}", "\n".join(lines), rule,
+                      None if explanation is None else explanation[1], action)
+
+    def _trace(self, case: Case) -> None:
+        steps = case["steps"]
+        self._walk(case, [s["action"] for s in steps],
+                   [case["initial"], *[s["expect"] for s in steps]])
 
     def _rejection(self, case: Case) -> None:
-        self._replay(case, case["prefix"])
-        step = len(case["prefix"])
-        self._compare(case, case["position"], step, case["prefix"], None)
-        answer = self._apply(case["action"])
+        prefix = case["prefix"]
+        self._walk(case, prefix, self._expectations(case, len(prefix)))
+        step = len(prefix)
+        action = case["action"]
+        answer = self._apply(action)
         expected = case["rule"]
+        text = canonical_json(action)
         if answer["accepted"]:
-            raise _Failed(step, f"accepted {canonical_json(case['action'])}, which the rules "
-                          f"refuse under {expected}", None, expected)
-        if "rule_ids" in self.hello_features and answer.get("rule") != expected:
-            raise _Failed(step, f"refused under {answer.get('rule')}, expected {expected}",
-                          f"engine message: {answer.get('message')}", expected)
+            explained = self._reading_where(case, prefix, action, legal=True)
+            lines = [f"action: {text}"]
+            if explained is not None:
+                lines.append(f"explanation: {explained[1]}")
+            raise _Failed(step, f"accepted {text}, which the rules refuse under "
+                                f"{shown(expected)}", "\n".join(lines), expected,
+                          None if explained is None else explained[1], action)
+        if self.rule_ids and answer.get("rule") != expected:
+            raise _Failed(step, f"refused {text} under {shown(answer.get('rule'))}, expected "
+                                f"{shown(expected)}",
+                          f"engine message: {shown(answer.get('message'), bare=True)}\n"
+                          f"refusal order: {_order_hint(case)}", expected, None, action)
         try:
-            self._compare(case, case["position"], step, case["prefix"], None)
+            self._compare(case, case["position"], step, prefix)
         except _Failed as failed:
-            raise _Failed(step, "the position changed after a refused action", failed.diff,
-                          failed.rule or expected) from None
+            raise _Failed(step, f"the position changed after the refused action {text}",
+                          failed.diff, failed.rule or expected, failed.explanation,
+                          action) from None
 
-    @property
-    def hello_features(self) -> list[str]:
-        """The features the running engine declared."""
-        features: list[str] = self.hello["features"] if self.hello else []
-        return features
+    def _reading_where(self, case: Case, prefix: list[JSON], action: JSON,
+                       legal: bool) -> tuple[str, str] | None:
+        """``(rule, explanation)`` of an alternative reading that reports everything the
+        engine reported along *prefix* and under which *action* is legal (or, with
+        ``legal=False``, refused), as the engine has it."""
+        record = record_of(case["game"])
+        if record is None:
+            return None
+        reports = dict(self._reports)
+
+        def search() -> tuple[str, str] | None:
+            config = record.game.config_from_json(case["config"])
+            for alternative in alternatives(record, config):
+                if not replays(alternative, prefix, reports, self.rule_ids):
+                    continue
+                game = alternative.game
+                state = _replay_reference(game, alternative.config, prefix)[-1]
+                if game.is_legal(state, game.action_from_json(action)) is legal:
+                    return alternative.rule, (f"your engine plays as if {alternative.label} "
+                                              f"[{alternative.rule}]")
+            return None
+
+        found: tuple[str, str] | None = _guarded(search, None)
+        return found
 
     def _count(self, case: Case) -> None:
         prefix = case["prefix"]
-        self._replay(case, prefix)
-        self._compare(case, case["position"], len(prefix), prefix, None)
-        game = GAMES.get(case["game"])
+        self._walk(case, prefix, self._expectations(case, len(prefix)))
+        game = GAMES[case["game"]]
+        state = _replay_reference(game, game.config_from_json(case["config"]), prefix)[-1]
         undo = "undo" in self.hello_features
         path: list[JSON] = []
+        depth = case["depth"]
 
-        def children() -> list[JSON]:
+        def children(node: Any) -> list[JSON]:
+            """The engine's actions at the current node, checked against the reference's."""
+            mover = game.to_move(node)
             seen = self._observe()
             kind = seen["to_move"]["kind"]
-            if kind in ("seat", "any"):
-                return self._legal(None)
+            want_kind = game.to_json(mover)
+            report = Report(to_move=seen["to_move"], public=seen["public"],
+                            outcome=seen["outcome"], observed=False)
+            if canonical_json(seen["to_move"]) != canonical_json(want_kind):
+                self._count_failure(case, prefix, path, [
+                    f"to_move: expected {shown(want_kind)}, got {shown(seen['to_move'])}"],
+                    ["to_move"], {}, report)
+            legal: dict[int | None, list[JSON]] = {}
+            if kind in ("seat", "any", "nobody"):
+                legal[None] = self._legal(None)
+            elif kind == "joint":
+                for part in mover.seats:
+                    legal[int(part)] = self._legal(int(part))
+            report = attrs.evolve(report, legal=legal)
+            lines: list[str] = []
+            extra: dict[int | None, list[str]] = {}
+            for seat, got_actions in legal.items():
+                got = _text(got_actions)
+                want = _text(game.to_json(a) for a in game.legal_actions(
+                    node, None if seat is None else Seat(seat)))
+                if got != want:
+                    label = "legal" if seat is None else f"legal(seat {seat})"
+                    missing = sorted(set(want) - set(got))
+                    extra[seat] = sorted(set(got) - set(want))
+                    if missing:
+                        lines.append(_listing(f"{label}: missing", missing))
+                    if extra[seat]:
+                        lines.append(_listing(f"{label}: extra", extra[seat]))
+                    if not missing and not extra[seat]:
+                        lines.append(f"{label}: duplicates in {len(got)} actions")
+            if lines:
+                self._count_failure(case, prefix, path, lines, ["legal"], extra, report)
             if kind == "joint":
-                return self._joint_actions(case, prefix + path, seen["to_move"]["seats"], game)
-            return []
+                return [game.to_json(a) for a in _joint_children(game, node)]
+            return legal.get(None, [])
 
         def back() -> None:
             if undo:
                 self._request({"op": "undo"})
             else:
-                self._replay(case, prefix + path)
+                self._walk_quietly(case, prefix + path)
 
-        def perft(depth: int) -> int:
-            moves = children()
-            if depth == 1:
+        def perft(node: Any, left: int) -> int:
+            moves = children(node)
+            if left == 1:
                 return len(moves)
             total = 0
             for move in moves:
-                if not self._apply(move)["accepted"]:
-                    raise _Failed(len(prefix), f"refused {canonical_json(move)}, which it "
-                                  f"listed as legal, after {canonical_json(path)}")
-                path.append(move)
-                total += perft(depth - 1)
-                path.pop()
-                back()
+                total += descend(node, move, left)
             return total
 
-        depth = case["depth"]
-        breakdown: dict[str, int] = {}
-        for move in children():
-            if depth == 1:
-                breakdown[canonical_json(move)] = breakdown.get(canonical_json(move), 0) + 1
-                continue
-            if not self._apply(move)["accepted"]:
+        def descend(node: Any, move: JSON, left: int) -> int:
+            answer = self._apply(move)
+            if not answer["accepted"]:
                 raise _Failed(len(prefix), f"refused {canonical_json(move)}, which it listed "
-                              "as legal")
+                                           f"as legal, after {canonical_json(path)}",
+                              f"engine names {shown(answer.get('rule'))}: "
+                              f"{shown(answer.get('message'), bare=True)}", None, None, move)
             path.append(move)
-            breakdown[canonical_json(move)] = perft(depth - 1)
+            child = game.apply(node, game.action_from_json(move))
+            count = perft(child, left - 1)
             path.pop()
             back()
+            return count
+
+        breakdown: dict[str, int] = {}
+        for move in children(state):
+            key = canonical_json(move)
+            breakdown[key] = breakdown.get(key, 0) + (1 if depth == 1 else descend(
+                state, move, depth))
         expected = {canonical_json(e["action"]): e["count"] for e in case["breakdown"]}
         if breakdown != expected:
-            lines = []
-            for key in sorted(set(expected) | set(breakdown)):
-                if expected.get(key) != breakdown.get(key):
-                    lines.append(f"{key}: expected {expected.get(key, '(not legal)')}, "
-                                 f"got {breakdown.get(key, '(not listed)')}")
-            total = sum(breakdown.values())
-            rule = None
-            if game is not None:
-                extra = [k for k in breakdown if k not in expected]
-                if extra:
-                    rule = reference_refusal(game, case["config"], prefix, json.loads(extra[0]))
+            lines = [f"{key}: expected {expected.get(key, '(not legal)')}, "
+                     f"got {breakdown.get(key, '(not listed)')}"
+                     for key in sorted(set(expected) | set(breakdown))
+                     if expected.get(key) != breakdown.get(key)]
             raise _Failed(len(prefix), f"{case['counts']} to depth {depth}: expected "
-                          f"{case['total']}, got {total}", "\n".join(lines[:12]), rule)
+                                       f"{case['total']}, got {sum(breakdown.values())}",
+                          "\n".join(lines[:12]))
 
-    def _joint_actions(self, case: Case, history: list[JSON], seats: list[int],
-                       game: Any) -> list[JSON]:
-        """Every joint action at a joint node: the product of the seats' reported choices,
-        combined with the reference's ``joint`` (a pure encoding step)."""
-        if game is None or game.joint is None:
-            raise _Failed(None, "a joint node in a game the runner cannot combine")
-        state = game.new_game(game.config_from_json(case["config"]))
-        for done in history:
-            state = game.apply(state, game.action_from_json(done))
-        options = [[game.action_from_json(a) for a in self._legal(seat)] for seat in seats]
-        combos: list[tuple[Any, ...]] = [()]
-        for choices in options:
-            combos = [(*c, x) for c in combos for x in choices]
-        return [game.to_json(game.joint(state, combo)) for combo in combos]
+    def _walk_quietly(self, case: Case, actions: list[JSON]) -> None:
+        """Replay *actions* without checking (back to a node of a count, without undo)."""
+        self._new_game(case)
+        for i, action in enumerate(actions, 1):
+            answer = self._apply(action)
+            if not answer["accepted"]:
+                raise _Failed(len(case["prefix"]), f"refused {canonical_json(action)} when "
+                                                   f"replayed (step {i})", None, None, None,
+                              action)
+
+    def _count_failure(self, case: Case, prefix: list[JSON], path: list[JSON],
+                       lines: list[str], differing: list[str],
+                       extra: Mapping[int | None, list[str]], report: Report) -> None:
+        """Fail a count at a node inside its tree, naming the rule there."""
+        actions = prefix + path
+        step = len(actions)
+        self._reports[step] = report
+        where = (f" after {canonical_json(path)}" if path else "")
+        self._fail(case, step, actions, f"the legal actions differ at the count's node"
+                                        f"{where}", lines, differing, extra)
+
+
+def _joint_children(game: Any, state: Any) -> list[Any]:
+    """The reference's joint actions at a joint node (the product of the seats' parts)."""
+    combos: list[tuple[Any, ...]] = [()]
+    for seat in game.to_move(state).seats:
+        combos = [(*c, x) for c in combos for x in game.legal_actions(state, seat)]
+    return [game.joint(state, c) for c in combos]
+
+
+def _refusal(game: Any, state: Any, text: str, seat: int | None) -> str | None:
+    """The rule under which the reference refuses the listed action *text* in *state*."""
+    data = json.loads(text)
+    action = game.action_from_json(data)
+    if seat is not None and game.joint is not None:
+        mover = game.to_move(state)
+        parts: list[Any] = []
+        for other in mover.seats:
+            if int(other) == seat:
+                parts.append(action)
+            else:
+                parts.append(game.legal_actions(state, other)[0])
+        try:
+            action = game.joint(state, tuple(parts))
+        except RuleViolation as exc:
+            return exc.rule
+    try:
+        game.apply(state, action)
+    except RuleViolation as exc:
+        return exc.rule
+    return None
+
+
+def _guarded(compute: Callable[[], Any], default: Any) -> Any:
+    """*compute()*, or *default* when judging a misshapen report raises."""
+    try:
+        return compute()
+    except _BAD_DATA:
+        return default
+
+
+def _order_hint(case: Case) -> str:
+    spec = "specs/" + case["game"] + ".md"
+    return f"when an action breaks several rules, the first in the refusal order of {spec}"
+
+
+def handshake_problem(answer: Mapping[str, Any]) -> str | None:
+    """What is wrong with a handshake's shape (``None``: nothing)."""
+    for key, kind in (("name", str), ("version", str), ("games", dict), ("features", list)):
+        if not isinstance(answer.get(key), kind):
+            return f"{key!r} is not a {kind.__name__}"
+    if not all(isinstance(f, str) for f in answer["features"]):
+        return "'features' holds a non-string"
+    for name, declared in answer["games"].items():
+        if not isinstance(declared, dict):
+            return f"games.{name} is not an object"
+        options = declared.get("options", [])
+        if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+            return f"games.{name}.options is not a list of strings"
+        readings = declared.get("readings", {})
+        if not isinstance(readings, dict) or not all(
+                isinstance(v, list) for v in readings.values()):
+            return f"games.{name}.readings is not an object of lists"
+    return None

@@ -20,7 +20,7 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from copa_ref.conformance.engine import Engine, ReferenceEngine, serve
-from copa_ref.core import JSON
+from copa_ref.core import JSON, Misreading, misread
 
 Message = dict[str, JSON]
 
@@ -227,10 +227,234 @@ def _any_card(hand: Any, *args: Any, **kwargs: Any) -> Any:
     return hand
 
 
+# -- misread engines: the reference with one rule misread (copa_ref.core.misreading) ---------
+
+
+class Misread(Wrong):
+    """The reference playing a misread copy of one game's rules (the other games as they
+    are); the misreadings below are the engine authors' mistakes the diagnosis must name."""
+
+    misreading: Misreading
+    game_name: str
+
+    def new_game(self, game: str, config: JSON) -> None:
+        super().new_game(game, config)
+        if game == self.game_name:
+            self.game = misread_game(self.game, self.misreading)
+
+
+_MISREAD: dict[tuple[str, str], Any] = {}
+
+
+def misread_game(game: Any, misreading: Misreading) -> Any:
+    """The misread game, made once per misreading."""
+    key = (game.name, misreading.slug)
+    if key not in _MISREAD:
+        _MISREAD[key] = misread(game, misreading)
+    return _MISREAD[key]
+
+
+def _copas_q_above_j(card: Any, plain: bool) -> int:
+    from copa_ref.copas import rules
+
+    rank: int = rules.strength(card, plain)
+    if not plain and card.value[0] in "QJ":
+        return 11 - rank  # Q (5) and J (6) change places
+    return rank
+
+
+def _copas_every_burst_seat_loses(state: Any) -> Any:
+    from copa_ref.copas import rules
+    from copa_ref.core import Outcome, Seat
+
+    found = rules.outcome(state)
+    if found is None:
+        return None
+    losers = tuple(Seat(s) for s, score in enumerate(state.scores) if score >= rules.BURST)
+    winners = tuple(w for w in found.winners if w not in losers)
+    return Outcome(winners=winners, losers=losers, scores=found.scores, rule=found.rule)
+
+
+def _copas_no_all_cards_taker(hands: Any, tricks: Any) -> None:
+    return None
+
+
+def _copas_hand_ends_when_copas_out(state: Any, action: Any) -> Any:
+    from copa_ref.copas import rules
+
+    config = state.config
+    early = attrs.evolve(state, config=attrs.evolve(config, end_when_copas_out=True))
+    return attrs.evolve(rules._play(early, action), config=config)
+
+
+def _copas_discard_can_win(trick: Any, plain: bool) -> int:
+    from copa_ref.copas import rules
+
+    strengths = [rules.strength(card, plain) for card in trick]
+    return strengths.index(max(strengths))
+
+
+def _kala_place_bonus_above_four(state: Any, square: Any) -> Any:
+    from copa_ref.kala import rules
+    from copa_ref.kala.state import BonusRule, Phase, State
+
+    seat = state.turn
+    cups = (square, state.cups[1]) if seat == 0 else (state.cups[0], square)
+    placed = State(state.config, state.field, cups, state.cup_beans, state.stores, state.bank,
+                   seat, Phase.PLACE, state.bonus_sowing, None)
+    if not state.bonus_sowing and placed.cup_beans[seat] > 4:
+        if placed.config.bonus is BonusRule.OPTIONAL:
+            return rules._with_phase(placed, Phase.BONUS)
+        return rules._start_bonus(placed)
+    return rules._end_turn(placed)
+
+
+def _kala_two_beans_to_the_bank(beans: int) -> tuple[int, int]:
+    return 2, beans - 2
+
+
+def _da_capo_bids_above_reserve(state: Any, seat: int | None = None) -> tuple[Any, ...]:
+    from copa_ref.da_capo import Bid, rules
+
+    if seat is None or rules.is_over(state) or not state.reserves[seat]:
+        return ()
+    return tuple(Bid(seat, b) for b in range(1, 6))
+
+
+def _da_capo_last_step_all_to_box(table: Any, seat: int) -> Any:
+    from copa_ref.da_capo import rules
+
+    reserves, lines, target, box = rules.last_player_step(table, seat)
+    return reserves, lines, target, box + 1
+
+
+MISREAD: dict[str, tuple[str, Misreading]] = {m.slug: (game, m) for game, m in (
+    ("copas", Misreading(rule="COPAS-2", slug="copas-q-above-j",
+                         description="the Q ranks above the J",
+                         replacements={"strength": _copas_q_above_j})),
+    ("copas", Misreading(rule="COPAS-21", slug="copas-every-burst-seat-loses",
+                         description="every seat at or over 51 loses",
+                         replacements={"outcome": _copas_every_burst_seat_loses})),
+    ("copas", Misreading(rule="COPAS-20", slug="copas-burst-at-30",
+                         description="the match ends at 30 minus points",
+                         replacements={"BURST": 30})),
+    ("copas", Misreading(rule="COPAS-19", slug="copas-no-all-tricks-rule",
+                         description="no all-the-cards rule",
+                         replacements={"_all_cards_taker": _copas_no_all_cards_taker})),
+    ("copas", Misreading(rule="COPAS-14", slug="copas-hand-ends-when-copas-out",
+                         description="a hand ends as soon as all ten copas are out",
+                         replacements={"_play": _copas_hand_ends_when_copas_out})),
+    ("copas", Misreading(rule="COPAS-13", slug="copas-discard-can-win",
+                         description="the highest card takes the trick, whatever its suit",
+                         replacements={"trick_winner": _copas_discard_can_win})),
+    ("kala", Misreading(rule="KALA-12", slug="kala-bonus-above-four",
+                        description="a bonus at more than 4 beans, not at 4 or more",
+                        replacements={"_place": _kala_place_bonus_above_four})),
+    ("kala", Misreading(rule="KALA-15", slug="kala-two-beans-to-the-bank",
+                        description="a harvest gives two beans to the bank",
+                        replacements={"harvest_split": _kala_two_beans_to_the_bank})),
+    ("da_capo", Misreading(rule="DACAPO-7", slug="da-capo-bids-above-reserve",
+                           description="bids up to 5 are listed whatever the reserve",
+                           replacements={"legal_actions": _da_capo_bids_above_reserve})),
+    ("da_capo", Misreading(rule="DACAPO-14", slug="da-capo-last-step-one-too-many",
+                           description="the last-player step puts one bean too many into "
+                                       "the box", replacements={
+                               "last_player_step": _da_capo_last_step_all_to_box})),
+)}
+"""Misread engines by name: (game, misreading)."""
+
+
+def _misread_engine(name: str) -> type[Engine]:
+    game, misreading = MISREAD[name]
+    return type(f"Misread_{name}", (Misread,), {"label": name, "misreading": misreading,
+                                                 "game_name": game})
+
+
 WRONG: dict[str, type[Engine]] = {cls.label: cls for cls in (
     KalaTurnPerTurn, KalaNoBeanIntoOpponentCup, KalaSixthBeanKept, DaCapoTieAwardsTop,
     CopasQueenJackSwapped, CopasRevokeAllowed)}
+WRONG.update({name: _misread_engine(name) for name in MISREAD})
 """Every wrong engine by name."""
+
+
+class PlaysAs(Wrong):
+    """The reference playing one option at a fixed value whatever the config says (and
+    showing the config it was given): an engine that hard-codes one reading."""
+
+    option = ""
+    value: JSON = None
+    game_name = ""
+    given: JSON = None
+
+    def new_game(self, game: str, config: JSON) -> None:
+        self.given = config
+        if game == self.game_name and isinstance(config, dict):
+            config = {**config, self.option: self.value}
+        super().new_game(game, config)
+
+    def observe(self) -> Message:
+        seen = super().observe()
+        public = seen.get("public")
+        if isinstance(public, dict) and "config" in public:
+            seen["public"] = {**public, "config": self.given}
+        return seen
+
+
+class KalaHarvestAlwaysMandatory(PlaysAs):
+    """KALA-15 read as KALA-Q7's other reading: every harvest is taken, without a choice."""
+
+    label = "kala-harvest-always-mandatory"
+    game_name, option, value = "kala", "harvest", "mandatory"
+
+
+WRONG[KalaHarvestAlwaysMandatory.label] = KalaHarvestAlwaysMandatory
+
+
+class KalaMandatoryOnly(ReferenceEngine):
+    """Declares that it plays only harvest=mandatory (not the default) in KALA."""
+
+    def hello(self) -> Message:
+        return {**super().hello(), "name": "kala-mandatory-only",
+                "games": {"kala": {"options": ["*"], "readings": {"harvest": ["mandatory"]}}}}
+
+
+class Misbehaving(ReferenceEngine):
+    """The reference answering one request misshapen (in-process, for the runner's
+    robustness tests): *how* names the misbehaviour."""
+
+    how = ""
+
+    def hello(self) -> Message:
+        found = super().hello()
+        if self.how == "options-not-a-list":
+            return {**found, "games": {name: {"options": 5} for name in found["games"]}}
+        if self.how == "no-rule-ids":
+            return {**found, "features": ["undo"]}
+        return found
+
+    def legal(self, seat: int | None) -> list[JSON]:
+        found = super().legal(seat)
+        if self.how == "bad-seat-legal" and seat is not None and found:
+            return [{"type": "bid", "seat": seat, "beans": "five"}, *found[1:]]
+        if self.how == "many-legal" and found:
+            return [{**found[0], "n": i} for i in range(5000)]
+        return found
+
+    def observe(self) -> Message:
+        seen = super().observe()
+        if self.how == "huge-integer" and isinstance(seen.get("public"), dict):
+            seen["public"] = {**seen["public"], "bank": 10 ** 40}
+        if self.how == "wrong-outcome-rule" and seen.get("outcome"):
+            seen["outcome"] = {**seen["outcome"], "rule": "SOMETHING-1"}
+        if self.how == "plays-on" and seen.get("outcome"):
+            seen["outcome"] = None
+            seen["to_move"] = {"kind": "joint", "seats": [0, 1]}
+        return seen
+
+
+def misbehaving(how: str) -> type[Engine]:
+    """A :class:`Misbehaving` engine class for *how*."""
+    return type(f"Misbehaving_{how}", (Misbehaving,), {"how": how})
 
 
 # -- broken engines (command line only) ----------------------------------------------------------

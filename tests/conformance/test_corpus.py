@@ -91,10 +91,39 @@ class TestCoverage:
         assert not missing, f"rules no corpus case covers: {missing}"
 
     def test_cases_cite_only_spec_rules(self, cases: list[dict]) -> None:
-        """No case cites a rule ID that the specs do not define."""
-        known = spec_rules()
+        """No case cites a rule ID that the specs do not define (a malformed action cites
+        the protocol's section on errors, P-9)."""
+        known = spec_rules() | {"P-9"}
         cited = {rule for case in cases for rule in case["rules"]}
         assert cited <= known, sorted(cited - known)
+
+    def test_prefixes_follow_their_trace(self, cases: list[dict]) -> None:
+        """A rejection's or a count's prefix is the start of the trace it names, whose
+        observables are checked along it."""
+        traces = {c["id"]: c for c in cases if c["kind"] == "trace"}
+        for case in cases:
+            if case["kind"] == "trace":
+                continue
+            if not case["prefix"] and case["kind"] == "count":
+                assert case["trace"] is None
+                continue
+            trace = traces[case["trace"]]
+            steps = trace["steps"][:len(case["prefix"])]
+            assert [s["action"] for s in steps] == case["prefix"], case["id"]
+            last = steps[-1]["expect"] if steps else trace["initial"]
+            assert last == case["position"], case["id"]
+
+    def test_each_game_pins_its_refusal_order_and_malformed_actions(
+            self, cases: list[dict]) -> None:
+        """Every game has a malformed-action case (refused naming no rule), and KALA's
+        cases pin the refusal order: game over before seat before phase and path."""
+        for name in GAMES:
+            assert any(c["kind"] == "rejection" and c["rule"] is None and c["game"] == name
+                       for c in cases), name
+        kinds = {c["id"].split("/")[3] for c in cases
+                 if c["game"] == "kala" and c["kind"] == "rejection"}
+        assert {"order-over-before-seat", "order-seat-before-phase",
+                "order-seat-before-value"} <= kinds
 
     def test_rejections_name_their_rule(self, cases: list[dict]) -> None:
         """A rejection's rule is among the rules it covers, and the reference refuses the
@@ -103,7 +132,8 @@ class TestCoverage:
 
         for case in cases:
             if case["kind"] == "rejection":
-                assert case["rule"] in case["rules"]
+                assert case["rule"] in case["rules"] or (case["rule"] is None
+                                                         and case["rules"] == ["P-9"])
                 game = GAMES[case["game"]]
                 got = reference_refusal(game, case["config"], case["prefix"], case["action"])
                 assert got == case["rule"], case["id"]

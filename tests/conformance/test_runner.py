@@ -3,6 +3,7 @@ corpus), in-process, with filters, skips, reports and the message schemas."""
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -10,15 +11,18 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import pytest
 
 from copa_ref.conformance.channel import InProcessChannel, SubprocessChannel
 from copa_ref.conformance.engine import ReferenceEngine
 from copa_ref.conformance.observables import CORPUS_DIR
 from copa_ref.conformance.runner import Filters, Runner, load_corpus, select
 from copa_ref.games import GAMES
+from tests.conformance.engines import misbehaving
 
 ENGINE = f"{sys.executable} -m copa_ref.cli engine"
 SCHEMAS = CORPUS_DIR / "schema"
+UNKNOWN_RULE = "-".join(("KALA", "99"))  # built, so that no file cites a rule no spec has
 
 
 def cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
@@ -134,3 +138,168 @@ class TestMessages:
                     responses.validate(json.loads(json.dumps(channel.request(message))))
         finally:
             channel.close()
+
+
+def _run(engine: type, cases: list[dict[str, Any]]) -> list[Any]:
+    runner = Runner(lambda: InProcessChannel(engine), load_corpus())
+    try:
+        return list(runner.run(cases))
+    finally:
+        runner.close()
+
+
+class TestReadings:
+    def test_declared_readings_run_only_what_the_engine_plays(self) -> None:
+        """An engine that declares it plays harvest=mandatory only (not the default) runs
+        the KALA cases under that reading and skips the others, saying why."""
+        from tests.conformance.engines import KalaMandatoryOnly
+
+        cases = select(load_corpus(), Filters(game="kala"))
+        results = _run(KalaMandatoryOnly, cases)
+        for case, result in zip(cases, results, strict=True):
+            if case["config"]["harvest"] == "mandatory":
+                assert result.status == "passed", result
+            else:
+                assert result.status == "skipped"
+                assert result.reason == ("the engine does not play harvest=optional "
+                                         "(it plays mandatory)")
+
+    def test_another_reading_explains_the_failure(self) -> None:
+        """An engine that hard-codes harvest=mandatory fails the default-config cases with
+        a harvest, and the failure says so: "your engine plays as if harvest=mandatory
+        (KALA-Q7)", naming KALA-15."""
+        from tests.conformance.engines import KalaHarvestAlwaysMandatory
+
+        cases = [c for c in select(load_corpus(), Filters(game="kala", kind="trace"))
+                 if c["config"]["harvest"] == "optional"]
+        failed = [r for r in _run(KalaHarvestAlwaysMandatory, cases) if r.status == "failed"]
+        assert failed
+        for result in failed:
+            assert result.broken_rule == "KALA-15", result
+            assert result.explanation == ("your engine plays as if harvest=mandatory "
+                                          "(KALA-Q7) [KALA-15]")
+
+    def test_outcome_rule_is_compared_only_with_rule_ids(self) -> None:
+        """An engine without rule_ids may name any rule in its outcome; the rest of the
+        outcome is still compared."""
+        cases = select(load_corpus(), Filters(kind="trace", case="*/random-*"))
+        results = _run(misbehaving("no-rule-ids"), cases)
+        assert {r.status for r in results} == {"passed"}
+
+
+    def test_a_misreading_of_the_catalogue_explains_the_failure(self, monkeypatch: Any) -> None:
+        """With a misreading in the game's catalogue, an engine that plays it is told so, and
+        the misreading's rule is the broken rule."""
+        import attrs
+
+        from copa_ref.conformance import registry
+        from tests.conformance.engines import MISREAD, WRONG
+
+        game, misreading = MISREAD["copas-q-above-j"]
+        record = registry.RECORDS[game]
+        monkeypatch.setitem(registry.RECORDS, game,
+                            attrs.evolve(record, misreadings=(misreading,)))
+        cases = select(load_corpus(), Filters(game=game, kind="trace"))
+        failed = [r for r in _run(WRONG["copas-q-above-j"], cases) if r.status == "failed"]
+        assert failed
+        for result in failed:
+            assert result.broken_rule == "COPAS-2"
+            assert result.explanation == ("your engine plays as if copas-q-above-j: the Q ranks "
+                                          "above the J [COPAS-2]")
+
+class TestNothingAnEngineSendsStopsTheRun:
+    @pytest.mark.parametrize(("how", "games", "statuses"), [
+        ("options-not-a-list", ("kala",), {"errored"}),
+        ("bad-seat-legal", ("da_capo",), {"failed"}),
+        ("huge-integer", ("kala",), {"errored"}),
+        ("many-legal", ("kala",), {"failed"}),
+        ("plays-on", ("da_capo",), {"failed", "passed"}),
+    ])
+    def test_misshapen_answers_fail_or_error_each_case(
+            self, how: str, games: tuple[str, ...], statuses: set[str]) -> None:
+        """A handshake with "options": 5, a per-seat legal list holding a malformed bid, a
+        huge integer in a report, five thousand legal actions, a match that plays on after
+        its end: every case ends failed or errored with a reason (the runner never raises,
+        and never reports its own exception), and the run completes."""
+        cases = [c for c in load_corpus() if c["game"] in games]
+        if how == "many-legal":
+            cases = cases[::8]
+        results = _run(misbehaving(how), cases)
+        assert len(results) == len(cases)
+        assert {r.status for r in results} <= statuses | {"passed"}
+        assert statuses & {r.status for r in results}
+        for result in results:
+            assert "could not judge" not in (result.reason or ""), result
+            assert result.status == "passed" or result.reason
+
+    def test_da_capo_count_after_the_end(self) -> None:
+        """The count that once crashed the runner (an engine reporting a joint node where
+        the match has ended) is failed at its node, naming the rule that ends the match."""
+        cases = select(load_corpus(), Filters(case="da_capo/count/low-reserves-2p-depth-2"))
+        assert cases
+        result = _run(misbehaving("plays-on"), cases)[0]
+        assert result.status in ("passed", "failed")
+
+    def test_a_count_past_its_request_budget_is_errored(self, monkeypatch: Any) -> None:
+        """A count that needs more requests than the bound is errored, saying so."""
+        from copa_ref.conformance import runner as module
+
+        monkeypatch.setattr(module, "MAX_REQUESTS", 50)
+        cases = select(load_corpus(), Filters(case="kala/count/initial-depth-4"))
+        result = _run(ReferenceEngine, cases)[0]
+        assert result.status == "errored"
+        assert "more than 50 requests" in (result.reason or "")
+
+
+class TestPrefixes:
+    def test_a_divergence_in_a_prefix_is_reported_at_its_step(self) -> None:
+        """A rejection or count whose prefix the engine plays wrongly fails at the step
+        where it differs, naming the rule, not one step later under the case's rule."""
+        from tests.conformance.engines import WRONG
+
+        cases = select(load_corpus(), Filters(game="kala"))
+        cases = [c for c in cases if c["kind"] != "trace" and c["prefix"]]
+        results = _run(WRONG["kala-no-bean-into-opponent-cup"], cases)
+        early = [r for r, c in zip(results, cases, strict=True)
+                 if r.status == "failed" and r.step is not None and r.step < len(c["prefix"])]
+        assert early
+        assert {r.broken_rule for r in early} == {"KALA-9"}
+
+
+class TestCommandLine:
+    @pytest.mark.parametrize(("args", "message"), [
+        (("--game", "dacapo"), "unknown game 'dacapo'"),
+        (("--rule", UNKNOWN_RULE), f"no case covers the rule '{UNKNOWN_RULE}'"),
+        (("--case", "kala/nothing/*"), "no case selected"),
+        (("--corpus", "/nonexistent"), "no conformance corpus at /nonexistent"),
+        (("--engine", "/nonexistent-engine"), "did not start"),
+    ])
+    def test_fails_loudly(self, args: tuple[str, ...], message: str) -> None:
+        """A typo or a missing corpus or engine is one clear message and exit status 2."""
+        if "--engine" not in args:
+            args = ("--engine", ENGINE, *args)
+        done = cli("conformance", "run", *args)
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert message in done.stderr
+        assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
+
+    def test_failures_show_the_action_null_and_the_rules(self) -> None:
+        """A failed rejection prints the refused action; JSON null prints as null; the
+        summary groups the failures by rule."""
+        from copa_ref.conformance.report import Tally, summary
+        from copa_ref.conformance.runner import CaseResult
+
+        tally = Tally(2, 2)
+        tally.add(CaseResult(id="kala/rejection/x", game="kala", kind="rejection",
+                             corpus_version="2.0.0", status="failed", rules=("KALA-3",),
+                             step=0, reason="accepted …", broken_rule="KALA-3",
+                             action={"type": "sow", "seat": 1, "path": None}))
+        tally.add(CaseResult(id="kala/trace/y", game="kala", kind="trace",
+                             corpus_version="2.0.0", status="failed", rules=("KALA-3",),
+                             step=1, broken_rule="KALA-3"))
+        out = io.StringIO()
+        summary(tally, out)
+        text = out.getvalue()
+        assert 'action: {"path":null,"seat":1,"type":"sow"}' in text
+        assert "None" not in text
+        assert "failures by rule:" in text and "KALA-3          2" in text

@@ -13,7 +13,7 @@ import pytest
 from copa_ref.conformance.channel import InProcessChannel
 from copa_ref.conformance.runner import Filters, Runner, load_corpus, select
 from copa_ref.games import GAMES
-from tests.conformance.engines import WRONG
+from tests.conformance.engines import MISREAD, WRONG
 
 HERE = Path(__file__).resolve().parent
 
@@ -45,6 +45,24 @@ def test_wrong_engine_fails_naming_its_rule(name: str) -> None:
     named = {r.broken_rule for r in failed} | {rule for r in failed for rule in r.rules}
     assert named & rules, f"{name}: failures name {sorted(n for n in named if n)}"
     assert sum(r.status == "passed" for r in results) > 0, "everything failed: not one rule"
+
+
+@pytest.mark.parametrize("name", sorted(MISREAD))
+def test_misread_engine_is_named_by_its_rule(name: str) -> None:
+    """An engine misreading one rule (the behaviours engine authors got wrong: the Q above
+    the J, a hand ended early, no all-tricks rule, the match ended at 30, every burst seat a
+    loser, a discard taking the trick, a bonus at more than 4 beans, two beans to the bank,
+    bids above the reserve listed, the last-player step's box) fails, and every failing case
+    names the misread rule as the broken rule, derived from what the engine reported."""
+    game, misreading = MISREAD[name]
+    cases = load_corpus()
+    runner = Runner(lambda: InProcessChannel(WRONG[name]), cases)
+    results = list(runner.run(select(cases, Filters(game=game))))
+    runner.close()
+    failed = [r for r in results if r.status != "passed"]
+    assert failed, f"{name}: the corpus caught nothing"
+    wrong = {r.id: r.broken_rule for r in failed if r.broken_rule != misreading.rule}
+    assert not wrong, f"{name}: named other rules first: {wrong}"
 
 
 def test_wrong_engine_over_subprocess(tmp_path: Path) -> None:

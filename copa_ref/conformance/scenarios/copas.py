@@ -11,13 +11,15 @@ from typing import Any
 
 import attrs
 
-from copa_ref.conformance.scenarios import CountSpec, GameScenarios, RandomGames, Scenario
-from copa_ref.copas import Config, Phase, Play, State
+from copa_ref.conformance.diagnosis.copas import VIEW_RULES, diagnose
+from copa_ref.conformance.scenarios import CountSpec, GameRecord, RandomGames, Reading, Scenario
+from copa_ref.copas import GAME, Action, Config, Observation, Phase, Play, State
+from copa_ref.copas.misreadings import MISREADINGS
 from copa_ref.copas.rules import deck, hand_size
 from copa_ref.copas.state import AllCards, BonusOtherTen, CopasLead, RankOrder
 from copa_ref.core import JSON, InvariantViolation, MoverKind
 
-__all__ = ["SCENARIOS"]
+__all__ = ["RECORD"]
 
 RANKS = ["2", "3", "4", "5", "6", "Q", "J", "K", "7", "A"]
 
@@ -296,7 +298,8 @@ def candidates(game: Any, state: State) -> Any:
                    {"type": "play", "seat": mover, "card": _code(card)})
 
 
-SCENARIOS = GameScenarios(
+RECORD: GameRecord[State, Action, Config, Observation] = GameRecord(
+    game=GAME,
     random_games=(
         RandomGames("4p", _cfg(), (1,)),
         RandomGames("3p", _cfg(players=3), (1,)),
@@ -406,5 +409,17 @@ SCENARIOS = GameScenarios(
     check_public=check_public,
     candidates=candidates,
     rejection_games=3,
+    view_rules=VIEW_RULES,
+    readings=(
+        Reading(option="rank_order", question="COPAS-Q1", rule="COPAS-2"),
+        Reading(option="copas_lead", question="COPAS-Q4", rule="COPAS-15"),
+        Reading(option="end_when_copas_out", question="COPAS-Q4", rule="COPAS-14"),
+        Reading(option="bonus_other_ten", question="COPAS-Q5", rule="COPAS-17"),
+        Reading(option="all_cards", question="COPAS-Q6", rule="COPAS-19"),
+        Reading(option="first_dealer", question="COPAS-Q8", rule="COPAS-5",
+                values=(0, 1, 2, 3, 4)),
+    ),
+    misreadings=MISREADINGS,
+    diagnose=diagnose,
 )
 """Copas' scenarios."""

@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from copa_ref.conformance.scenarios import CountSpec, GameScenarios, RandomGames, Scenario
-from copa_ref.da_capo import Config, State
+from copa_ref.conformance.diagnosis.da_capo import VIEW_RULES, diagnose
+from copa_ref.conformance.scenarios import CountSpec, GameRecord, RandomGames, Reading, Scenario
+from copa_ref.da_capo import GAME, Action, Config, State
+from copa_ref.da_capo.misreadings import MISREADINGS
 from copa_ref.da_capo.state import TargetReached, TieBreak, TieResolution
 
-__all__ = ["SCENARIOS"]
+__all__ = ["RECORD"]
 
 
 def _cfg(players: int, **options: Any) -> Config:
@@ -72,7 +74,8 @@ def candidates(game: Any, state: State) -> Any:
                {"type": "bids", "bids": bids})
 
 
-SCENARIOS = GameScenarios(
+RECORD: GameRecord[State, Action, Config, State] = GameRecord(
+    game=GAME,
     random_games=(
         RandomGames("2p", _cfg(2), (1, 2, 3)),
         RandomGames("3p", _cfg(3), (1, 2, 3)),
@@ -148,5 +151,13 @@ SCENARIOS = GameScenarios(
     events=events,
     candidates=candidates,
     rejection_games=6,
+    view_rules=VIEW_RULES,
+    readings=(
+        Reading(option="tie_resolution", question="DACAPO-Q3", rule="DACAPO-11"),
+        Reading(option="target_reached_when", question="DACAPO-Q4", rule="DACAPO-15"),
+        Reading(option="tie_break", question="DACAPO-Q6", rule="DACAPO-17"),
+    ),
+    misreadings=MISREADINGS,
+    diagnose=diagnose,
 )
-"""DA CAPO's scenarios."""
+"""DA CAPO's conformance record."""

@@ -8,13 +8,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from copa_ref.conformance.scenarios import CountSpec, GameScenarios, RandomGames, Scenario
+from copa_ref.conformance.diagnosis.kala import VIEW_RULES, diagnose
+from copa_ref.conformance.scenarios import CountSpec, GameRecord, RandomGames, Reading, Scenario
 from copa_ref.core import JSON
-from copa_ref.kala import Bonus, Config, Harvest, Phase, Place, Sow, State
+from copa_ref.kala import GAME, Action, Bonus, Config, Harvest, Phase, Place, Sow, State
+from copa_ref.kala.misreadings import MISREADINGS
 from copa_ref.kala.paths import DIRECTIONS, PATHS, on_board, turns
 from copa_ref.kala.state import BonusRule, EndCheck, HarvestRule
 
-__all__ = ["SCENARIOS"]
+__all__ = ["RECORD"]
 
 DEFAULT = Config()
 PATHS_FROM = sorted({start for start, _ in PATHS})
@@ -205,7 +207,8 @@ def candidates(game: Any, state: State) -> Iterator[tuple[str, str, JSON]]:
             break
 
 
-SCENARIOS = GameScenarios(
+RECORD: GameRecord[State, Action, Config, State] = GameRecord(
+    game=GAME,
     random_games=(
         RandomGames("default", DEFAULT, (1, 2, 3, 4, 5, 6)),
         RandomGames("harvest-mandatory", MANDATORY_HARVEST, (1, 2)),
@@ -288,5 +291,14 @@ SCENARIOS = GameScenarios(
     events=events,
     candidates=candidates,
     rejection_games=6,
+    view_rules=VIEW_RULES,
+    readings=(
+        Reading(option="first_player", question="KALA-Q1", rule="KALA-3", values=(0, 1)),
+        Reading(option="harvest", question="KALA-Q7", rule="KALA-15"),
+        Reading(option="bonus", question="KALA-Q8", rule="KALA-12"),
+        Reading(option="end_check", question="KALA-Q10", rule="KALA-17"),
+    ),
+    misreadings=MISREADINGS,
+    diagnose=diagnose,
 )
-"""KALA's scenarios."""
+"""KALA's conformance record."""

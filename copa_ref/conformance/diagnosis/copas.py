@@ -1,0 +1,200 @@
+"""Copas: which rule decides which part of the public view (COPAS-1 … COPAS-21).
+
+The public view shows the finished tricks with their cards and winners, the scores, the
+pending seat and the hand sizes; the hands are hidden. Rule IDs refer to ``specs/copas.md``.
+The order is from the most specific rule to the most general.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from copa_ref.conformance.scenarios import Divergence, Finding, ViewRule
+from copa_ref.copas import Action, Config, Observation, Phase, Play, State
+from copa_ref.copas.rules import BURST, copas_taken, round_points, trick_winner
+from copa_ref.copas.state import RankOrder
+
+__all__ = ["VIEW_RULES", "diagnose"]
+
+CopasDivergence = Divergence[State, Action, Config, Observation]
+CopasView = ViewRule[State, Action, Config, Observation]
+
+
+def _round_ended(d: CopasDivergence) -> bool:
+    """The step ends a round, in the reference or as reported."""
+    reported = d.reported_view
+    return d.before.phase is Phase.PLAY and (
+        d.expected.phase is not Phase.PLAY
+        or (reported is not None and reported.phase is not Phase.PLAY))
+
+
+def _pending_involved(d: CopasDivergence) -> bool:
+    reported = d.reported_view
+    return d.before.pending is not None or d.expected.pending is not None or (
+        reported is not None and reported.pending is not None)
+
+
+def _over(d: CopasDivergence) -> bool:
+    reported = d.reported_view
+    return d.expected.phase is Phase.OVER or (reported is not None
+                                              and reported.phase is Phase.OVER)
+
+
+def _trick_done(d: CopasDivergence) -> bool:
+    return isinstance(d.action, Play) and len(d.expected.tricks) > len(d.before.tricks)
+
+
+def _first_trick(d: CopasDivergence) -> bool:
+    return not d.expected.tricks or d.expected.phase is Phase.DEAL
+
+
+VIEW_RULES: tuple[CopasView, ...] = (
+    ViewRule(part="public.tricks.winner", rule="COPAS-13",
+             says="the highest card of the led suit takes the trick"),
+    ViewRule(part="public.phase", rule="COPAS-20", when=_over,
+             says="a seat at 51 or more minus points bursts and the match ends"),
+    ViewRule(part="outcome", rule="COPAS-21",
+             says="the highest total among the burst seats loses, the lowest total wins"),
+    ViewRule(part="public.phase", rule="COPAS-14", when=_round_ended,
+             says="a round is played out: it ends when every card is played"),
+    ViewRule(part="public.pending", rule="COPAS-17",
+             says="a seat that takes all ten copas books nothing; its bonus round follows"),
+    ViewRule(part="public.scores", rule="COPAS-18", when=_pending_involved,
+             says="the bonus round erases the pending ten or books them"),
+    ViewRule(part="public.last_round", rule="COPAS-18", when=_pending_involved,
+             says="the bonus round erases the pending ten or books them"),
+    ViewRule(part="public.scores", rule="COPAS-16", when=_round_ended,
+             says="each seat books one minus point per copa taken"),
+    ViewRule(part="public.last_round", rule="COPAS-16", when=_round_ended,
+             says="each seat books one minus point per copa taken"),
+    ViewRule(part="public.leader", rule="COPAS-13", when=_trick_done,
+             says="the trick's winner leads the next trick"),
+    ViewRule(part="public.dealer", rule="COPAS-7",
+             says="the player to the dealer's right deals the next round"),
+    ViewRule(part="public.leader", rule="COPAS-8", when=_first_trick,
+             says="the shuffler leads the first trick of a round"),
+    ViewRule(part="public.hand_sizes", rule="COPAS-6", says="every seat is dealt a hand"),
+    ViewRule(part="public.trick", rule="COPAS-10", says="the card played joins the trick"),
+    ViewRule(part="to_move", rule="COPAS-9",
+             says="counter-clockwise, one card each, starting with the leader"),
+    ViewRule(part="legal", rule="COPAS-11", says="a seat follows suit when it can"),
+)
+"""Which rule decides which part of the Copas public view, most specific first."""
+
+
+def _trick_findings(d: CopasDivergence, seen: Observation) -> Iterator[Finding]:
+    """The trick the step finished, re-derived from the reported cards (COPAS-2, COPAS-13)."""
+    done = len(d.before.tricks)
+    if len(seen.tricks) <= done or len(d.expected.tricks) <= done:
+        return
+    trick = seen.tricks[done]
+    players = len(seen.hand_sizes)
+    if not trick.cards or players < 3 or not 0 <= trick.leader < players:
+        return
+    plain = d.config.rank_order is RankOrder.PLAIN
+    right = (trick.leader + trick_winner(trick.cards, plain)) % players
+    if trick.winner != right:
+        led = trick.cards[0].suit
+        given = trick.cards[(trick.winner - trick.leader) % players]
+        best = trick.cards[(right - trick.leader) % players]
+        order = "plain" if plain else "printed"
+        if given.suit is led:
+            yield Finding("COPAS-2", f"trick {done + 1}: {best} beats {given} in the {order} "
+                                     f"order of the cards, but the engine gives the trick to "
+                                     f"seat {trick.winner}, not seat {right}")
+        yield Finding("COPAS-13", f"trick {done + 1} ({' '.join(map(str, trick.cards))}): "
+                                  f"the highest card of the led suit is {best} (seat {right}); "
+                                  f"the engine gives it to seat {trick.winner}")
+    elif seen.phase is Phase.PLAY and d.expected.phase is Phase.PLAY and (
+            seen.leader != trick.winner):
+        yield Finding("COPAS-13", f"seat {trick.winner} took trick {done + 1} and leads the "
+                                  f"next; the engine has seat {seen.leader} lead")
+
+
+def _round_findings(d: CopasDivergence, seen: Observation) -> Iterator[Finding]:
+    """The end of the round and its booking, re-derived from the reported tricks."""
+    ended, reported = d.expected.phase is not Phase.PLAY, seen.phase is not Phase.PLAY
+    if ended != reported:
+        left = sum(len(h) for h in d.expected.hands)
+        if reported:
+            yield Finding("COPAS-14", f"a round is played out: the engine ends it with {left} "
+                                      "cards still in the hands")
+        else:
+            yield Finding("COPAS-14", "every card is played: the round ends here, and the "
+                                      "engine plays on")
+        return
+    if not ended:
+        return
+    players = len(d.before.scores)
+    tricks = seen.tricks
+    unplayed = sum(seen.hand_sizes) > 0 and not d.config.end_when_copas_out
+    if len(seen.last_round) != players or len(seen.scores) != players or not tricks or any(
+            not 0 <= t.winner < players for t in tricks) or unplayed:
+        return
+    copas = copas_taken(tricks, players)
+    if sum(copas) != 10:
+        return
+    winners = {t.winner for t in tricks}
+    taker = tricks[0].winner if len(winners) == 1 and not sum(seen.hand_sizes) else None
+    pending = d.before.pending
+    booked, new_pending = round_points(copas, taker, pending, d.config.all_cards,
+                                       d.config.bonus_other_ten)
+    ten = copas.index(10) if 10 in copas else None
+    if booked != seen.last_round or new_pending != seen.pending:
+        wrong = [s for s in range(players) if booked[s] != seen.last_round[s]]
+        text = (f"from the reported tricks the round books {list(booked)} and leaves "
+                f"{'no seat' if new_pending is None else f'seat {new_pending}'} pending; the "
+                f"engine books {list(seen.last_round)}, pending "
+                f"{'none' if seen.pending is None else f'seat {seen.pending}'}")
+        if taker is not None and (any(s != taker for s in wrong) or new_pending != seen.pending):
+            yield Finding("COPAS-19", f"seat {taker} took every trick: {text}")
+        if pending is not None and (pending in wrong or ten is None or ten == pending):
+            yield Finding("COPAS-18", f"the bonus round of seat {pending}: {text}")
+        if ten is not None and (ten in wrong or new_pending != seen.pending):
+            yield Finding("COPAS-17", f"seat {ten} took all ten copas: {text}")
+        yield Finding("COPAS-16", f"one minus point per copa taken: {text}")
+        return
+    added = tuple(a + b for a, b in zip(d.before.scores, seen.last_round, strict=True))
+    if added != seen.scores:
+        yield Finding("COPAS-16", f"the booked points add up to {list(added)}; the engine "
+                                  f"has {list(seen.scores)}")
+        return
+    burst = max(seen.scores) >= BURST
+    if burst != (seen.phase is Phase.OVER):
+        yield Finding("COPAS-20", f"the match ends when a seat reaches {BURST}: the highest "
+                                  f"score is {max(seen.scores)}, and the engine "
+                                  f"{'ends' if not burst else 'goes on with'} the match")
+        return
+    if not burst:
+        dealer = (d.before.dealer + 1) % players
+        if seen.dealer != dealer or seen.round != d.before.round + 1:
+            yield Finding("COPAS-7", f"seat {dealer} deals round {d.before.round + 1}; the "
+                                     f"engine has seat {seen.dealer} deal round {seen.round}")
+        elif seen.leader != (dealer + 1) % players:
+            yield Finding("COPAS-8", f"seat {(dealer + 1) % players} leads the first trick; "
+                                     f"the engine has seat {seen.leader}")
+
+
+def _outcome_findings(d: CopasDivergence, seen: Observation) -> Iterator[Finding]:
+    """The losers and winners, re-derived from the reported scores (COPAS-21)."""
+    if not any(p.startswith("outcome") for p in d.differing) or seen.phase is not Phase.OVER:
+        return
+    scores = seen.scores
+    top = max(scores)
+    losers = [s for s, x in enumerate(scores) if x == top]
+    rest = [x for s, x in enumerate(scores) if x != top]
+    winners = [s for s, x in enumerate(scores) if rest and x == min(rest)]
+    yield Finding("COPAS-21", f"with the scores {list(scores)} the highest total loses "
+                              f"(seats {losers}) and the lowest total wins (seats {winners})")
+
+
+def diagnose(d: CopasDivergence) -> Iterator[Finding]:
+    """Copas' own findings, re-derived from what the engine reported: the trick's winner
+    from its cards, the end of the round, the booking from the reported tricks, the burst
+    and the dealer from the reported scores, the losers and winners."""
+    seen = d.reported_view
+    if seen is None or not isinstance(d.action, Play):
+        return
+    yield from _trick_findings(d, seen)
+    yield from _round_findings(d, seen)
+    yield from _outcome_findings(d, seen)

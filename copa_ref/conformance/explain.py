@@ -1,0 +1,178 @@
+"""Alternative readings as explanations of a failure.
+
+When an engine's reports differ from the reference, the runner replays the case's actions
+under every other value of each ``Config`` option of the game's record (``readings``) and
+under every entry of its ``misreadings`` catalogue. An alternative *explains* the failure
+when the engine's reports, up to and including the failing step, are exactly what the
+reference reports under it: "your engine plays as if harvest=mandatory (KALA-Q7)".
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from copa_ref.conformance.observables import observables
+from copa_ref.conformance.scenarios import AnyRecord, Report
+from copa_ref.core import JSON, MoverKind, canonical_json
+from copa_ref.core.misreading import Misreading, misread
+
+__all__ = ["Alternative", "Explanation", "alternatives", "explain", "report_matches"]
+
+AnyGame = Any
+
+_UNREPLAYABLE = (ValueError, TypeError, KeyError, IndexError, AttributeError, AssertionError,
+                 RecursionError)
+"""What a replay under another reading may raise (a refused action, a bad config)."""
+
+
+@attrs.frozen
+class Alternative:
+    """Another way to read the rules: a game (the reference, or a misread copy) and a
+    config."""
+
+    label: str
+    """How it is named to an engine author (``harvest=mandatory (KALA-Q7)``)."""
+    rule: str
+    """The rule it reads differently."""
+    game: AnyGame
+    config: Any
+    given: Any
+    """The config the engine was given (the case's)."""
+
+
+@attrs.frozen
+class Explanation:
+    """An alternative that reproduces every report of the engine."""
+
+    rule: str
+    message: str
+
+
+_misread_cache: dict[tuple[str, str, str], AnyGame] = {}
+
+
+def _misread(game: AnyGame, misreading: Misreading) -> AnyGame:
+    key = (game.name, misreading.rule, misreading.slug)
+    found = _misread_cache.get(key)
+    if found is None:
+        found = _misread_cache[key] = misread(game, misreading)
+    return found
+
+
+def _values(given: Sequence[JSON], current: Any) -> list[JSON]:
+    if given:
+        return list(given)
+    if isinstance(current, enum.Enum):
+        return [member.value for member in type(current)]
+    if isinstance(current, bool):
+        return [False, True]
+    return []
+
+
+def alternatives(record: AnyRecord, config: Any) -> Iterator[Alternative]:
+    """Every other reading of *config* (one option changed at a time) and every misreading
+    of the record, in the record's order."""
+    game = record.game
+    given = game.to_json(config)
+    assert isinstance(given, dict)
+    for reading in record.readings:
+        current = getattr(config, reading.option, None)
+        if reading.option not in given:
+            continue
+        for value in _values(reading.values, current):
+            if canonical_json(value) == canonical_json(given[reading.option]):
+                continue
+            try:
+                other = game.config_from_json({**given, reading.option: value})
+                game.new_game(other)
+            except _UNREPLAYABLE:
+                continue
+            shown = value if isinstance(value, str) else canonical_json(value)
+            yield Alternative(f"{reading.option}={shown} ({reading.question})", reading.rule,
+                              game, other, config)
+    for misreading in record.misreadings:
+        try:
+            misread_game = _misread(game, misreading)
+        except _UNREPLAYABLE:
+            continue
+        yield Alternative(f"{misreading.slug}: {misreading.description}", misreading.rule,
+                          misread_game, config, config)
+
+
+def _legal_of(game: AnyGame, state: Any, seat: int | None) -> list[str]:
+    mover = game.to_move(state)
+    if seat is None and mover.kind in (MoverKind.CHANCE, MoverKind.JOINT):
+        return []
+    return sorted(canonical_json(game.to_json(a)) for a in game.legal_actions(state, seat))
+
+
+def report_matches(game: AnyGame, state: Any, report: Report, rule_ids: bool = True,
+                   config: JSON = None) -> bool:
+    """Whether *report* is exactly what *game* reports in *state* (the legal sets only
+    where the report has them; the outcome's rule only when *rule_ids*).
+
+    :param config: the config the engine was given, as JSON: where the public view shows
+        the config, it shows this one (an engine playing another reading does not know it).
+    """
+    if report.observed:
+        seen = observables(game, state)
+        if canonical_json(seen["to_move"]) != canonical_json(report.to_move):
+            return False
+        public = seen["public"]
+        if config is not None and isinstance(public, dict) and "config" in public:
+            public = {**public, "config": config}
+        if canonical_json(public) != canonical_json(report.public):
+            return False
+        if canonical_json(outcome_shown(seen["outcome"], rule_ids)) != canonical_json(
+                outcome_shown(report.outcome, rule_ids)):
+            return False
+    for seat, listed in report.legal.items():
+        wanted = _legal_of(game, state, seat)
+        if len(wanted) != len(listed) or wanted != sorted(canonical_json(a) for a in listed):
+            return False
+    return True
+
+
+def outcome_shown(outcome: JSON, rule_ids: bool) -> JSON:
+    """The outcome as compared: without its ``rule`` for an engine without ``rule_ids``."""
+    if rule_ids or not isinstance(outcome, dict):
+        return outcome
+    return {k: v for k, v in outcome.items() if k != "rule"}
+
+
+def replays(alternative: Alternative, actions: Sequence[JSON],
+            reports: Mapping[int, Report], rule_ids: bool = True) -> bool:
+    """Whether the reference under *alternative*, fed *actions*, reports every one of
+    *reports* (step -> report) exactly."""
+    game = alternative.game
+    last = max(reports, default=0)
+    try:
+        given = game.to_json(alternative.given)
+        state = game.new_game(alternative.config)
+        # The failing step first: most alternatives are ruled out there.
+        states = [state]
+        for action in actions[:last]:
+            state = game.apply(state, game.action_from_json(action))
+            states.append(state)
+        if not report_matches(game, states[last], reports[last], rule_ids, given):
+            return False
+        return all(report_matches(game, states[step], report, rule_ids, given)
+                   for step, report in reports.items() if step != last)
+    except _UNREPLAYABLE:
+        return False
+
+
+def explain(record: AnyRecord, config: Any, actions: Sequence[JSON],
+            reports: Mapping[int, Report], rule_ids: bool = True) -> list[Explanation]:
+    """The alternatives that reproduce every report, as explanations."""
+    found: list[Explanation] = []
+    for alternative in alternatives(record, config):
+        if replays(alternative, actions, reports, rule_ids):
+            found.append(Explanation(alternative.rule,
+                                     f"your engine plays as if {alternative.label} "
+                                     f"[{alternative.rule}]"))
+    return found
