@@ -70,7 +70,7 @@ def _target_cup_always(config: object) -> int:
 
 def _fewest_beans_wins(state: State) -> Outcome | None:
     result = _rules.outcome(state)
-    if result is None or result.rule == "DACAPO-15":
+    if result is None or result.rule != "DACAPO-16":
         return result
     seats = range(len(state.reserves))
     fewest = min(sum(state.lines[s]) for s in seats)
@@ -118,15 +118,16 @@ MUTANTS: tuple[Misreading, ...] = (
     Misreading(rule="DACAPO-13", slug="out-seat-still-to-move",
                description="a seat without beans is still among the seats to move",
                replacements={"active_seats": _out_seat_still_moves}),
-    Misreading(rule="DACAPO-14", slug="last-step-cannot-finish",
+    Misreading(rule="DACAPO-15", slug="last-step-cannot-finish",
                description="the last-player step into the target cup does not win at once",
                replacements={"apply": _last_step_cannot_finish}),
     Misreading(rule="DACAPO-15", slug="target-cup-always",
                description="the target cup must be filled even under target_reached_when="
                "line_full", replacements={"_reach": _target_cup_always}),
     Misreading(rule="DACAPO-16", slug="fewest-beans-wins",
-               description="with every reserve used up the fewest beans in the cups win, "
-               "whatever the advance", replacements={"outcome": _fewest_beans_wins}),
+               description="with every reserve used up and one seat furthest ahead, the "
+               "fewest beans in the cups win all the same",
+               replacements={"outcome": _fewest_beans_wins}),
     Misreading(rule="DACAPO-15", slug="full-line-reaches-target",
                description="filling the last cup of the line already reaches the target",
                replacements={"_reach": _reach_line_full}),
@@ -135,4 +136,17 @@ MUTANTS: tuple[Misreading, ...] = (
 
 UNMUTATABLE: dict[str, str] = {}
 """Rules with no one-rule mutant, and why."""
+
+UNNAMED: dict[str, str] = {
+    "three-to-five-players": "the engine refuses the two-player config; the runner reports "
+    "a refused new_game as an engine error (errored), naming no rule",
+    "four-cups-with-four-players": "the initial lines differ: the view rule for lines is "
+    "DACAPO-9 (the winning bid fills a cup); no view rule names the set-up (DACAPO-2) at "
+    "step 0",
+    "fifteen-beans": "the initial reserves differ: the view rule for reserves is DACAPO-7; no "
+    "view rule names the set-up (DACAPO-3) at step 0",
+    "void-round-returned": "in a round without a winner the reported reserves are re-derived "
+    "first (DACAPO-7) before the box (DACAPO-10, DACAPO-12)",
+}
+"""Mutants the runner does not yet name with their own rule in every failing case, and why."""
 
