@@ -94,7 +94,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--game", help="only this game")
     run.add_argument("--case", help="only this case ID (or a glob pattern: 'kala/trace/*')")
     run.add_argument("--rule", help="only cases covering this rule ID")
-    run.add_argument("--kind", choices=("trace", "rejection", "count"), help="only this kind")
+    run.add_argument("--kind", choices=("trace", "rejection", "count", "config"),
+                     help="only this kind")
     run.add_argument("--report", help="write the JSON-lines report to this file ('-': stdout)")
     run.add_argument("--failures-only", action="store_true",
                      help="show only failed and errored cases, and the totals")

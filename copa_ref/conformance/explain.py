@@ -118,10 +118,10 @@ def report_matches(game: AnyGame, state: Any, report: Report, rule_ids: bool = T
     :param config: the config the engine was given, as JSON: where the public view shows
         the config, it shows this one (an engine playing another reading does not know it).
     """
+    seen = observables(game, state)
+    if canonical_json(seen["to_move"]) != canonical_json(report.to_move):
+        return False
     if report.observed:
-        seen = observables(game, state)
-        if canonical_json(seen["to_move"]) != canonical_json(report.to_move):
-            return False
         public = seen["public"]
         if config is not None and isinstance(public, dict) and "config" in public:
             public = {**public, "config": config}
@@ -170,9 +170,12 @@ def explain(record: AnyRecord, config: Any, actions: Sequence[JSON],
             reports: Mapping[int, Report], rule_ids: bool = True) -> list[Explanation]:
     """The alternatives that reproduce every report, as explanations."""
     found: list[Explanation] = []
+    tried = 0
     for alternative in alternatives(record, config):
+        tried += 1
         if replays(alternative, actions, reports, rule_ids):
             found.append(Explanation(alternative.rule,
                                      f"your engine plays as if {alternative.label} "
                                      f"[{alternative.rule}]"))
-    return found
+    # An explanation that every alternative gives explains nothing.
+    return found if len(found) < tried or tried == 1 else []

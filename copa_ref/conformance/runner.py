@@ -38,6 +38,7 @@ from copa_ref.games import GAMES
 __all__ = [
     "CaseResult",
     "Filters",
+    "HandshakeError",
     "Runner",
     "corpus_version",
     "load_corpus",
@@ -142,6 +143,11 @@ class CaseResult:
                 "rules": list(self.rules), "seconds": round(self.seconds, 4)}
 
 
+class HandshakeError(EngineFailure):
+    """The engine answered the handshake, but refused it or sent a misshapen one: every
+    case is errored with the reason."""
+
+
 class _Failed(Exception):
     def __init__(self, step: int | None, reason: str, diff: str | None = None,
                  rule: str | None = None, explanation: str | None = None,
@@ -162,6 +168,25 @@ def _text(actions: Iterable[JSON]) -> list[str]:
 def _listing(label: str, items: list[str]) -> str:
     more = f" (+{len(items) - 5} more)" if len(items) > 5 else ""
     return f"{label} {', '.join(items[:5])}{more}"
+
+
+def _legal_lines(seat: int | None, listed: list[JSON], wanted: list[JSON], lines: list[str],
+                 extra: dict[int | None, list[str]]) -> bool:
+    """Compare the legal actions a seat's listing holds with the wanted ones; add the
+    differences to *lines* and the extra actions to *extra*. Whether they differ."""
+    got, want = _text(listed), _text(wanted)
+    if got == want:
+        return False
+    label = "legal" if seat is None else f"legal(seat {seat})"
+    missing = sorted(set(want) - set(got))
+    extra[seat] = sorted(set(got) - set(want))
+    if missing:
+        lines.append(_listing(f"{label}: missing", missing))
+    if extra[seat]:
+        lines.append(_listing(f"{label}: extra", extra[seat]))
+    if not missing and not extra[seat]:
+        lines.append(f"{label}: duplicates in {len(got)} actions")
+    return True
 
 
 def _replay_reference(game: Any, config: Any, actions: list[JSON]) -> list[Any]:
@@ -191,20 +216,31 @@ class Runner:
         self.traces: dict[str, Case] = {c["id"]: c for c in corpus if c.get("kind") == "trace"}
         self._reports: dict[int, Report] = {}
         self._budget = 0
+        self.handshake_error: HandshakeError | None = None
 
     # -- the session -------------------------------------------------------------------------
 
     def start(self) -> Message:
-        """Start the engine (if not running) and return its handshake."""
+        """Start the engine (if not running) and return its handshake.
+
+        :raises HandshakeError: again and again once the engine sent an unusable handshake
+            (it is not restarted for every case).
+        """
+        if self.handshake_error is not None:
+            raise self.handshake_error
         if self.channel is None:
             self.channel = self.connect()
             self.hello = None
             answer = self.channel.request({"op": "start", "protocol": PROTOCOL_VERSION})
             if not answer.get("ok"):
-                raise EngineFailure(f"handshake refused: {shown(answer.get('error'))}")
+                self.handshake_error = HandshakeError(
+                    f"handshake refused: {shown(answer.get('error'))}")
+                raise self.handshake_error
             problem = handshake_problem(answer)
             if problem is not None:
-                raise EngineFailure(f"misshapen handshake: {problem}: {shown(answer)[:300]}")
+                self.handshake_error = HandshakeError(
+                    f"misshapen handshake: {problem}: {shown(answer)[:300]}")
+                raise self.handshake_error
             self.hello = answer
         assert self.hello is not None
         return self.hello
@@ -296,6 +332,8 @@ class Runner:
                 self._trace(case)
             elif kind == "rejection":
                 self._rejection(case)
+            elif kind == "config":
+                self._config(case)
             else:
                 self._count(case)
         except _Failed as failed:
@@ -386,19 +424,8 @@ class Runner:
         for part in expect["legal_by_seat"] or ():
             groups.append((part["seat"], part["actions"]))
         for seat, wanted in groups:
-            got = _text(report.legal[seat])
-            want = _text(wanted)
-            if got != want:
-                missing = sorted(set(want) - set(got))
-                extra[seat] = sorted(set(got) - set(want))
-                label = "legal" if seat is None else f"legal(seat {seat})"
+            if _legal_lines(seat, report.legal[seat], wanted, lines, extra):
                 differing.append("legal")
-                if missing:
-                    lines.append(_listing(f"{label}: missing", missing))
-                if extra[seat]:
-                    lines.append(_listing(f"{label}: extra", extra[seat]))
-                if not missing and not extra[seat]:
-                    lines.append(f"{label}: duplicates in {len(got)} actions")
         if lines:
             after = f" after {canonical_json(actions[-1])}" if actions else ""
             self._fail(case, step, actions, f"observables differ at step {step}{after}", lines,
@@ -441,6 +468,11 @@ class Runner:
         if report is not None:
             divergence = self._divergence(record, config, step, actions, states, report,
                                           differing)
+            if divergence.reported_view is None:
+                problem = _guarded(lambda: _undecodable(game, report.public), None)
+                if problem is not None:
+                    found.append(Finding("P-8", f"the reported view is not {game.title}'s "
+                                                f"canonical JSON: {problem}"))
             if record.diagnose is not None:
                 found += _guarded(lambda: list(record.diagnose(divergence)), [])  # type: ignore[misc]
             # An extra legal action names its rule when only the legal sets differ; when the
@@ -625,19 +657,8 @@ class Runner:
             lines: list[str] = []
             extra: dict[int | None, list[str]] = {}
             for seat, got_actions in legal.items():
-                got = _text(got_actions)
-                want = _text(game.to_json(a) for a in game.legal_actions(
-                    node, None if seat is None else Seat(seat)))
-                if got != want:
-                    label = "legal" if seat is None else f"legal(seat {seat})"
-                    missing = sorted(set(want) - set(got))
-                    extra[seat] = sorted(set(got) - set(want))
-                    if missing:
-                        lines.append(_listing(f"{label}: missing", missing))
-                    if extra[seat]:
-                        lines.append(_listing(f"{label}: extra", extra[seat]))
-                    if not missing and not extra[seat]:
-                        lines.append(f"{label}: duplicates in {len(got)} actions")
+                _legal_lines(seat, got_actions, [game.to_json(a) for a in game.legal_actions(
+                    node, None if seat is None else Seat(seat))], lines, extra)
             if lines:
                 self._count_failure(case, prefix, path, lines, ["legal"], extra, report)
             if kind == "joint":
@@ -688,6 +709,19 @@ class Runner:
                                        f"{case['total']}, got {sum(breakdown.values())}",
                           "\n".join(lines[:12]))
 
+    def _config(self, case: Case) -> None:
+        """``new_game`` with a config the rules exclude (or a malformed one) is refused."""
+        assert self.channel is not None
+        self._budget -= 1
+        answer = self.channel.request({"op": "new_game", "game": case["game"],
+                                       "config": case["config"]})
+        if answer.get("ok") is not False:
+            rule = case["rule"]
+            why = f"the rules exclude under {rule}" if rule else "is malformed (P-8)"
+            raise _Failed(0, f"started a game with the config {canonical_json(case['config'])}"
+                             f", which {why}", "new_game must answer {\"ok\": false, "
+                             "\"error\": ...}", rule or "P-8")
+
     def _walk_quietly(self, case: Case, actions: list[JSON]) -> None:
         """Replay *actions* without checking (back to a node of a count, without undo)."""
         self._new_game(case)
@@ -706,8 +740,8 @@ class Runner:
         step = len(actions)
         self._reports[step] = report
         where = (f" after {canonical_json(path)}" if path else "")
-        self._fail(case, step, actions, f"the legal actions differ at the count's node"
-                                        f"{where}", lines, differing, extra)
+        self._fail(case, step, actions, f"the engine differs at the count's node{where}",
+                   lines, differing, extra)
 
 
 def _joint_children(game: Any, state: Any) -> list[Any]:
@@ -738,6 +772,16 @@ def _refusal(game: Any, state: Any, text: str, seat: int | None) -> str | None:
         game.apply(state, action)
     except RuleViolation as exc:
         return exc.rule
+    return None
+
+
+def _undecodable(game: Any, public: JSON) -> str | None:
+    """Why a reported public view does not decode as the game's observation (``None``: it
+    does)."""
+    try:
+        structure(game.converter, public, game.observation_type, "reported view")
+    except _BAD_DATA as exc:
+        return str(exc)[:200]
     return None
 
 

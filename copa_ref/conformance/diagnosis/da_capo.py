@@ -47,7 +47,20 @@ def _ended(d: DaCapoDivergence) -> bool:
                                                and reported.finisher is not None)
 
 
+def _start(d: DaCapoDivergence) -> bool:
+    """The initial position (step 0)."""
+    return d.step == 0
+
+
 VIEW_RULES: tuple[DaCapoView, ...] = (
+    ViewRule(part="public.lines", rule="DACAPO-2", when=_start,
+             says="each player's line of cups (4 cups with 2-3 players, 3 with 4-5), empty"),
+    ViewRule(part="public.target", rule="DACAPO-2", when=_start,
+             says="the target cup starts empty"),
+    ViewRule(part="public", rule="DACAPO-3", when=_start,
+             says="sixteen beans in each player's hand, none in the box"),
+    ViewRule(part="to_move", rule="DACAPO-4", when=_start,
+             says="a round is simultaneous: every player bids at once"),
     ViewRule(part="public", rule="DACAPO-14", when=_last_step,
              says="the last player with beans puts one into his next cup, the rest into "
                   "the box"),
@@ -170,10 +183,11 @@ def diagnose(d: DaCapoDivergence) -> Iterator[Finding]:
     seen = d.reported_view
     if seen is not None:
         yield from _round_findings(d, seen)
-    if any(p.startswith("outcome") for p in d.differing):
+    if any(p.startswith("outcome") for p in d.differing) or "to_move" in d.differing:
         result = outcome(d.expected)
         if result is not None and result.rule:
-            yield Finding(result.rule, f"the outcome differs; {result.rule} decides it here")
+            yield Finding(result.rule, f"the match is over and {result.rule} decides its "
+                                       f"outcome: {', '.join(map(str, result.winners))} won")
         elif seen is not None and (
                 seen.finisher is not None or not any(seen.reserves)):
             yield Finding("DACAPO-16", "the match is not over: a reserve is left and nobody "

@@ -87,7 +87,20 @@ def _bonus_phase(d: KalaDivergence) -> bool:
     return d.expected.phase is Phase.BONUS_SOW or isinstance(d.action, Bonus)
 
 
+def _start(d: KalaDivergence) -> bool:
+    """The initial position (step 0)."""
+    return d.step == 0
+
+
 VIEW_RULES: tuple[KalaView, ...] = (
+    ViewRule(part="public.cups", rule="KALA-2", when=_start,
+             says="the playing cups start in opposite corners"),
+    ViewRule(part="public.turn", rule="KALA-3", when=_start,
+             says="the nominated first player moves first"),
+    ViewRule(part="to_move", rule="KALA-3", when=_start,
+             says="the nominated first player moves first"),
+    ViewRule(part="public", rule="KALA-1", when=_start,
+             says="28 beans in each store, the field and the playing cups empty"),
     ViewRule(part="public.stores", rule="KALA-14", when=_excess,
              says="the beans of a bonus that no path holds go to the opponent's store"),
     ViewRule(part="public", rule="KALA-17", when=_over,
@@ -202,6 +215,11 @@ def _step_findings(d: KalaDivergence, seen: State) -> Iterator[Finding]:
                             f"{list(seen.cups[seat])}")
         return
     bonus = {Phase.BONUS, Phase.BONUS_SOW}
+    if want.phase in bonus and seen.phase in bonus and want.phase is not seen.phase:
+        yield Finding("P-11", f"the phase is {want.phase.value}: bonus_sow while the bonus "
+                              f"sowing's path is chosen, bonus only for the decision to take "
+                              f"it (bonus=optional); the engine has {seen.phase.value}")
+        return
     if (want.phase in bonus) != (seen.phase in bonus) or seen.bonus_sowing != want.bonus_sowing:
         yield Finding("KALA-12", f"4 or more beans in the playing cup after it moved give a "
                                  f"bonus move: the cup holds {want.cup_beans[seat]}, phase "

@@ -215,7 +215,7 @@ class Report:
     legal: Mapping[int | None, list[JSON]] = attrs.field(factory=dict, eq=False)
     """The legal actions asked for, by seat (``None``: ``legal`` with ``seat: null``)."""
     observed: bool = True
-    """Whether ``to_move``, ``public`` and ``outcome`` were asked for (inside a count only
+    """Whether ``public`` and ``outcome`` are compared (inside a count only ``to_move`` and
     the legal actions are)."""
 
 
@@ -290,6 +290,10 @@ class GameRecord(Generic[S, A, C, O]):
     """Common misreadings that are not options (``copa_ref.<game>.misreadings``)."""
     diagnose: Diagnose[S, A, C, O] | None = None
     """The game's own diagnosis of a divergence (see :class:`Divergence`)."""
+    bad_configs: tuple[Mapping[str, JSON], ...] = ()
+    """Configs the rules exclude, as changes to the default config's JSON
+    (``{"players": 6}``): each is a ``config`` case that ``new_game`` must refuse (malformed
+    configs are made for every game)."""
 
     @property
     def name(self) -> str:

@@ -421,5 +421,6 @@ RECORD: GameRecord[State, Action, Config, Observation] = GameRecord(
     ),
     misreadings=MISREADINGS,
     diagnose=diagnose,
+    bad_configs=({"players": 6}, {"first_dealer": 4}),
 )
 """Copas' scenarios."""

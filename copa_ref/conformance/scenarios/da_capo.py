@@ -159,5 +159,6 @@ RECORD: GameRecord[State, Action, Config, State] = GameRecord(
     ),
     misreadings=MISREADINGS,
     diagnose=diagnose,
+    bad_configs=({"players": 1}, {"players": 6}),
 )
 """DA CAPO's conformance record."""

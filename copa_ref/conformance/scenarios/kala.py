@@ -300,5 +300,6 @@ RECORD: GameRecord[State, Action, Config, State] = GameRecord(
     ),
     misreadings=MISREADINGS,
     diagnose=diagnose,
+    bad_configs=({"first_player": 2},),
 )
 """KALA's conformance record."""
