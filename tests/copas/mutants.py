@@ -251,20 +251,24 @@ UNMUTATABLE: dict[str, str] = {
 """Rules with no one-rule mutant, and why."""
 
 UNNAMED: dict[str, str] = {
-    "clockwise": "in the two counts from a first lead the runner's explanation search finds "
-    "rank_order=plain, which replays the few reports a count keeps, before the clockwise "
-    "misreading (the explanation is not required to reproduce the differing report)",
-    "three-players-without-two-of-ouros": "the engine refuses a legal three-player deal "
-    "(naming COPAS-4 itself); the runner names no rule for a refused legal action unless "
-    "another reading explains it",
-    "ouros-are-the-penalty-suit": "the diagnosis re-derives each booking from the reported "
-    "tricks with the copas as the penalty suit and names the scoring rule that differs "
-    "(COPAS-16 to COPAS-18, COPAS-14 when the house end comes early, COPAS-15 for a lead), "
-    "never the penalty suit itself",
-    "void-must-discard-copa": "a void seat's missing discards are named by the one legal-set "
-    "view rule, COPAS-11 (follow suit), whether or not the seat holds the led suit",
-    "copas-to-the-leader": "in a bonus round that books differently for seats other than the "
-    "pending one, the diagnosis names COPAS-18 before COPAS-16",
+    "three-players-without-two-of-ouros": (
+        "the engine refuses a legal three-player deal (naming COPAS-4 itself); the runner "
+        "names no rule for a refused legal action unless another reading explains it"
+    ),
+    "ouros-are-the-penalty-suit": (
+        "when the first difference is a copa lead under copas_lead=broken (the engine breaks "
+        "copas with ouros), COPAS-15 is named, and the early house end is named COPAS-14: the "
+        "penalty suit is recognised only in a booking"
+    ),
+    "copas-to-the-leader": (
+        "in a bonus round that books differently for seats other than the pending one, the "
+        "diagnosis names COPAS-18 before COPAS-16"
+    ),
+    "bonus-lost-books-only-its-copas": (
+        "a pending seat that takes all ten copas again and books 10 instead of 20 is taken "
+        "for a wrong penalty suit (COPAS-3: 10 espadas taken match the booking) before "
+        "COPAS-18"
+    ),
 }
 """Mutants the runner does not yet name with their own rule in every failing case, and why."""
 

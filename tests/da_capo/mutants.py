@@ -138,15 +138,14 @@ UNMUTATABLE: dict[str, str] = {}
 """Rules with no one-rule mutant, and why."""
 
 UNNAMED: dict[str, str] = {
-    "three-to-five-players": "the engine refuses the two-player config; the runner reports "
-    "a refused new_game as an engine error (errored), naming no rule",
-    "four-cups-with-four-players": "the initial lines differ: the view rule for lines is "
-    "DACAPO-9 (the winning bid fills a cup); no view rule names the set-up (DACAPO-2) at "
-    "step 0",
-    "fifteen-beans": "the initial reserves differ: the view rule for reserves is DACAPO-7; no "
-    "view rule names the set-up (DACAPO-3) at step 0",
-    "void-round-returned": "in a round without a winner the reported reserves are re-derived "
-    "first (DACAPO-7) before the box (DACAPO-10, DACAPO-12)",
+    "three-to-five-players": (
+        "the engine refuses the two-player config; the runner reports a refused valid "
+        "new_game config as an engine error (errored), naming no rule"
+    ),
+    "void-round-returned": (
+        "in a round without a winner the reported reserves are re-derived first (DACAPO-7) "
+        "before the box (DACAPO-10, DACAPO-12)"
+    ),
 }
 """Mutants the runner does not yet name with their own rule in every failing case, and why."""
 

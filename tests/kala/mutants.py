@@ -121,17 +121,19 @@ UNMUTATABLE: dict[str, str] = {
 """Rules with no one-rule mutant, and why."""
 
 UNNAMED: dict[str, str] = {
-    "stores-of-14": "the initial stores differ: the view rule for stores is KALA-18 "
-    "(conservation); no view rule names the set-up (KALA-1) at step 0",
-    "other-diagonal": "the initial cups differ: the view rule for cups is KALA-8 (the cup "
-    "moves); no view rule names the set-up (KALA-2) at step 0",
-    "cup-stays": "in the two counts from the initial position the runner's explanation "
-    "search finds harvest=mandatory, which replays the few reports a count keeps (the "
-    "explanation is not required to reproduce the differing report)",
-    "cups-hidden": "beans hidden from a spectator look like beans that are not there: the "
-    "diagnosis names the rule that puts them there (KALA-6)",
-    "cup-moves-before-harvest": "the cup on the wrong square while a harvest is pending is "
-    "named by the rule that moves the cup (KALA-8), not by the order of the two (KALA-16)",
+    "cup-stays": (
+        "in the two counts from the initial position the second sowing reaches the square the "
+        "mover's cup should have left; the diagnosis reads that as a bean sown over the "
+        "opponent's cup (KALA-9)"
+    ),
+    "cups-hidden": (
+        "beans hidden from a spectator look like beans that are not there: the diagnosis "
+        "names the rule that puts them there (KALA-6)"
+    ),
+    "cup-moves-before-harvest": (
+        "the cup on the wrong square while a harvest is pending is named by the rule that "
+        "moves the cup (KALA-8), not by the order of the two (KALA-16)"
+    ),
 }
 """Mutants the runner does not yet name with their own rule in every failing case, and why."""
 
