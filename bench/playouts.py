@@ -2,9 +2,10 @@
 
     .venv/bin/python bench/playouts.py [GAME ...] [--seconds S] [--seed N]
 
-For each game: from a fixed seed, play whole games with the default config: sample chance,
-choose uniformly among the legal actions (per seat at joint nodes), ``apply`` (which
-validates every action), until the game is over. Prints games/s, decisions/s (actions by
+For each game: from a fixed seed, play whole games with the default config through the
+generic loop ``copa_ref.core.steps``: sample chance, choose uniformly among the legal
+actions (per seat at joint nodes), ``apply`` (which validates every action), until the game
+is over. Prints games/s, decisions/s (actions by
 players, the unit of P-3) and chance actions/s. ``legal_actions`` is called at every
 decision, as a random player must.
 """
@@ -16,7 +17,7 @@ import random
 import time
 from typing import Any
 
-from copa_ref.core import MoverKind
+from copa_ref.core import MoverKind, steps, uniform
 from copa_ref.games import GAMES, get_game
 
 
@@ -29,23 +30,11 @@ def playouts(name: str, seconds: float, seed: int) -> dict[str, float]:
     started = time.perf_counter()
     deadline = started + seconds
     while time.perf_counter() < deadline:
-        state = game.new_game(config)
-        while True:
-            mover = game.to_move(state)
-            kind = mover.kind
-            if kind is MoverKind.NOBODY:
-                break
-            if kind is MoverKind.CHANCE:
-                action = game.sample_chance(state, rng)
+        for step in steps(game, uniform, rng, config=config):
+            if step.mover.kind is MoverKind.CHANCE:
                 chances += 1
-            elif kind is MoverKind.JOINT:
-                parts = tuple(rng.choice(game.legal_actions(state, s)) for s in mover.seats)
-                action = game.joint(state, parts)
-                decisions += 1
             else:
-                action = rng.choice(game.legal_actions(state, None))
                 decisions += 1
-            state = game.apply(state, action)
         games += 1
     elapsed = time.perf_counter() - started
     return {"games/s": games / elapsed, "decisions/s": decisions / elapsed,
@@ -61,6 +50,9 @@ def main() -> None:
     unknown = set(args.games) - set(GAMES)
     if unknown:
         parser.error(f"unknown games {sorted(unknown)}; known: {sorted(GAMES)}")
+    print(f"random whole games, default config, seed {args.seed}, for {args.seconds:g} s per game: "
+          "games/s, decisions/s (actions by players; a joint move is one), chance actions/s "
+          "(through copa_ref.core.steps; apply validates every action)")
     for name in args.games or sorted(GAMES):
         rates = playouts(name, args.seconds, args.seed)
         print(f"{name:8} {rates['games/s']:>10,.0f} games/s {rates['decisions/s']:>10,.0f} "

@@ -37,7 +37,9 @@ def main() -> int:
     parser.add_argument("--engine", default=f"{sys.executable} -m copa_ref.cli engine")
     parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
-    print(f"echo over pipes: {echo_rate():,.0f} round trips/s")
+    print(f"engine: {args.engine}")
+    print(f"echo over pipes (one JSON line out, the same line back; the machine's ceiling): "
+          f"{echo_rate():,.0f} round trips/s")
     cases = load_corpus()
     for _ in range(args.repeat):
         wall = time.perf_counter()
@@ -49,7 +51,8 @@ def main() -> int:
         runner.close()
         total = time.perf_counter() - wall
         bad = [r.id for r in results if r.status != "passed"]
-        print(f"corpus: {len(cases)} cases, {runner.requests:,} requests in {seconds:.2f} s "
+        print(f"the runner over the whole corpus: {len(cases)} cases, {runner.requests:,} "
+              f"requests in {seconds:.2f} s "
               f"= {runner.requests / seconds:,.0f} requests/s; whole run {total:.2f} s "
               f"(with engine start); not passed: {len(bad)}")
     return 0

@@ -11,7 +11,9 @@ from typing import Any
 from copa_ref.copas import GAME as COPAS
 from copa_ref.core import Game
 from copa_ref.da_capo import GAME as DA_CAPO
+from copa_ref.hopper import GAME as HOPPER
 from copa_ref.kala import GAME as KALA
+from copa_ref.ronda import GAME as RONDA
 
 __all__ = ["GAMES", "get_game"]
 
@@ -20,7 +22,9 @@ AnyGame = Game[Any, Any, Any, Any]
 _ALL: tuple[AnyGame, ...] = (
     COPAS,
     DA_CAPO,
+    HOPPER,
     KALA,
+    RONDA,
 )
 
 GAMES: dict[str, AnyGame] = {game.name: game for game in _ALL}

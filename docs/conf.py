@@ -7,6 +7,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
 project = "copa-ref"
 author = "the copa-ref developers"
@@ -15,6 +16,7 @@ copyright = "2026, the copa-ref developers"  # noqa: A001 - Sphinx's name
 extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
+    "rulebook",
 ]
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 myst_enable_extensions = ["colon_fence", "deflist"]
@@ -27,9 +29,10 @@ nitpicky = True
 nitpick_ignore_regex = [
     (r"py:.*", r"(int|str|bool|float|bytes|object|tuple|dict|list|set|frozenset|type|None)"),
     (r"py:.*", r"(enum|collections|typing|random|fractions|subprocess|pathlib|json|io|os|sys"
-     r"|selectors|threading|argparse|types|abc|re|decimal)(\..*)?"),
+     r"|selectors|threading|argparse|types|abc|re|decimal|xml)(\..*)?"),
     # Type variables and typing internals that autodoc cannot resolve.
-    (r"py:.*", r"copa_ref\.core\.(game|chance)\.[SACOT]"),
+    (r"py:.*", r"copa_ref\.core\.(game|chance|loop)\.[SACOT]"),
+    (r"py:class", r"[SA]"),
     (r"py:class", r"cattrs\..*"),
     (r"py:class", r"attr\..*"),
     (r"py:class", r"random\.Random"),
@@ -44,3 +47,4 @@ autodoc_default_options = {"members": True, "show-inheritance": True}
 
 html_theme = "furo"
 html_title = "copa-ref"
+html_static_path = ["_static"]

@@ -15,10 +15,20 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+import attrs
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from copa_ref.core import Game, IllegalActionError, MoverKind, RuleViolation
+from copa_ref.core import (
+    Game,
+    IllegalActionError,
+    MalformedInputError,
+    MoverKind,
+    RuleViolation,
+    next_action,
+    steps,
+    uniform,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -35,23 +45,29 @@ def memo_legal(game: AnyGame) -> Callable[[Any, Any], tuple[Any, ...]]:
     return legal
 
 
-def choose(game: AnyGame, state: Any, draw: Callable[[st.SearchStrategy[Any]], Any],
-           legal: Callable[[Any, Any], tuple[Any, ...]]) -> Any:
-    """Draw one action at any kind of node (chance sampled from a drawn generator)."""
-    mover = game.to_move(state)
-    if mover.kind is MoverKind.CHANCE:
-        rng = draw(st.randoms(use_true_random=False))
-        return game.sample_chance(state, rng)
-    if mover.kind is MoverKind.JOINT:
-        assert game.joint is not None
-        parts = tuple(draw(st.sampled_from(legal(state, s))) for s in mover.seats)
-        return game.joint(state, parts)
-    return draw(st.sampled_from(legal(state, None)))
+def choose(game: AnyGame, state: Any, draw: Callable[[st.SearchStrategy[Any]], Any]) -> Any:
+    """Draw one action at any kind of node with the generic loop's
+    :func:`~copa_ref.core.next_action`: each seat's choice drawn by Hypothesis, chance (and
+    the seat at an any-of node) sampled from a drawn generator."""
+    kind = game.to_move(state).kind
+    rng = (draw(st.randoms(use_true_random=False))
+           if kind in (MoverKind.CHANCE, MoverKind.ANY) else random.Random(0))
+
+    def drawn(state: Any, seat: Any, options: tuple[Any, ...], rng: random.Random) -> Any:
+        return draw(st.sampled_from(options))
+
+    return next_action(game, state, drawn, rng)
 
 
 def check_step(game: AnyGame, before: Any, action: Any) -> Any:
     """Apply *action*, then check every invariant of the transition and the new state."""
     after = game.apply(before, action)
+    check_transition(game, before, action, after)
+    return after
+
+
+def check_transition(game: AnyGame, before: Any, action: Any, after: Any) -> None:
+    """Check every invariant of a transition made by ``apply``, and the new state."""
     game.check_invariants(before, action, after)
     assert game.well_formed(after), f"not well formed after {action!r}"
     mover = game.to_move(after)
@@ -61,25 +77,27 @@ def check_step(game: AnyGame, before: Any, action: Any) -> Any:
     # JSON round trip of both the state and the action.
     assert game.state_from_json(game.to_json(after)) == after
     assert game.action_from_json(game.to_json(action)) == action
-    return after
 
 
 def play_random(game: AnyGame, config: Any, rng: random.Random, *,
-                max_steps: int = 100_000, check: bool = True) -> list[tuple[Any, Any]]:
-    """Play one random game to its end; return its (state, action) steps.
+                max_steps: int = 100_000, check: bool = True,
+                start: Any = None) -> list[tuple[Any, Any]]:
+    """Play one random game to its end (from *start*, default a new game under *config*)
+    with :func:`copa_ref.core.play`'s loop; return its (state, action) steps.
 
-    With *check*, every transition is checked with :func:`check_step`.
+    With *check*, every transition is checked with :func:`check_transition`.
     """
-    state = game.new_game(config)
-    steps: list[tuple[Any, Any]] = []
-    for _ in range(max_steps):
-        if game.to_move(state).is_over:
-            return steps
-        action = game.random_action(state, rng)
-        steps.append((state, action))
-        state = check_step(game, state, action) if check else game.apply(state, action)
-    msg = f"game did not end within {max_steps} steps"
-    raise AssertionError(msg)
+    played: list[tuple[Any, Any]] = []
+    final = game.new_game(config) if start is None else start
+    for step in steps(game, uniform, rng, state=final, max_steps=max_steps):
+        if check:
+            check_transition(game, step.before, step.action, step.after)
+        played.append((step.before, step.action))
+        final = step.after
+    if game.outcome(final) is None:
+        msg = f"game did not end within {max_steps} steps"
+        raise AssertionError(msg)
+    return played
 
 
 def assert_legal_iff_accepted(game: AnyGame, state: Any, candidates: Iterable[Any]) -> None:
@@ -109,7 +127,7 @@ def playout_machine(game: AnyGame, configs: st.SearchStrategy[Any],
     With *candidates*, each decision node also checks that ``legal_actions`` and ``apply``
     agree on those candidate actions.
     """
-    legal = memo_legal(game)
+    memo = attrs.evolve(game, legal_actions=memo_legal(game))
 
     class Machine(RuleBasedStateMachine):
         state: Any = None
@@ -125,7 +143,7 @@ def playout_machine(game: AnyGame, configs: st.SearchStrategy[Any],
                 return
             if candidates is not None:
                 assert_legal_iff_accepted(game, self.state, candidates(self.state))
-            action = choose(game, self.state, data.draw, legal)
+            action = choose(memo, self.state, data.draw)
             self.state = check_step(game, self.state, action)
 
         @invariant()
@@ -165,4 +183,18 @@ def assert_refused(game: AnyGame, state: Any, action: Any, rule: str) -> Illegal
         assert not game.is_legal(state, action)
         return err
     msg = f"{action!r} was accepted; expected a refusal under {rule}"
+    raise AssertionError(msg)
+
+
+def assert_malformed(game: AnyGame, state: Any, action: Any) -> MalformedInputError:
+    """Apply *action*: expect a :class:`MalformedInputError` (not a rule: the action is not
+    even shaped right), a state left exactly as it was, and ``is_legal`` agreeing."""
+    before = game.dumps(state)
+    try:
+        game.apply(state, action)
+    except MalformedInputError as err:
+        assert game.dumps(state) == before
+        assert not game.is_legal(state, action)
+        return err
+    msg = f"{action!r} was accepted; expected a MalformedInputError"
     raise AssertionError(msg)

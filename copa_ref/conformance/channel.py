@@ -1,36 +1,77 @@
 """The runner's side of the protocol: a channel carries one request to an engine and brings
 back its one response, or raises :class:`EngineFailure` (crash, timeout, garbage).
 
-:class:`SubprocessChannel` runs a command with line-buffered pipes and a per-request
-timeout; :class:`InProcessChannel` calls a Python :class:`~copa_ref.conformance.engine.Engine`
+:class:`SubprocessChannel` runs a command with pipes and a per-request timeout;
+:class:`InProcessChannel` calls a Python :class:`~copa_ref.conformance.engine.Engine`
 directly (through a JSON round trip, so that it sees exactly what a foreign engine would).
+
+A channel survives any engine: an answer is read in time linear in its length and only up
+to :attr:`~copa_ref.core.codec.Limits.max_length`, then decoded within the same
+:class:`~copa_ref.core.codec.Limits` (depth, integer size, duplicate keys); what comes back
+is a JSON object with a boolean ``"ok"``, or an :class:`EngineFailure`. The engine's stderr
+is kept to a bounded tail. A subprocess engine runs in its own process group, and the whole
+group is ended after ``stop`` or any failure, so an engine that forks leaves nothing behind.
+Text from the engine quoted in a failure is passed through :func:`printable`.
 """
 
 from __future__ import annotations
 
 import abc
 import contextlib
-import json
 import os
 import selectors
 import shlex
+import signal
 import subprocess
-import tempfile
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from copa_ref.conformance.engine import Engine
-from copa_ref.core import JSON
+from copa_ref.core import JSON, MalformedInputError
+from copa_ref.core.codec import LIMITS, Limits, canonical_json, clip, loads
 
-__all__ = ["Channel", "EngineFailure", "InProcessChannel", "SubprocessChannel"]
+__all__ = [
+    "STDERR_TAIL",
+    "Channel",
+    "EngineFailure",
+    "InProcessChannel",
+    "SubprocessChannel",
+    "printable",
+]
 
 Message = dict[str, JSON]
+
+STDERR_TAIL = 64 * 1024
+"""The most bytes of an engine's stderr kept (the last ones)."""
+
+_CHUNK = 1 << 16
+
+
+def printable(text: object, limit: int = 600) -> str:
+    """Text from an engine (its name, version, messages, stderr) made safe for a terminal
+    and a report: control characters escaped (no escape sequence reaches the screen) and at
+    most *limit* characters. Anything that is not a string is quoted first."""
+    return clip(text if type(text) is str else repr(text)[: limit + 1], limit)
 
 
 class EngineFailure(Exception):
     """The engine crashed, hung past the timeout, or answered with something that is not a
     message; the runner reports the case as errored and restarts the engine."""
+
+
+def _checked(line: bytes | str, limits: Limits) -> Message:
+    """The response object of one answer line, or :class:`EngineFailure`."""
+    try:
+        response = loads(line, limits, "answer")
+    except MalformedInputError as exc:
+        shown = line[:200] if isinstance(line, str) else line[:200].decode("utf-8", "replace")
+        raise EngineFailure(f"not a JSON line ({printable(exc, 300)}): "
+                            f"{printable(repr(shown), 220)}") from None
+    if not isinstance(response, dict) or type(response.get("ok")) is not bool:
+        raise EngineFailure(f"not a response object with \"ok\": "
+                            f"{printable(canonical_json(response), 300)}")
+    result: Message = response
+    return result
 
 
 class Channel(abc.ABC):
@@ -52,124 +93,217 @@ class Channel(abc.ABC):
 
 
 class SubprocessChannel(Channel):
-    """An engine command, one JSON object a line on its stdin and stdout."""
+    """An engine command, one JSON object a line on its stdin and stdout.
+
+    :param timeout: seconds to wait for each answer.
+    :param start_timeout: seconds to wait for the first answer (the engine starting up);
+        defaults to *timeout*.
+    :param limits: the bounds of an answer line and its JSON.
+    """
 
     def __init__(self, command: str | Sequence[str], *, timeout: float = 10.0,
-                 cwd: str | None = None) -> None:
+                 cwd: str | None = None, start_timeout: float | None = None,
+                 limits: Limits = LIMITS) -> None:
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         self.timeout = timeout
+        self.start_timeout = timeout if start_timeout is None else start_timeout
+        self.limits = limits
         self.requests = 0
-        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the engine
+        self._ended = False
         try:
             self.proc = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=self._stderr, bufsize=0, cwd=cwd)
-        except OSError as exc:
-            raise EngineFailure(f"cannot start engine {self.argv!r}: {exc}") from None
+                stderr=subprocess.PIPE, bufsize=0, cwd=cwd, start_new_session=True)
+        except (OSError, ValueError) as exc:
+            raise EngineFailure(f"cannot start engine {printable(self.argv)}: "
+                                f"{printable(str(exc))}") from None
         assert self.proc.stdin is not None and self.proc.stdout is not None
+        assert self.proc.stderr is not None
         self._in = self.proc.stdin.fileno()
         self._out = self.proc.stdout.fileno()
-        os.set_blocking(self._out, False)
+        self._err: int | None = self.proc.stderr.fileno()
+        for fd in (self._in, self._out, self._err):
+            os.set_blocking(fd, False)
         self._selector = selectors.DefaultSelector()
         self._selector.register(self._out, selectors.EVENT_READ)
-        self._buffer = b""
-        self._dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+        self._selector.register(self._err, selectors.EVENT_READ)
+        self._buffer = bytearray()
+        self._tail = bytearray()
 
-    def _stderr_tail(self) -> str:
-        try:
-            self._stderr.seek(0)
-            text = self._stderr.read().decode("utf-8", "replace").strip()
-        except (OSError, ValueError):
-            return ""
-        lines = text.splitlines()[-5:]
-        return (" | stderr: " + " / ".join(lines)) if lines else ""
+    # -- stderr -------------------------------------------------------------------------------
 
-    def _read_line(self) -> bytes:
-        deadline = time.monotonic() + self.timeout
-        while True:
-            newline = self._buffer.find(b"\n")
-            if newline >= 0:
-                line, self._buffer = self._buffer[:newline], self._buffer[newline + 1:]
-                return line
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not self._selector.select(remaining):
-                if time.monotonic() >= deadline:
-                    raise EngineFailure(
-                        f"no answer within {self.timeout:g} s (timeout){self._stderr_tail()}")
-                continue
+    def _keep(self, chunk: bytes) -> None:
+        self._tail += chunk
+        if len(self._tail) > 2 * STDERR_TAIL:
+            del self._tail[:-STDERR_TAIL]
+
+    def _drain_stderr(self, budget: int = 1 << 20) -> None:
+        """Read what stderr holds now, at most *budget* bytes (an engine writing without end
+        cannot keep the runner here)."""
+        while self._err is not None and budget > 0:
             try:
-                chunk = os.read(self._out, 1 << 16)
+                chunk = os.read(self._err, _CHUNK)
             except BlockingIOError:
-                continue
+                return
+            except OSError:
+                chunk = b""
             if not chunk:
-                code = self.proc.poll()
-                if code is None:
-                    try:
-                        code = self.proc.wait(0.5)
-                    except subprocess.TimeoutExpired:
-                        code = None
-                raise EngineFailure(
-                    f"engine closed its output (exit status {code}){self._stderr_tail()}")
-            self._buffer += chunk
+                with contextlib.suppress(KeyError, ValueError):
+                    self._selector.unregister(self._err)
+                self._err = None
+                return
+            budget -= len(chunk)
+            self._keep(chunk)
+
+    def stderr_tail(self) -> str:
+        """The last lines of the engine's stderr, printable (empty when it wrote none)."""
+        with contextlib.suppress(OSError, ValueError):
+            self._drain_stderr()
+        text = bytes(self._tail[-STDERR_TAIL:]).decode("utf-8", "replace").strip()
+        return printable(" / ".join(text.splitlines()[-5:]), 1000)
+
+    def _stderr_note(self) -> str:
+        tail = self.stderr_tail()
+        return f" | stderr: {tail}" if tail else ""
+
+    # -- failing and ending ---------------------------------------------------------------------
+
+    def _end_group(self) -> None:
+        """Kill the engine's whole process group (the engine and anything it started), then
+        reap the engine."""
+        with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired, OSError):
+            self.proc.wait(5.0)
+
+    def _fail(self, message: str) -> EngineFailure:
+        """An :class:`EngineFailure` with the stderr tail; the engine's group is ended."""
+        failure = EngineFailure(message + self._stderr_note())
+        self._end_group()
+        return failure
+
+    # -- one request --------------------------------------------------------------------------
+
+    def _read_line(self, timeout: float) -> bytes:
+        deadline = time.monotonic() + timeout
+        limit = self.limits.max_length
+        newline = self._buffer.find(b"\n")
+        if newline >= 0:
+            line = bytes(self._buffer[:newline])
+            del self._buffer[: newline + 1]
+            return line
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise self._fail(f"no answer within {timeout:g} s (timeout)")
+            for key, _ in self._selector.select(remaining):
+                if key.fd == self._err:
+                    self._drain_stderr(_CHUNK * 16)
+                    continue
+                try:
+                    chunk = os.read(self._out, _CHUNK)
+                except BlockingIOError:
+                    continue
+                except OSError as exc:
+                    raise self._fail(f"cannot read the engine's answer ({exc})") from None
+                if not chunk:
+                    code = self.proc.poll()
+                    if code is None:
+                        with contextlib.suppress(subprocess.TimeoutExpired):
+                            code = self.proc.wait(0.5)
+                    raise self._fail(f"engine closed its output (exit status {code})")
+                newline = chunk.find(b"\n")  # only the new bytes are searched: linear time
+                if newline >= 0:
+                    line = bytes(self._buffer) + chunk[:newline]
+                    self._buffer = bytearray(chunk[newline + 1:])
+                    if len(line) > limit:
+                        raise self._fail(self._too_long(len(line)))
+                    return line
+                self._buffer += chunk
+                if len(self._buffer) > limit:
+                    raise self._fail(self._too_long(len(self._buffer)))
+
+    def _too_long(self, size: int) -> str:
+        return (f"answer line longer than {self.limits.max_length} bytes "
+                f"(Limits.max_length; {size} read)")
 
     def request(self, message: Message) -> Message:
+        if self._ended:
+            raise EngineFailure("the engine was stopped")
+        timeout = self.start_timeout if self.requests == 0 else self.timeout
         self.requests += 1
-        data = (self._dumps(message) + "\n").encode()
+        data = (canonical_json(message) + "\n").encode()
         try:
-            os.write(self._in, data) if len(data) < 4096 else self._write_all(data)
-        except (BrokenPipeError, OSError) as exc:
-            raise EngineFailure(f"engine is gone ({exc}){self._stderr_tail()}") from None
-        line = self._read_line()
+            self._write_all(data, timeout)
+        except OSError as exc:
+            raise self._fail(f"engine is gone ({exc})") from None
+        line = self._read_line(timeout)
         try:
-            response = json.loads(line)
-        except ValueError:
-            shown = line[:200].decode("utf-8", "replace")
-            raise EngineFailure(f"not a JSON line: {shown!r}") from None
-        if not isinstance(response, dict) or type(response.get("ok")) is not bool:
-            shown = line[:200].decode("utf-8", "replace")
-            raise EngineFailure(f"not a response object with \"ok\": {shown!r}")
-        return response
+            return _checked(line, self.limits)
+        except EngineFailure as exc:
+            raise self._fail(str(exc)) from None
 
-    def _write_all(self, data: bytes) -> None:
+    def _write_all(self, data: bytes, timeout: float) -> None:
+        """Write *data* to the engine's stdin, waiting at most *timeout* for it to read (an
+        engine that never reads cannot block the runner)."""
+        deadline = time.monotonic() + timeout
         view = memoryview(data)
-        while view:
-            written = os.write(self._in, view)
-            view = view[written:]
+        with selectors.DefaultSelector() as writable:
+            writable.register(self._in, selectors.EVENT_WRITE)
+            while view:
+                try:
+                    written = os.write(self._in, view)
+                except BlockingIOError:
+                    written = 0
+                view = view[written:]
+                if view:
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0 or not writable.select(remaining):
+                        raise self._fail(f"the engine reads no request within {timeout:g} s "
+                                         "(timeout)")
 
     def close(self) -> None:
+        """Send ``stop`` and give the engine a second to end; then end its whole process
+        group in any case (children it forked included)."""
+        if self._ended:
+            return
+        self._ended = True
         if self.proc.poll() is None:
-            with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+            with contextlib.suppress(OSError, ValueError):
                 os.write(self._in, b'{"op":"stop"}\n')
+            with contextlib.suppress(OSError, ValueError):
                 self.proc.stdin.close()  # type: ignore[union-attr]
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.proc.wait(1.0)
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
+        self._end_group()
+        with contextlib.suppress(OSError, ValueError):
+            self._drain_stderr()
+        self._err = None
         self._selector.close()
-        if self.proc.stdout is not None:
-            self.proc.stdout.close()
-        self._stderr.close()
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    stream.close()
 
 
 class InProcessChannel(Channel):
-    """A Python engine called directly; every message goes through JSON text both ways."""
+    """A Python engine called directly; every message goes through JSON text both ways,
+    read within the same limits as an engine's answer line."""
 
-    def __init__(self, factory: Callable[[], Engine]) -> None:
+    def __init__(self, factory: Callable[[], Engine], *, limits: Limits = LIMITS) -> None:
         self.engine = factory()
+        self.limits = limits
         self.requests = 0
-        self._dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
     def request(self, message: Message) -> Message:
         self.requests += 1
         try:
-            response: Any = json.loads(self._dumps(self.engine.handle(json.loads(
-                self._dumps(message)))))
+            request = loads(canonical_json(message), self.limits, "request")
+            answer = canonical_json(self.engine.handle(request))
         except Exception as exc:  # an in-process engine that raises has crashed
-            raise EngineFailure(f"engine raised {type(exc).__name__}: {exc}") from None
-        if not isinstance(response, dict) or type(response.get("ok")) is not bool:
-            raise EngineFailure(f"not a response object with \"ok\": {response!r}")
-        result: Message = response
-        return result
+            raise EngineFailure(f"engine raised {type(exc).__name__}: "
+                                f"{printable(str(exc))}") from None
+        return _checked(answer, self.limits)
 
     def close(self) -> None:
         """Send ``stop``; an in-process engine holds no process to end."""

@@ -4,18 +4,24 @@ An engine is a stateful session that answers one request object with one respons
 (``conformance/README.md``). :class:`Engine` is the interface a Python engine implements
 to be run in-process; :func:`serve` turns any :class:`Engine` into a command speaking the
 protocol over stdin/stdout (``copa-ref engine`` serves :class:`ReferenceEngine`).
+
+:func:`serve` survives anything on its input: a line longer than the limit, bytes that are
+not UTF-8, JSON nested too deeply, a request that makes the engine raise. Each line gets
+exactly one canonical JSON line back (keys sorted, UTF-8), an error answer where needed.
 """
 
 from __future__ import annotations
 
 import abc
-import json
+import io
 import sys
+from collections.abc import Iterator
 from typing import IO, Any
 
 from copa_ref import __version__
 from copa_ref.conformance.observables import PROTOCOL_VERSION
-from copa_ref.core import JSON, IllegalActionError, MoverKind, RuleViolation
+from copa_ref.core import JSON, IllegalActionError, MalformedInputError, MoverKind, RuleViolation
+from copa_ref.core.codec import LIMITS, Limits, canonical_json, clip, excerpt, loads
 from copa_ref.games import GAMES, get_game
 
 __all__ = ["Engine", "ProtocolError", "ReferenceEngine", "serve"]
@@ -66,7 +72,8 @@ class Engine(abc.ABC):
         raise ProtocolError("undo is not supported")
 
     def handle(self, request: Message) -> Message:
-        """Answer one request (never raises for a bad request: answers ``ok: false``)."""
+        """Answer one request; never raises: a bad request, or an engine that raises, is
+        answered ``ok: false``."""
         try:
             op = request.get("op")
             if op == "start":
@@ -90,11 +97,17 @@ class Engine(abc.ABC):
                 return {"ok": True}
             if op == "stop":
                 return {"ok": True}
-            raise ProtocolError(f"unknown op {op!r}")
+            raise ProtocolError(f"unknown op {excerpt(op)}")
         except ProtocolError as exc:
-            return {"ok": False, "error": str(exc)}
-        except (KeyError, TypeError, ValueError) as exc:
-            return {"ok": False, "error": f"bad request: {type(exc).__name__}: {exc}"}
+            return {"ok": False, "error": clip(str(exc))}
+        except KeyError as exc:
+            return {"ok": False, "error": f"bad request: no {excerpt(exc.args[0])}"}
+        except (TypeError, ValueError) as exc:
+            return {"ok": False,
+                    "error": f"bad request: {type(exc).__name__}: {clip(str(exc))}"}
+        except Exception as exc:  # the engine itself failed: say so, and go on serving
+            return {"ok": False, "error": f"engine error: {type(exc).__name__}: "
+                                          f"{clip(str(exc))}"}
 
 
 class ReferenceEngine(Engine):
@@ -115,15 +128,18 @@ class ReferenceEngine(Engine):
         }
 
     def new_game(self, game: str, config: JSON) -> None:
+        """Start a game; on any failure the previous game (or none) stays as it was."""
+        if type(game) is not str:
+            raise ProtocolError(f"game must be a string, got {excerpt(game)}")
         try:
-            self.game = get_game(game)
+            chosen = get_game(game)
         except KeyError as exc:
             raise ProtocolError(str(exc.args[0])) from None
         try:
-            self.state = self.game.new_game(self.game.config_from_json(config))
+            state = chosen.new_game(chosen.config_from_json(config))
         except ValueError as exc:
             raise ProtocolError(f"bad config: {exc}") from None
-        self.history = []
+        self.game, self.state, self.history = chosen, state, []
 
     def _require_game(self) -> Any:
         if self.game is None:
@@ -173,26 +189,74 @@ class ReferenceEngine(Engine):
         self.state = self.history.pop()
 
 
-def serve(engine: Engine, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
-    """Answer requests line by line until ``stop`` or the end of input; returns 0."""
-    source = sys.stdin if stdin is None else stdin
-    sink = sys.stdout if stdout is None else stdout
-    dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
-    for line in source:
-        if not line.strip():
-            continue
-        try:
-            request = json.loads(line)
-        except ValueError as exc:
-            response: Message = {"ok": False, "error": f"not JSON: {exc}"}
-            request = None
+def _lines(source: IO[Any], limit: int) -> Iterator[bytes | str | None]:
+    """The lines of *source* without their newline; ``None`` for a line longer than *limit*
+    (read past and dropped in chunks, so memory stays bounded)."""
+    newline = "\n" if isinstance(source, io.TextIOBase) else b"\n"
+    while True:
+        line = source.readline(limit + 1)
+        if not line:
+            return
+        if line.endswith(newline):
+            yield line[:-1]
+        elif len(line) <= limit:
+            yield line  # the last line, without a newline
         else:
-            if isinstance(request, dict):
-                response = engine.handle(request)
+            while line and not line.endswith(newline):
+                line = source.readline(1 << 16)
+            yield None
+
+
+def _answer(request: JSON, engine: Engine) -> Message:
+    if not isinstance(request, dict):
+        return {"ok": False, "error": "a request is a JSON object"}
+    return engine.handle(request)
+
+
+def _encode(response: Message) -> str:
+    try:
+        return canonical_json(response)
+    except (TypeError, ValueError, RecursionError) as exc:
+        return canonical_json({"ok": False, "error": f"engine error: cannot encode the "
+                                                     f"answer: {excerpt(str(exc))}"})
+
+
+def serve(engine: Engine, stdin: IO[Any] | None = None, stdout: IO[Any] | None = None,
+          limits: Limits = LIMITS) -> int:
+    """Answer requests line by line until ``stop`` or the end of input; returns 0.
+
+    Each input line gets one canonical JSON line back. A line longer than
+    ``limits.max_length``, bytes that are not UTF-8 and JSON beyond *limits* are answered
+    ``{"ok": false, "error": ...}`` naming the limit. Binary streams are read and written as
+    UTF-8 bytes (the process's own ``sys.stdin.buffer`` and ``sys.stdout.buffer`` by
+    default, whatever the locale); text streams are used as they are.
+    """
+    source: IO[Any] = sys.stdin.buffer if stdin is None else stdin
+    sink: IO[Any] = sys.stdout.buffer if stdout is None else stdout
+    text = isinstance(sink, io.TextIOBase)
+    for line in _lines(source, limits.max_length):
+        request: JSON = None
+        if line is None:
+            response: Message = {"ok": False, "error": f"request line longer than "
+                                 f"{limits.max_length} (Limits.max_length)"}
+        elif not line.strip():
+            continue
+        else:
+            try:
+                request = loads(line, limits, "request")
+            except MalformedInputError as exc:
+                response = {"ok": False, "error": str(exc)}
             else:
-                response = {"ok": False, "error": "a request is a JSON object"}
-        sink.write(dumps(response) + "\n")
-        sink.flush()
+                response = _answer(request, engine)
+        answer = _encode(response) + "\n"
+        try:
+            if text:
+                sink.write(answer)
+            else:
+                sink.write(answer.encode("utf-8", "backslashreplace"))
+            sink.flush()
+        except (BrokenPipeError, ValueError):  # the other side is gone, or closed the sink
+            return 0
         if isinstance(request, dict) and request.get("op") == "stop":
             break
     return 0

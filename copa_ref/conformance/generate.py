@@ -17,12 +17,12 @@ from __future__ import annotations
 import copy
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from copa_ref.conformance.corpus_files import checkout_corpus
 from copa_ref.conformance.observables import (
-    CORPUS_DIR,
     CORPUS_VERSION,
     observables,
     options_of,
@@ -36,6 +36,8 @@ from copa_ref.games import GAMES
 __all__ = ["KINDS", "generate", "generate_game", "write_corpus"]
 
 KINDS = ("trace", "rejection", "count", "config")
+Progress = Callable[[str, int, int], None]
+"""``progress(game, number, of)``: told before each game is generated."""
 MAX_STEPS = 5000
 """A random game longer than this is a bug in the reference."""
 
@@ -493,9 +495,19 @@ def generate_game(game: Any) -> dict[str, list[Case]]:
     }
 
 
-def generate() -> dict[str, dict[str, list[Case]]]:
-    """The whole corpus: game -> kind -> cases."""
-    return {name: generate_game(GAMES[name]) for name in sorted(GAMES)}
+def generate(progress: Progress | None = None) -> dict[str, dict[str, list[Case]]]:
+    """The whole corpus: game -> kind -> cases.
+
+    :param progress: called before each game with its name, its number (from 1) and the
+        number of games.
+    """
+    names = sorted(GAMES)
+    corpus: dict[str, dict[str, list[Case]]] = {}
+    for number, name in enumerate(names, 1):
+        if progress is not None:
+            progress(name, number, len(names))
+        corpus[name] = generate_game(GAMES[name])
+    return corpus
 
 
 def corpus_file(game: str, kind: str, cases: list[Case]) -> str:
@@ -507,12 +519,16 @@ def corpus_file(game: str, kind: str, cases: list[Case]) -> str:
     return head + ',"cases":[\n' + ",\n".join(lines) + "\n]}\n"
 
 
-def write_corpus(out: Path = CORPUS_DIR) -> dict[str, dict[str, int]]:
-    """Write the corpus under *out*; returns the case counts by game and kind."""
+def write_corpus(out: Path | None = None, *,
+                 progress: Progress | None = None) -> dict[str, dict[str, int]]:
+    """Write the corpus under *out* (default: the checkout's ``conformance/``; refused with
+    :class:`~copa_ref.conformance.corpus_files.NoCheckoutError` in an installed copy);
+    returns the case counts by game and kind. *progress* as for :func:`generate`."""
+    out = checkout_corpus() if out is None else out
     (out / "cases").mkdir(parents=True, exist_ok=True)
     (out / "VERSION").write_text(CORPUS_VERSION + "\n")
     counts: dict[str, dict[str, int]] = {}
-    for name, kinds in generate().items():
+    for name, kinds in generate(progress).items():
         if not any(kinds.values()):
             continue
         folder = out / "cases" / name

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from copa_ref.conformance.corpus_files import corpus_dir
 from copa_ref.core import JSON, MoverKind, canonical_json
 
 __all__ = [
@@ -27,8 +28,9 @@ CORPUS_VERSION = "2.0.0"
 PROTOCOL_VERSION = "1.0"
 """The version of the engine protocol (``conformance/README.md``)."""
 
-CORPUS_DIR = Path(__file__).resolve().parent.parent.parent / "conformance"
-"""The published corpus in a checkout of the repository."""
+CORPUS_DIR: Path = corpus_dir()
+"""The published corpus: the checkout's ``conformance/`` folder, or the copy an installed
+package carries (:mod:`copa_ref.conformance.corpus_files`)."""
 
 
 def sorted_actions(game: Any, actions: tuple[Any, ...]) -> list[JSON]:

@@ -11,14 +11,18 @@ from __future__ import annotations
 from copa_ref.conformance.scenarios import AnyRecord
 from copa_ref.conformance.scenarios.copas import RECORD as COPAS
 from copa_ref.conformance.scenarios.da_capo import RECORD as DA_CAPO
+from copa_ref.conformance.scenarios.hopper import RECORD as HOPPER
 from copa_ref.conformance.scenarios.kala import RECORD as KALA
+from copa_ref.conformance.scenarios.ronda import RECORD as RONDA
 
 __all__ = ["RECORDS", "record_of"]
 
 _ALL: tuple[AnyRecord, ...] = (
     COPAS,
     DA_CAPO,
+    HOPPER,
     KALA,
+    RONDA,
 )
 
 RECORDS: dict[str, AnyRecord] = {record.name: record for record in _ALL}

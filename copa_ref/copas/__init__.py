@@ -25,6 +25,7 @@ from copa_ref.copas.rules import (
 from copa_ref.copas.state import (
     Action,
     AllCards,
+    BonusAllCards,
     BonusOtherTen,
     Card,
     Config,
@@ -38,12 +39,14 @@ from copa_ref.copas.state import (
     Suit,
     Trick,
 )
+from copa_ref.copas.svg import svg
 from copa_ref.core import FactSheet, Game
 
 __all__ = [
     "GAME",
     "Action",
     "AllCards",
+    "BonusAllCards",
     "BonusOtherTen",
     "Card",
     "Config",
@@ -65,6 +68,7 @@ __all__ = [
     "outcome",
     "render",
     "sample_chance",
+    "svg",
     "to_move",
     "well_formed",
 ]
@@ -101,5 +105,6 @@ GAME: Game[State, Action, Config, Observation] = Game(
     step_invariants=STEP_INVARIANTS,
     render=render,
     demo=demo,
+    svg=svg,
 )
 """The Copas record for the registry."""

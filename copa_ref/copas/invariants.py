@@ -10,7 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from copa_ref.copas.state import Action, AllCards, Card, Deal, Phase, Play, RankOrder, State, Suit
+from copa_ref.copas.state import (
+    Action,
+    AllCards,
+    BonusAllCards,
+    Card,
+    Deal,
+    Phase,
+    Play,
+    RankOrder,
+    State,
+    Suit,
+)
 from copa_ref.core import require
 
 __all__ = [
@@ -192,7 +203,9 @@ def inv_bonus_round(before: State, action: Action, after: State) -> None:
         else:
             require(booked[p] == 10 + copas[p], "COPAS-18", f"seat {p} booked {booked[p]}")
     else:
-        own = 0 if taker == p else 10
+        # COPAS-Q14: taking every trick of its bonus round, it took all ten again.
+        twenty = after.config.bonus_all_cards is BonusAllCards.TWENTY
+        own = (10 if twenty else 0) if taker == p else 10
         extra = 10 if copas[p] else 0
         require(booked[p] == own + extra, "COPAS-18", f"seat {p} booked {booked[p]}")
 

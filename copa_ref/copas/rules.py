@@ -15,6 +15,7 @@ import random
 from copa_ref.copas.state import (
     Action,
     AllCards,
+    BonusAllCards,
     BonusOtherTen,
     Card,
     Config,
@@ -39,6 +40,7 @@ from copa_ref.core import (
     ToMove,
     shuffled,
 )
+from copa_ref.core.fields import check_instance, check_int, check_position, check_tuple
 
 __all__ = [
     "BURST",
@@ -218,6 +220,7 @@ _MOVERS = tuple(ToMove.seat(s) for s in range(5))
 
 def to_move(state: State) -> ToMove:
     """Chance at a deal, the seat whose turn it is in a trick, nobody when over (COPAS-9)."""
+    _check_state(state)
     phase = state.phase
     if phase is Phase.PLAY:
         return _MOVERS[seat_at(state.leader, len(state.trick), len(state.hands))]
@@ -270,7 +273,10 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
     """The legal card plays, sorted by card code (= canonical JSON); empty at chance nodes.
 
     :param seat: only this seat's plays (empty unless it is the seat to move).
+    :raises MalformedInputError: for a value that is not a Copas state, or a seat that is not
+        at the table.
     """
+    _check_state(state, seat)
     if state.phase is not Phase.PLAY:
         return ()
     trick = state.trick
@@ -324,12 +330,14 @@ def round_points(
     pending: int | None,
     all_cards: AllCards,
     bonus_other_ten: BonusOtherTen,
+    bonus_all_cards: BonusAllCards = BonusAllCards.TWENTY,
 ) -> tuple[tuple[int, ...], int | None]:
     """The points booked to each seat at the end of a round, and the new pending seat.
 
     :param copas: the copas each seat took this round (they sum to 10).
     :param taker: the seat that took every card (COPAS-19), if one did.
     :param pending: the seat whose bonus round this is (COPAS-17), if any.
+    :param bonus_all_cards: the reading for a pending seat that took every trick (COPAS-Q14).
 
     :pre: 3 <= len(copas) <= 5 and all(c >= 0 for c in copas) and sum(copas) == 10
     :pre: taker is None or (0 <= taker < len(copas) and copas[taker] == 10)
@@ -363,6 +371,9 @@ def round_points(
     # COPAS-18: the pending seat's ten are erased if it took no copas, else booked.
     if pending is not None and copas[pending] > 0:
         points[pending] += 10
+        # COPAS-18: having taken every trick, it took all ten again: 20 (by default).
+        if taker == pending and bonus_all_cards is BonusAllCards.TWENTY:
+            points[pending] = 10 + copas[pending]
     return tuple(points), new_pending
 
 
@@ -381,9 +392,14 @@ def _wrong_node(state: State, what: str) -> IllegalActionError:
 def apply(state: State, action: Action) -> State:
     """The state after *action*; the round's scoring follows its last card automatically.
 
-    :raises IllegalActionError: naming the broken rule (COPAS-1, COPAS-4, COPAS-6, COPAS-9,
-        COPAS-10, COPAS-11, COPAS-15, COPAS-20); the state is unchanged.
+    :raises IllegalActionError: naming the broken rule (COPAS-4, COPAS-6, COPAS-9, COPAS-10,
+        COPAS-11, COPAS-15, COPAS-20); the state is unchanged.
+    :raises MalformedInputError: for a value that is not a Copas state, or an action whose
+        fields do not have exactly their types (COPAS-1: a card is a ``Card``; ``True`` is
+        not a seat; a list is not a hand).
     """
+    _check_state(state)
+    _check_action(action)
     kind = type(action)
     if kind is Play:
         return _play(state, action)  # type: ignore[arg-type]
@@ -392,28 +408,55 @@ def apply(state: State, action: Action) -> State:
     raise _wrong_node(state, f"{kind.__name__} action")
 
 
+# The input checks of the entry points: a Copas state, a seat, an action of exact types.
+
+
+def _check_state(state: object, seat: object = None) -> None:
+    """*state* is a Copas state and *seat* is ``None`` or a seat at its table.
+
+    :raises MalformedInputError: otherwise.
+    """
+    check_position(state, State, "a Copas state", seat, lambda s: len(s.hands))
+
+
+def _check_card(card: object, what: str) -> None:
+    # COPAS-1: only the 40 cards exist.
+    check_instance(card, Card, "a Copas card", what)
+
+
+def _check_hand(hand: object, what: str) -> None:
+    check_tuple(hand, what, _check_card)
+
+
+def _check_action(action: object) -> None:
+    """*action* is a Copas action whose fields have exactly their types: a
+    :class:`~copa_ref.copas.state.Play` of an integer seat and a card, or a
+    :class:`~copa_ref.copas.state.Deal` of a tuple of tuples of cards.
+
+    :raises MalformedInputError: otherwise.
+    """
+    check_instance(action, (Play, Deal), "a Copas action")
+    if isinstance(action, Play):
+        check_int(action.seat, "seat")
+        _check_card(action.card, "card")
+    else:
+        check_tuple(action.hands, "hands", _check_hand)  # type: ignore[attr-defined]
+
+
 def _deal(state: State, action: Deal) -> State:
     if state.phase is not Phase.DEAL:
         raise _wrong_node(state, "deal")
     n = len(state.hands)
     hands = action.hands
     # COPAS-6: one hand per seat.
-    if type(hands) is not tuple or len(hands) != n:
-        got = len(hands) if isinstance(hands, tuple | list) else type(hands).__name__
-        msg = f"a deal lists one hand per seat: {n} hands, got {got}"
+    if len(hands) != n:
+        msg = f"a deal lists one hand per seat: {n} hands, got {len(hands)}"
         raise IllegalActionError("COPAS-6", msg)
     size = _HAND_SIZE[n]
     the_deck = deck(n)
     seen: set[Card] = set()
     for seat, hand in enumerate(hands):
-        if type(hand) is not tuple:
-            msg = f"seat {seat}'s hand is a {type(hand).__name__}, not a tuple of cards"
-            raise IllegalActionError("COPAS-6", msg)
         for card in hand:
-            # COPAS-1: only the 40 cards exist.
-            if type(card) is not Card:
-                msg = f"seat {seat}'s hand holds {card!r}, which is no Copas card"
-                raise IllegalActionError("COPAS-1", msg)
             # COPAS-4: three players play without the two of clubs.
             if card is left_out(n):
                 msg = "the two of clubs is left out with three players"
@@ -456,13 +499,9 @@ def _play(state: State, action: Play) -> State:
     leader = state.leader
     # COPAS-9: counter-clockwise, one card each, starting with the leader.
     mover = seat_at(leader, len(trick), n)
-    if type(seat) is not int or seat != mover:
-        msg = f"seat {seat!r} played, but it is seat {mover}'s turn"
+    if seat != mover:
+        msg = f"seat {seat} played, but it is seat {mover}'s turn"
         raise IllegalActionError("COPAS-9", msg)
-    # COPAS-1: only the 40 cards exist.
-    if type(card) is not Card:
-        msg = f"{card!r} is no Copas card"
-        raise IllegalActionError("COPAS-1", msg)
     hand = hands[seat]
     # COPAS-10: a card from one's own hand.
     if card not in hand:
@@ -535,6 +574,7 @@ def _end_round(
         state.pending,
         config.all_cards,
         config.bonus_other_ten,
+        config.bonus_all_cards,
     )
     # COPAS-16: booked points add up; scores never decrease.
     scores = tuple([a + b for a, b in zip(state.scores, booked, strict=True)])
@@ -576,11 +616,13 @@ def _end_round(
 def sample_chance(state: State, rng: random.Random) -> Deal:
     """Shuffle the deck and deal it one card at a time from the dealer's right (COPAS-6).
 
-    :raises ValueError: when no deal is due.
+    :raises IllegalActionError: COPAS-9 (a seat is to play) or COPAS-20 (the match is over)
+        when no deal is due (a ``ValueError``).
+    :raises MalformedInputError: for a value that is not a Copas state.
     """
+    _check_state(state)
     if state.phase is not Phase.DEAL:
-        msg = "no deal is due"
-        raise ValueError(msg)
+        raise _wrong_node(state, "deal is due")
     n = len(state.hands)
     cards = shuffled(rng, deck(n))
     hands: list[list[Card]] = [[] for _ in range(n)]
@@ -591,6 +633,7 @@ def sample_chance(state: State, rng: random.Random) -> Deal:
 
 def outcome(state: State) -> Outcome | None:
     """Losers and winners once a seat has burst (COPAS-20, COPAS-21), else ``None``."""
+    _check_state(state)
     if state.phase is not Phase.OVER:
         return None
     scores = state.scores
@@ -606,7 +649,12 @@ def outcome(state: State) -> Outcome | None:
 
 
 def observe(state: State, seat: int | None = None) -> Observation:
-    """What *seat* may know: the public state and its own hand; ``None``: the public view."""
+    """What *seat* may know: the public state and its own hand; ``None``: the public view.
+
+    :raises MalformedInputError: for a value that is not a Copas state, or a seat that is not
+        at the table.
+    """
+    _check_state(state, seat)
     hands = state.hands
     return Observation(
         config=state.config,

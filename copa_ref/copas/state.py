@@ -15,6 +15,7 @@ __all__ = [
     "SUITS",
     "Action",
     "AllCards",
+    "BonusAllCards",
     "BonusOtherTen",
     "Card",
     "Config",
@@ -174,6 +175,17 @@ class BonusOtherTen(enum.Enum):
     """It books its 10 at once."""
 
 
+class BonusAllCards(enum.Enum):
+    """The pending seat takes every trick of its bonus round (COPAS-18, COPAS-19, COPAS-Q14)."""
+
+    TWENTY = "twenty"
+    """It took all ten copas again: 10 + 10 = 20, "die Runde ist für ihn dann 20 Minuspunkte
+    wert"; every other seat books 10 by the all-cards rule (default)."""
+    PENDING_TEN = "pending_ten"
+    """The all-cards rule books the round's own cards as nothing for it, as for any all-cards
+    taker: it books only the pending 10; every other seat books 10."""
+
+
 @attrs.frozen(kw_only=True)
 class Config:
     """The variant options; ``Config()`` is the default reading (exactly the text).
@@ -197,6 +209,8 @@ class Config:
     """House rule: copas may not be led until broken (COPAS-15)."""
     end_when_copas_out: bool = False
     """House rule: the round ends once all ten copas are out (COPAS-14)."""
+    bonus_all_cards: BonusAllCards = BonusAllCards.TWENTY
+    """The pending seat taking every trick of its bonus round (COPAS-18)."""
 
 
 @attrs.frozen

@@ -1,4 +1,5 @@
-"""What every game shares: seats, who moves, errors, the ``Game`` protocol, the JSON codec."""
+"""What every game shares: seats, who moves, errors, the ``Game`` protocol, the JSON codec,
+and the loop that plays any game (:func:`play`)."""
 
 from copa_ref.core.chance import shuffled
 from copa_ref.core.codec import JSON, canonical_json, make_converter, register_union, tag_of
@@ -11,6 +12,7 @@ from copa_ref.core.errors import (
 )
 from copa_ref.core.game import Game
 from copa_ref.core.invariants import require
+from copa_ref.core.loop import MAX_STEPS, Policy, Step, next_action, play, steps, uniform
 from copa_ref.core.misreading import Misreading, misread
 from copa_ref.core.types import (
     CHANCE,
@@ -26,6 +28,7 @@ from copa_ref.core.types import (
 __all__ = [
     "CHANCE",
     "JSON",
+    "MAX_STEPS",
     "NOBODY",
     "FactSheet",
     "Game",
@@ -36,15 +39,21 @@ __all__ = [
     "Misreading",
     "MoverKind",
     "Outcome",
+    "Policy",
     "RuleId",
     "RuleViolation",
     "Seat",
+    "Step",
     "ToMove",
     "canonical_json",
     "make_converter",
     "misread",
+    "next_action",
+    "play",
     "register_union",
     "require",
     "shuffled",
+    "steps",
     "tag_of",
+    "uniform",
 ]

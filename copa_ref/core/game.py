@@ -15,8 +15,8 @@ from typing import Any, Generic, TypeVar, get_args
 import attrs
 import cattrs
 
-from copa_ref.core.codec import JSON, canonical_json, structure
-from copa_ref.core.errors import RuleViolation
+from copa_ref.core.codec import JSON, LIMITS, Limits, canonical_json, loads, structure
+from copa_ref.core.loop import next_action, uniform
 from copa_ref.core.types import FactSheet, MoverKind, Outcome, Seat, ToMove
 
 __all__ = ["Game"]
@@ -87,6 +87,9 @@ class Game(Generic[S, A, C, O]):
     """Every chance action with its probability, for games whose chance nodes are small."""
     joint: Callable[[S, tuple[A, ...]], A] | None = None
     """Combine each acting seat's choice (in seat order) into one joint action."""
+    svg: Callable[[S, Seat | None], str] | None = None
+    """A picture of a state as SVG text (``copa_ref.<game>.svg``); with a seat, only what that
+    seat may see. Pure and deterministic, with a ``<title>`` and a ``<desc>`` in words."""
 
     # -- derived helpers, the same for every game ------------------------------------------
 
@@ -95,10 +98,11 @@ class Game(Generic[S, A, C, O]):
         return self.config_type()
 
     def is_legal(self, state: S, action: A) -> bool:
-        """Whether :attr:`apply` accepts *action* in *state*; never raises."""
+        """Whether :attr:`apply` accepts *action* in *state*; never raises, whatever the
+        values."""
         try:
             self.apply(state, action)
-        except (RuleViolation, ValueError, TypeError):
+        except Exception:  # apply raises only RuleViolation or MalformedInputError
             return False
         return True
 
@@ -111,18 +115,11 @@ class Game(Generic[S, A, C, O]):
             invariant(before, action, after)
 
     def random_action(self, state: S, rng: random.Random) -> A:
-        """A uniformly random legal action (chance sampled, joint actions combined)."""
-        mover = self.to_move(state)
-        if mover.kind is MoverKind.CHANCE:
-            return self.sample_chance(state, rng)
-        if mover.kind is MoverKind.JOINT:
-            assert self.joint is not None, "joint nodes need Game.joint"
-            parts = tuple(rng.choice(self.legal_actions(state, s)) for s in mover.seats)
-            return self.joint(state, parts)
-        if mover.kind is MoverKind.NOBODY:
-            msg = "the game is over; nobody acts"
-            raise ValueError(msg)
-        return rng.choice(self.legal_actions(state, None))
+        """A uniformly random legal action (chance sampled, joint actions combined; at an
+        any-of node, uniform over every seat's actions); see :func:`copa_ref.core.loop.play`."""
+        if self.to_move(state).kind is MoverKind.ANY:
+            return rng.choice(self.legal_actions(state, None))
+        return next_action(self, state, uniform, rng)
 
     # -- JSON --------------------------------------------------------------------------------
 
@@ -143,8 +140,14 @@ class Game(Generic[S, A, C, O]):
         return result
 
     def config_from_json(self, data: object) -> C:
-        """Decode a config; :class:`~copa_ref.core.errors.MalformedInputError` when misshapen."""
+        """Decode a config and check it with its rule (through :attr:`new_game`).
+
+        :raises ~copa_ref.core.errors.MalformedInputError: when misshapen.
+        :raises ~copa_ref.core.errors.InvalidStateError: naming the rule a value breaks
+            (``players: 99``).
+        """
         result: C = structure(self.converter, data, self.config_type, f"{self.title} config")
+        self.new_game(result)
         return result
 
     def state_from_json(self, data: object) -> S:
@@ -152,3 +155,26 @@ class Game(Generic[S, A, C, O]):
         state: S = structure(self.converter, data, self.state_type, f"{self.title} state")
         self.check_state(state)
         return state
+
+    def loads(self, text: str | bytes, cls: Any, limits: Limits = LIMITS) -> Any:
+        """Decode JSON text as *cls*: the text counterpart of :meth:`dumps`.
+
+        The text is read within *limits* (:func:`~copa_ref.core.codec.loads`), then decoded
+        as :attr:`action_type`, :attr:`config_type` or :attr:`state_type` through the
+        matching ``*_from_json`` (so configs and states are checked), or as any other class
+        of the game (:attr:`observation_type`, ``Outcome``) strictly.
+
+        :raises ~copa_ref.core.errors.MalformedInputError: for text or a value not shaped
+            right.
+        :raises ~copa_ref.core.errors.InvalidStateError: for a config or state that breaks a
+            rule.
+        """
+        data = loads(text, limits, f"{self.title} JSON")
+        if cls is self.action_type:
+            return self.action_from_json(data)
+        if cls is self.config_type:
+            return self.config_from_json(data)
+        if cls is self.state_type:
+            return self.state_from_json(data)
+        name = getattr(cls, "__name__", "value")
+        return structure(self.converter, data, cls, f"{self.title} {name}")

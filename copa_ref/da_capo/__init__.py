@@ -40,6 +40,7 @@ from copa_ref.da_capo.state import (
     TieBreak,
     TieResolution,
 )
+from copa_ref.da_capo.svg import svg
 
 __all__ = [
     "GAME",
@@ -62,6 +63,7 @@ __all__ = [
     "observe",
     "outcome",
     "round_winner",
+    "svg",
     "to_move",
     "well_formed",
 ]
@@ -102,5 +104,6 @@ GAME: Game[State, Action, Config, State] = Game(
     render=render,
     demo=demo,
     joint=joint,
+    svg=svg,
 )
 """DA CAPO as a :class:`~copa_ref.core.game.Game`."""

@@ -5,27 +5,40 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from copa_ref.da_capo.rules import (
-    active_seats,
-    advance,
-    apply,
-    is_over,
-    joint,
-    legal_actions,
-    new_game,
-    outcome,
-)
+from copa_ref.core import steps
+from copa_ref.da_capo.rules import advance, is_over, legal_actions, new_game, outcome
 from copa_ref.da_capo.state import Bid, Config, Round, State
 
-__all__ = ["NAMES", "demo", "describe_round", "render", "simple_bid"]
+__all__ = [
+    "LEGEND",
+    "NAMES",
+    "demo",
+    "describe_round",
+    "narrate",
+    "render",
+    "result_line",
+    "simple_bid",
+    "why",
+]
 
 NAMES = ("A", "B", "C", "D", "E")
 """How the demo names seats 0 to 4."""
 
 
-def render(state: State) -> str:
+LEGEND = """\
+  Legend: "hand" is the beans a player still holds, hidden until he bids. "cups" is his
+  line of cups from his end towards the target cup, each with the beans that filled it
+  ("." empty). Each round every player with beans bids 1 to 5 of them at once; the highest
+  bid that no one else made fills the bidder's next cup (higher bids that tie cancel), all
+  the other bids go to the box. Filling the target cup wins; when every hand is empty, the
+  player furthest along wins."""
+"""What the demo prints under its first picture."""
+
+
+def render(state: State, *, history: bool = True) -> str:
     """Every seat's hand and line (nearest cup first, ``.`` empty), the target cup, the box,
-    and the last round's revealed bids."""
+    and (with *history*) the last round's revealed bids, the last player's step and the
+    result."""
     rows = [f"DA CAPO, {state.config.players} players, after round {len(state.rounds)}"]
     for seat, (held, line) in enumerate(zip(state.reserves, state.lines, strict=True)):
         cups = " ".join(str(b) if b else "." for b in line)
@@ -34,6 +47,8 @@ def render(state: State) -> str:
         rows.append(f"  {NAMES[seat]}  hand {held:2}  cups [{cups}] > target{mark}{status}")
     target = f"{state.target} beans" if state.target else "empty"
     rows.append(f"  target cup {target}; box {state.box}")
+    if not history:
+        return "\n".join(rows)
     if state.rounds:
         rows.append(f"  last round: {describe_round(state.rounds[-1])}")
     if state.last_step is not None:
@@ -55,6 +70,88 @@ def describe_round(played: Round) -> str:
     return f"bids {bids}: {who}"
 
 
+def _beans(n: int) -> str:
+    return f"{n} bean{'' if n == 1 else 's'}"
+
+
+def _names(seats: list[int]) -> str:
+    names = [NAMES[s] for s in seats]
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+
+
+def why(played: Round) -> str:
+    """Why the round's winner advanced, or why nobody did, in plain words (DACAPO-11,
+    DACAPO-12, under the default reading: from the highest bid down, numbers bid by
+    several players cancel, the first bid by one player alone wins)."""
+    by_number: dict[int, list[int]] = {}
+    for seat, bid in enumerate(played.bids):
+        if bid is not None:
+            by_number.setdefault(bid, []).append(seat)
+    cancelled = []
+    for number in sorted(by_number, reverse=True):
+        seats = by_number[number]
+        if len(seats) == 1:
+            break
+        cancelled.append(f"{_names(seats)} both bid {number}" if len(seats) == 2
+                         else f"{_names(seats)} all bid {number}")
+    ties = "; ".join(cancelled)
+    if played.winner is None:
+        return (f"{ties}: every bid is tied, so they cancel and nobody advances (DACAPO-12)")
+    bid = played.bids[played.winner]
+    alone = f"{NAMES[played.winner]}'s {bid} is the highest bid nobody else made"
+    if not cancelled:
+        return f"{alone}: {NAMES[played.winner]} advances (DACAPO-9)"
+    return (f"{ties}, so they cancel (DACAPO-11); {alone}: {NAMES[played.winner]} advances "
+            "(DACAPO-9)")
+
+
+def narrate(before: State, after: State) -> Iterator[str]:
+    """The lines of one round: the bids once, why the winner advanced, where the beans
+    went, who is out, the last player's step."""
+    played = after.rounds[-1]
+    bids = ", ".join(f"{NAMES[s]} {b}" for s, b in enumerate(played.bids) if b is not None)
+    yield f"Round {len(after.rounds)}: the bids, revealed together: {bids}"
+    yield f"  why: {why(played)}"
+    if played.winner is not None:
+        seat = played.winner
+        beans = played.bids[seat]
+        assert beans is not None
+        cup = advance(before, seat) + 1
+        where = (f"cup {cup} of {NAMES[seat]}'s line" if cup <= len(after.lines[seat])
+                 else "the target cup")
+        yield f"  {NAMES[seat]}'s {_beans(beans)} {'fills' if beans == 1 else 'fill'} {where}"
+    lost = [f"{NAMES[s]}'s {b}" for s, b in enumerate(played.bids)
+            if b is not None and s != played.winner]
+    if lost:
+        yield f"  to the box: {', '.join(lost)} (DACAPO-10)"
+    out = [s for s, (was, now) in enumerate(zip(before.reserves, after.reserves, strict=True))
+           if was and not now and (after.last_step is None or after.last_step.seat != s)]
+    if out:
+        yield f"  {_names(out)} {'has' if len(out) == 1 else 'have'} no beans left: out (DACAPO-13)"
+    if after.last_step is not None and before.last_step is None:
+        seat = after.last_step.seat
+        yield (f"  only {NAMES[seat]} has beans left: one bean into {NAMES[seat]}'s next cup, "
+               f"the other {after.last_step.beans - 1} to the box (DACAPO-14)")
+
+
+def result_line(state: State) -> str:
+    """The result of a finished match, with its reason."""
+    result = outcome(state)
+    assert result is not None
+    winners = _names(list(result.winners))
+    if result.rule == "DACAPO-15":
+        return f"result: {winners} filled the target cup and wins at once (DACAPO-15)."
+    furthest = max(advance(state, s) for s in range(len(state.reserves)))
+    if result.rule == "DACAPO-16":
+        return (f"result: every hand is empty; {winners} advanced furthest ({furthest} cups) "
+                "and wins (DACAPO-16).")
+    used = ", ".join(f"{NAMES[s]} {sum(state.lines[s])}" for s in range(len(state.lines))
+                     if advance(state, s) == furthest)
+    share = "share the win" if len(result.winners) > 1 else "wins"
+    return (f"result: every hand is empty and several advanced {furthest} cups; beans in "
+            f"their cups: {used}; {winners} used the fewest and {share} (DACAPO-17).")
+
+
 def simple_bid(state: State, seat: int, rng: random.Random) -> Bid:
     """A simple player: mostly a random bid, sometimes all-in on a small reserve."""
     choices = legal_actions(state, seat)
@@ -63,29 +160,23 @@ def simple_bid(state: State, seat: int, rng: random.Random) -> Bid:
     return rng.choice(choices)
 
 
-def demo(seed: int) -> Iterator[str]:
-    """A seeded match between simple players (2–5 of them, chosen by the seed), round by
-    round: the revealed bids, who advanced, the table after each round, the result."""
+def demo(seed: int, players: int | None = None) -> Iterator[str]:
+    """A seeded match between simple players (*players* of them, or 2–5 chosen by the seed),
+    round by round: the revealed bids, why who advanced, the table after each round, the
+    result and its reason."""
+    from copa_ref.da_capo import GAME
+
     rng = random.Random(seed)
-    config = Config(players=rng.randint(2, 5))
+    config = Config(players=rng.randint(2, 5) if players is None else players)
     state = new_game(config)
-    yield f"DA CAPO, seed {seed}: {config.players} players, 16 beans each"
+    yield f"DA CAPO, seed {seed}: {config.players} simple players, 16 beans each"
     yield render(state)
-    while not is_over(state):
-        parts = tuple(simple_bid(state, s, rng) for s in active_seats(state))
-        before = state
-        state = apply(state, joint(state, parts))
-        played = state.rounds[-1]
+    yield LEGEND
+    for step in steps(GAME, lambda s, seat, legal, rng: simple_bid(s, seat, rng), rng,
+                      state=state):
         yield ""
-        yield f"Round {len(state.rounds)}: {describe_round(played)}"
-        if played.winner is not None:
-            seat = played.winner
-            beans = played.bids[seat]
-            cup = advance(before, seat) + 1
-            where = f"cup {cup}" if cup <= len(state.lines[seat]) else "the target cup"
-            yield f"  {NAMES[seat]} fills {where} with {beans} bean{'s' if beans != 1 else ''}"
-        if state.last_step is not None:
-            seat = state.last_step.seat
-            yield (f"  only {NAMES[seat]} has beans left: one bean into his next cup, "
-                   f"{state.last_step.beans - 1} to the box")
-        yield render(state)
+        yield from narrate(step.before, step.after)
+        yield render(step.after, history=False)
+        state = step.after
+    yield ""
+    yield result_line(state)

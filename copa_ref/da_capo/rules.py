@@ -25,6 +25,7 @@ from copa_ref.core import (
     Seat,
     ToMove,
 )
+from copa_ref.core.fields import check_instance, check_int, check_position, check_tuple
 from copa_ref.da_capo.state import (
     MAX_BID,
     START_BEANS,
@@ -264,6 +265,7 @@ def active_seats(state: State) -> tuple[int, ...]:
 
 def to_move(state: State) -> ToMove:
     """``joint`` over the seats with beans (DACAPO-4, DACAPO-13); ``nobody`` once over."""
+    _check_state(state)
     if is_over(state):
         return NOBODY
     return ToMove.joint(active_seats(state))
@@ -274,8 +276,12 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Bid, ...]:
 
     With ``None``: nothing, as at every joint node (protocol P-4). A seat that is out
     (DACAPO-13), and every seat once the match is over, has no choice.
+
+    :raises MalformedInputError: for a value that is not a DA CAPO state, or a seat that is
+        not at the table.
     """
-    if seat is None or is_over(state) or not 0 <= seat < len(state.reserves):
+    _check_state(state, seat)
+    if seat is None or is_over(state):
         return ()
     return _BIDS[seat][state.reserves[seat]]
 
@@ -296,7 +302,10 @@ def joint(state: State, parts: tuple[Action, ...]) -> Bids:
     :raises IllegalActionError: DACAPO-15/16 once the match is over; DACAPO-5 unless the
         parts are one bid per seat with beans, in seat order. The bids themselves are
         checked by :func:`apply`.
+    :raises MalformedInputError: for parts that are not a tuple of well-typed bids.
     """
+    _check_state(state)
+    check_tuple(parts, "parts", _check_bid)
     _refuse_when_over(state)
     seats = active_seats(state)
     # DACAPO-5: every seat with beans bids, once.
@@ -334,7 +343,7 @@ def _check_bids(state: State, bids: tuple[int | None, ...]) -> None:
             msg = f"seat {seat} holds {held} beans and must bid"
             raise IllegalActionError("DACAPO-5", msg)
         # DACAPO-6: a bid is 1 to 5 beans.
-        if type(b) is not int or not 1 <= b <= MAX_BID:
+        if not 1 <= b <= MAX_BID:
             msg = f"seat {seat} bid {b!r}; a bid is 1 to {MAX_BID} beans"
             raise IllegalActionError("DACAPO-6", msg)
         # DACAPO-7: nobody bids more than he holds.
@@ -349,7 +358,11 @@ def apply(state: State, action: Action) -> State:
     :raises IllegalActionError: DACAPO-15/16 once the match is over; DACAPO-4 for a lone
         :class:`~copa_ref.da_capo.state.Bid`; DACAPO-5, DACAPO-6, DACAPO-7 or DACAPO-13 for
         a bad bid.
+    :raises MalformedInputError: for a value that is not a DA CAPO state, or an action whose
+        fields do not have exactly their types (``True`` or ``0.5`` is not a bid).
     """
+    _check_state(state)
+    _check_action(action)
     _refuse_when_over(state)
     # DACAPO-4: a round is simultaneous; one seat's bid alone is no action.
     if not isinstance(action, Bids):
@@ -394,9 +407,45 @@ def is_legal(state: State, action: Action) -> bool:
     """Whether :func:`apply` accepts *action*; never raises."""
     try:
         apply(state, action)
-    except RuleViolation:
+    except (RuleViolation, MalformedInputError):
         return False
     return True
+
+
+# The input checks of the entry points: a DA CAPO state, a seat, an action of exact types.
+
+
+def _check_state(state: object, seat: object = None) -> None:
+    """*state* is a DA CAPO state and *seat* is ``None`` or a seat at its table.
+
+    :raises MalformedInputError: otherwise.
+    """
+    check_position(state, State, "a DA CAPO state", seat, lambda s: len(s.reserves))
+
+
+def _check_bid(part: object, what: str) -> None:
+    check_instance(part, Bid, "a DA CAPO bid", what)
+    check_int(part.seat, f"{what}.seat", 0)  # type: ignore[attr-defined]
+    check_int(part.beans, f"{what}.beans")  # type: ignore[attr-defined]
+
+
+def _check_round_bid(value: object, what: str) -> None:
+    if value is not None:
+        check_int(value, what)
+
+
+def _check_action(action: object) -> None:
+    """*action* is a DA CAPO action whose fields have exactly their types: a
+    :class:`~copa_ref.da_capo.state.Bid` of integers, or
+    :class:`~copa_ref.da_capo.state.Bids` holding a tuple of integers and ``None``.
+
+    :raises MalformedInputError: otherwise.
+    """
+    if isinstance(action, Bid):
+        _check_bid(action, "bid")
+        return
+    check_instance(action, (Bid, Bids), "a DA CAPO action")
+    check_tuple(action.bids, "bids", _check_round_bid)  # type: ignore[attr-defined]
 
 
 # -- the end --------------------------------------------------------------------------------
@@ -412,6 +461,7 @@ def advance(state: State, seat: int) -> int:
 
 def outcome(state: State) -> Outcome | None:
     """The result once the match is over (DACAPO-15, DACAPO-16, DACAPO-17), else ``None``."""
+    _check_state(state)
     # DACAPO-15: the seat that reached the target wins.
     if state.finisher is not None:
         return Outcome(winners=(Seat(state.finisher),), rule="DACAPO-15")
@@ -439,21 +489,22 @@ def outcome(state: State) -> Outcome | None:
 def observe(state: State, seat: int | None = None) -> State:
     """What *seat* may know: everything (DACAPO-8; bids exist only once revealed).
 
-    :raises MalformedInputError: for a seat that is not at the table.
+    :raises MalformedInputError: for a value that is not a DA CAPO state, or a seat that is
+        not at the table.
     """
-    if seat is not None and not 0 <= seat < len(state.reserves):
-        msg = f"no seat {seat} in a {len(state.reserves)}-player match"
-        raise MalformedInputError(msg)
+    _check_state(state, seat)
     return state
 
 
 def sample_chance(state: State, rng: random.Random) -> Action:
-    """DA CAPO has no chance nodes.
+    """DA CAPO has no chance nodes: the seats bid together, or nobody acts (DACAPO-4).
 
-    :raises ValueError: always.
+    :raises IllegalActionError: DACAPO-4, always (a ``ValueError``).
+    :raises MalformedInputError: for a value that is not a DA CAPO state.
     """
+    _check_state(state)
     msg = "DA CAPO has no chance nodes"
-    raise ValueError(msg)
+    raise IllegalActionError("DACAPO-4", msg)
 
 
 # -- state checks ---------------------------------------------------------------------------

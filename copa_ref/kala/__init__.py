@@ -36,6 +36,7 @@ from copa_ref.kala.state import (
     Sow,
     State,
 )
+from copa_ref.kala.svg import svg
 
 __all__ = [
     "GAME",
@@ -57,6 +58,7 @@ __all__ = [
     "new_game",
     "observe",
     "outcome",
+    "svg",
     "to_move",
     "well_formed",
 ]
@@ -94,5 +96,6 @@ GAME: Game[State, Action, Config, State] = Game(
     step_invariants=STEP_INVARIANTS,
     render=render,
     demo=demo,
+    svg=svg,
 )
 """KALA as a :class:`~copa_ref.core.game.Game`."""

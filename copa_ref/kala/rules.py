@@ -13,6 +13,7 @@ Rule IDs refer to ``specs/kala.md``.
 from __future__ import annotations
 
 import random
+from typing import cast
 
 from copa_ref.core import (
     NOBODY,
@@ -23,6 +24,14 @@ from copa_ref.core import (
     RuleViolation,
     Seat,
     ToMove,
+)
+from copa_ref.core.fields import (
+    check_bool,
+    check_instance,
+    check_int,
+    check_position,
+    check_square,
+    check_tuple,
 )
 from copa_ref.kala.paths import (
     NEIGHBOURS,
@@ -127,6 +136,7 @@ def new_game(config: Config | None = None) -> State:
     :raises InvalidStateError: KALA-3 if the config names no seat as first player.
     """
     config = Config() if config is None else config
+    check_instance(config, Config, "a KALA config")
     state = State(
         config=config,
         field=(0,) * (BOARD * BOARD),
@@ -147,6 +157,7 @@ def new_game(config: Config | None = None) -> State:
 
 def to_move(state: State) -> ToMove:
     """The seat whose turn it is, or nobody once the game is over (KALA-3, KALA-17)."""
+    _check_state(state)
     if state.phase is Phase.OVER:
         return NOBODY
     return _MOVERS[state.turn]
@@ -159,7 +170,12 @@ def bonus_length(state: State) -> int:
 
 
 def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
-    """Every legal action, sorted by canonical JSON; only the mover has any."""
+    """Every legal action, sorted by canonical JSON; only the mover has any.
+
+    :raises MalformedInputError: for a value that is not a KALA state, or a seat that is
+        neither ``None`` nor 0 or 1.
+    """
+    _check_state(state, seat)
     turn = state.turn
     if state.phase is Phase.OVER or (seat is not None and seat != turn):
         return ()
@@ -373,9 +389,8 @@ def apply(state: State, action: Action) -> State:
         KALA-16 out of order, KALA-17 after the end).
     :raises MalformedInputError: for an object that is not a KALA action.
     """
-    if not isinstance(action, Sow | Harvest | Place | Bonus):
-        msg = f"not a KALA action: {action!r}"
-        raise MalformedInputError(msg)
+    _check_state(state)
+    _check_action(action)
     phase = state.phase
     # KALA-17: nothing is played once the game has ended.
     if phase is Phase.OVER:
@@ -383,9 +398,6 @@ def apply(state: State, action: Action) -> State:
         raise IllegalActionError("KALA-17", msg)
     # KALA-3: the players take turns; only the player to move acts.
     if action.seat != state.turn:
-        if type(action.seat) is not int:
-            msg = f"seat must be an integer, got {action.seat!r}"
-            raise MalformedInputError(msg)
         msg = f"seat {action.seat} acted, but it is seat {state.turn}'s turn"
         raise IllegalActionError("KALA-3", msg)
     rule, expected, wanted = _PHASE_RULE[phase]
@@ -395,41 +407,52 @@ def apply(state: State, action: Action) -> State:
     if isinstance(action, Sow):
         return _apply_sow(state, action.path)
     if isinstance(action, Harvest):
-        _check_flag(action.take)
         return _harvest(state) if action.take else _move_cup(state)
     if isinstance(action, Bonus):
-        _check_flag(action.take)
         return _start_bonus(state) if action.take else _end_turn(state)
     return _apply_place(state, action.square)
 
 
-def _check_flag(value: object) -> None:
-    if type(value) is not bool:
-        msg = f"expected true or false, got {value!r}"
-        raise MalformedInputError(msg)
+# The input checks of the entry points: a KALA state, a seat, an action of exact types.
+
+
+def _check_state(state: object, seat: object = None) -> None:
+    """*state* is a KALA state (the class only: ``check_state`` is for states that enter)
+    and *seat* is ``None`` or a seat.
+
+    :raises MalformedInputError: otherwise.
+    """
+    check_position(state, State, "a KALA state", seat, lambda _: PLAYERS)
+
+
+def _check_action(action: object) -> None:
+    """*action* is a KALA action whose fields have exactly their types (``True`` is not a
+    seat, ``3.0`` is not a row, a list is not a path).
+
+    :raises MalformedInputError: otherwise.
+    """
+    check_instance(action, (Sow, Harvest, Place, Bonus), "a KALA action")
+    checked = cast(Action, action)
+    check_int(checked.seat, "seat")
+    if isinstance(checked, Sow):
+        check_tuple(checked.path, "path", check_square)
+    elif isinstance(checked, Place):
+        check_square(checked.square, "square")
+    else:
+        check_bool(checked.take, "take")
 
 
 def _apply_sow(state: State, path: tuple[Square, ...]) -> State:
     seat = state.turn
     start = state.cups[seat]
     length = SOWING if state.phase is Phase.SOW else bonus_length(state)
-    try:
-        legal = path in PATH_SETS[(start, length)]
-    except TypeError:  # unhashable parts
-        legal = False
-    if not legal:
+    if path not in PATH_SETS[(start, length)]:
         _refuse_path(state, start, path, length)
     return _sow(state, path)
 
 
-def _refuse_path(state: State, start: Square, path: object, length: int) -> None:
-    """Name the rule a refused path breaks (never returns)."""
-    if not isinstance(path, tuple) or not all(
-        isinstance(sq, tuple) and len(sq) == 2 and all(type(v) is int for v in sq)
-        for sq in path
-    ):
-        msg = f"a path is a list of [row, col] squares, got {path!r}"
-        raise MalformedInputError(msg)
+def _refuse_path(state: State, start: Square, path: tuple[Square, ...], length: int) -> None:
+    """Name the rule a refused path breaks (never returns); *path* is shaped right."""
     error = path_error(start, path, length)
     assert error is not None, f"path {path} is legal but missing from the table"
     rule, msg = error
@@ -442,10 +465,6 @@ def _refuse_path(state: State, start: Square, path: object, length: int) -> None
 
 def _apply_place(state: State, square: Square) -> State:
     assert state.last is not None
-    if not (isinstance(square, tuple) and len(square) == 2
-            and all(type(v) is int for v in square)):
-        msg = f"a square is [row, col], got {square!r}"
-        raise MalformedInputError(msg)
     # KALA-10: next to the opponent's cup, horizontally or vertically, never onto it.
     if square == state.last:
         msg = f"the playing cup may not go onto the opponent's cup at {square}"
@@ -462,6 +481,7 @@ def _apply_place(state: State, square: Square) -> State:
 
 def outcome(state: State) -> Outcome | None:
     """KALA-17: once a player cannot finish a turn, the other player wins."""
+    _check_state(state)
     if state.phase is not Phase.OVER:
         return None
     loser = state.turn
@@ -469,17 +489,24 @@ def outcome(state: State) -> Outcome | None:
 
 
 def observe(state: State, seat: int | None = None) -> State:
-    """KALA-11: the players may look under both playing cups at any time; nothing is hidden."""
+    """KALA-11: the players may look under both playing cups at any time; nothing is hidden.
+
+    :raises MalformedInputError: for a value that is not a KALA state, or a seat that is
+        neither ``None`` nor 0 or 1.
+    """
+    _check_state(state, seat)
     return state
 
 
 def sample_chance(state: State, rng: random.Random) -> Action:
-    """KALA has no chance nodes.
+    """KALA has no chance nodes: a seat is to move, or nobody (KALA-3).
 
-    :raises ValueError: always.
+    :raises IllegalActionError: KALA-3, always (a ``ValueError``).
+    :raises MalformedInputError: for a value that is not a KALA state.
     """
+    _check_state(state)
     msg = "KALA has no chance nodes"
-    raise ValueError(msg)
+    raise IllegalActionError("KALA-3", msg)
 
 
 # --------------------------------------------------------------------------------------
@@ -583,9 +610,7 @@ def check_state(state: State) -> None:
     :raises MalformedInputError: when a field has the wrong shape or type.
     :raises InvalidStateError: naming the rule the state contradicts.
     """
-    if not isinstance(state, State):
-        msg = f"not a KALA state: {state!r}"
-        raise MalformedInputError(msg)
+    check_instance(state, State, "a KALA state")
     shape = _shape_error(state)
     if shape is not None:
         raise MalformedInputError(shape)

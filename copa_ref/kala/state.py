@@ -29,7 +29,7 @@ BOARD = 4
 PLAYERS = 2
 """KALA is a game for two (KALA-1)."""
 TOTAL_BEANS = 56
-"""Beans in play: 28 per store at the start (KALA-1), conserved throughout (KALA-17)."""
+"""Beans in play: 28 per store at the start (KALA-1), conserved throughout (KALA-18)."""
 
 Square = tuple[int, int]
 """A square as ``(row, col)``, row 0 at the top; JSON ``[row, col]``."""
@@ -54,7 +54,7 @@ class BonusRule(enum.Enum):
 
 
 class EndCheck(enum.Enum):
-    """When the end of KALA-16 is checked (KALA-Q10)."""
+    """When the end of KALA-17 is checked (KALA-Q10)."""
 
     AFTER_TURN = "after_turn"
     """The moment a turn leaves its player with fewer than 4 beans (default)."""
@@ -96,7 +96,7 @@ class Config:
 
 @attrs.frozen
 class State:
-    """A KALA position. Everything is public (KALA-14)."""
+    """A KALA position. Everything is public (KALA-11)."""
 
     config: Config
     """The variant options in force."""
@@ -110,7 +110,7 @@ class State:
     stores: tuple[int, int]
     """Each seat's store."""
     bank: int
-    """Beans returned to the bank by harvests (KALA-12)."""
+    """Beans returned to the bank by harvests (KALA-15)."""
     turn: int
     """The seat whose turn it is; when the game is over, the seat that could not move."""
     phase: Phase

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from copa_ref.copas import (
     GAME,
     AllCards,
+    BonusAllCards,
     BonusOtherTen,
     Card,
     Config,
@@ -35,8 +36,8 @@ from copa_ref.copas import (
     to_move,
 )
 from copa_ref.copas.rules import DECK, legal_cards
-from copa_ref.core import MoverKind, canonical_json
-from tests.support import check_step, play_random, playout_machine
+from copa_ref.core import MoverKind, canonical_json, steps, uniform
+from tests.support import play_random, playout_machine
 
 
 @st.composite
@@ -51,6 +52,7 @@ def configs(draw: st.DrawFn) -> Config:
         rank_order=draw(st.sampled_from(RankOrder)),
         copas_lead=draw(st.sampled_from(CopasLead)),
         end_when_copas_out=draw(st.booleans()),
+        bonus_all_cards=draw(st.sampled_from(BonusAllCards)),
     )
 
 
@@ -81,11 +83,8 @@ TestCopasMachine.settings = settings(settings(), max_examples=40, stateful_step_
 
 def play_from(state: State, rng: random.Random, max_steps: int = 5000) -> State:
     """Play random legal actions from *state* to the end of the match, checking every step."""
-    for _ in range(max_steps):
-        if to_move(state).is_over:
-            return state
-        state = check_step(GAME, state, GAME.random_action(state, rng))
-    raise AssertionError("match did not end")
+    steps = play_random(GAME, None, rng, start=state, max_steps=max_steps)
+    return GAME.apply(*steps[-1])
 
 
 class TestWholeMatches:
@@ -127,13 +126,8 @@ class TestWholeMatches:
 
 
 def states_of_a_match(config: Config, seed: int) -> list[State]:
-    rng = random.Random(seed)
-    state = GAME.new_game(config)
-    states = []
-    while not to_move(state).is_over and len(states) < 200:
-        states.append(state)
-        state = GAME.apply(state, GAME.random_action(state, rng))
-    return states
+    return [step.before for step in steps(GAME, uniform, random.Random(seed), config=config,
+                                          max_steps=200)]
 
 
 class TestTargeted:

@@ -12,6 +12,7 @@ import pytest
 from copa_ref.copas import (
     GAME,
     AllCards,
+    BonusAllCards,
     BonusOtherTen,
     Card,
     Config,
@@ -58,7 +59,7 @@ from tests.copas.helpers import (
     play_script,
     suit_hands,
 )
-from tests.support import assert_refused
+from tests.support import assert_malformed, assert_refused
 
 OTHERS_TEN = AllCards.OTHERS_TEN
 
@@ -82,15 +83,16 @@ class TestDeck:
         assert [c.value for c in DECK] == sorted(c.value for c in DECK)
 
     def test_invalid_non_card_in_deal(self) -> None:
-        """COPAS-1: a deal naming something that is no card is refused."""
+        """COPAS-1: a deal naming something that is no card is not even shaped right."""
         hands = list(suit_hands())
         hands[0] = (*hands[0][:-1], "Ap")  # type: ignore[assignment]
-        refused(new_game(), Deal(tuple(hands)), "COPAS-1")
+        assert_malformed(GAME, new_game(), Deal(tuple(hands)))
 
     def test_invalid_non_card_play(self) -> None:
-        """COPAS-1: playing something that is no card is refused."""
+        """COPAS-1: playing something that is no card is not even shaped right."""
         state = dealt(suit_hands())
-        refused(state, Play(1, "Ae"), "COPAS-1")  # type: ignore[arg-type]
+        assert_malformed(GAME, state, Play(1, "Ae"))  # type: ignore[arg-type]
+        assert_malformed(GAME, state, Play(True, Card("Ae")))  # type: ignore[arg-type]
 
 
 class TestOrder:
@@ -195,20 +197,20 @@ class TestDeal:
         refused(new_game(), Deal(tuple(hands)), "COPAS-6")
 
     def test_invalid_hand_not_a_tuple(self) -> None:
-        """COPAS-6: a deal of the wrong shape is refused."""
-        refused(new_game(), Deal([list(h) for h in suit_hands()]), "COPAS-6")  # type: ignore[arg-type]
+        """COPAS-6: a deal of the wrong shape is not even shaped right (COPAS-Q10)."""
+        assert_malformed(GAME, new_game(), Deal([list(h) for h in suit_hands()]))  # type: ignore[arg-type]
         hands = list(suit_hands())
         hands[2] = list(hands[2])  # type: ignore[call-overload]
-        refused(new_game(), Deal(tuple(hands)), "COPAS-6")
+        assert_malformed(GAME, new_game(), Deal(tuple(hands)))
 
     def test_invalid_play_before_deal(self) -> None:
         """COPAS-6: no card is played before the round is dealt."""
         refused(new_game(), Play(1, Card("Ae")), "COPAS-6")
 
     def test_invalid_malformed_action(self) -> None:
-        """COPAS-6/COPAS-9: an object that is no action is refused under the node's rule."""
-        refused(new_game(), "deal", "COPAS-6")
-        refused(dealt(suit_hands()), {"type": "play"}, "COPAS-9")
+        """COPAS-Q10: an object that is no action is not even shaped right, at any node."""
+        assert_malformed(GAME, new_game(), "deal")
+        assert_malformed(GAME, dealt(suit_hands()), {"type": "play"})
 
 
 class TestRotation:
@@ -243,7 +245,7 @@ class TestTurnOrder:
         """COPAS-9: a seat that is not to move may not play."""
         state = dealt(suit_hands())
         refused(state, Play(2, Card("Ac")), "COPAS-9")
-        refused(state, Play(True, Card("Ae")), "COPAS-9")
+        assert_malformed(GAME, state, Play(True, Card("Ae")))  # True is not a seat
 
     def test_invalid_deal_during_play(self) -> None:
         """COPAS-9: no deal while a seat is to play."""
@@ -399,6 +401,17 @@ class TestBonusRound:
         state = play_script(dealt(TEN_COPAS_HANDS, pending=1), TEN_COPAS_SCRIPT)
         assert state.pending is None and state.scores == (0, 20, 0, 0)
 
+    def test_pending_seat_takes_every_trick(self) -> None:
+        """COPAS-18 with COPAS-19 (COPAS-Q14): the pending seat that takes every trick took
+        all ten again and books 20 by default, 10 under ``pending_ten``; the others 10."""
+        new = BonusOtherTen.NEW_BONUS
+        assert Config().bonus_all_cards is BonusAllCards.TWENTY
+        assert round_points((0, 10, 0, 0), 1, 1, OTHERS_TEN, new) == ((10, 20, 10, 10), None)
+        assert round_points((0, 10, 0, 0), 1, 1, OTHERS_TEN, new, BonusAllCards.PENDING_TEN) == (
+            (10, 10, 10, 10), None)
+        # Another seat taking every trick erases the pending ten: the pending seat books 10.
+        assert round_points((0, 10, 0, 0), 1, 0, OTHERS_TEN, new) == ((10, 0, 10, 10), None)
+
 
 class TestAllCards:
     def test_others_book_ten(self) -> None:
@@ -407,8 +420,12 @@ class TestAllCards:
         assert state.scores == (10, 0, 10, 10) and state.pending is None
 
     def test_pending_seat_takes_all_cards(self) -> None:
-        """COPAS-19: a pending seat taking every card books its ten; the others 10 each."""
+        """COPAS-19 with COPAS-18: a pending seat taking every card took all ten again and
+        books 20 (10 under bonus_all_cards=pending_ten); the others 10 each."""
         state = play_out_suit_deal(dealt(suit_hands(), pending=1))
+        assert state.scores == (10, 20, 10, 10) and state.pending is None
+        config = Config(bonus_all_cards=BonusAllCards.PENDING_TEN)
+        state = play_out_suit_deal(dealt(suit_hands(), config, pending=1))
         assert state.scores == (10, 10, 10, 10) and state.pending is None
 
     def test_pending_erased_when_another_takes_all(self) -> None:
@@ -551,8 +568,8 @@ class TestCodec:
         """COPAS-5: the initial state encodes as the spec's example."""
         text = GAME.dumps(new_game())
         assert text == (
-            '{"config":{"all_cards":"others_ten","bonus_other_ten":"new_bonus",'
-            '"copas_lead":"any","end_when_copas_out":false,"first_dealer":0,"players":4,'
+            '{"config":{"all_cards":"others_ten","bonus_all_cards":"twenty",'
+            '"bonus_other_ten":"new_bonus","copas_lead":"any","end_when_copas_out":false,"first_dealer":0,"players":4,'
             '"rank_order":"printed"},"dealer":0,"hands":[[],[],[],[]],"last_round":[],'
             '"leader":1,"pending":null,"phase":"deal","round":1,"scores":[0,0,0,0],'
             '"trick":[],"tricks":[]}'
@@ -613,5 +630,6 @@ class TestRegistry:
         lines = list(GAME.demo(5))
         assert lines == list(GAME.demo(5))
         assert any("trick 1:" in line for line in lines)
-        assert "match over" in lines[-1] and "COPAS-21" in lines[-1]
+        assert "match over" in lines[-2] and "COPAS-20" in lines[-2]
+        assert lines[-1].startswith("result: ") and "COPAS-21" in lines[-1]
         assert "seat 0" in render(first_deal())

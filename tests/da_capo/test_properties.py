@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.stateful import rule
 
-from copa_ref.core import IllegalActionError, InvariantViolation, MoverKind
+from copa_ref.core import IllegalActionError, InvariantViolation, MoverKind, steps, uniform
 from copa_ref.da_capo import (
     GAME,
     Bid,
@@ -137,15 +137,10 @@ class TestRandomGames:
         round count never exceeds 16."""
         rules: Counter[str] = Counter()
         for seed in range(300):
-            rng = random.Random(seed)
-            config = Config(players=2 + seed % 4)
-            state = new_game(config)
-            rounds = 0
-            while not to_move(state).is_over:
-                state = apply(state, GAME.random_action(state, rng))
-                rounds += 1
-            assert rounds <= 16
-            result = GAME.outcome(state)
+            played = list(steps(GAME, uniform, random.Random(seed),
+                                config=Config(players=2 + seed % 4)))
+            assert len(played) <= 16
+            result = GAME.outcome(played[-1].after)
             assert result is not None
             rules[result.rule] += 1
         assert set(rules) == {"DACAPO-15", "DACAPO-16", "DACAPO-17"}

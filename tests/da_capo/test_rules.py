@@ -120,13 +120,24 @@ class TestSimultaneous:
         (Bid(0, 3),),
         (Bid(0, 3), Bid(1, 2), Bid(2, 1)),
         (Bid(1, 3), Bid(0, 2)),
-        (Bid(0, 3), Bids((1, 2))),
     ])
     def test_invalid_joint_parts(self, parts: tuple[Bid | Bids, ...]) -> None:
         """DACAPO-5: joint needs exactly one bid per acting seat, in seat order."""
         with pytest.raises(IllegalActionError) as info:
             joint(new_game(TWO), parts)
         assert info.value.rule == "DACAPO-5"
+
+    @pytest.mark.parametrize("parts", [
+        (Bid(0, 3), Bids((1, 2))),
+        [Bid(0, 3), Bid(1, 2)],
+        (Bid(0, 3), Bid(True, 2)),
+        (Bid(0, 3), Bid(1, 2.0)),
+    ])
+    def test_invalid_joint_part_shapes(self, parts: tuple[Bid | Bids, ...]) -> None:
+        """DACAPO-4: joint combines a tuple of bids of integers; anything else is not even
+        shaped right."""
+        with pytest.raises(MalformedInputError):
+            joint(new_game(TWO), parts)
 
 
 class TestBids:
@@ -153,8 +164,10 @@ class TestBids:
         refused(new_game(TWO), Bids((3, bid)), "DACAPO-6")
 
     def test_invalid_bid_not_integer(self) -> None:
-        """DACAPO-6: a bid that is not an integer (True) is refused."""
-        refused(new_game(TWO), Bids((True, 2)), "DACAPO-6")
+        """DACAPO-6: a bid that is not an integer (True, 0.5) is not even shaped right."""
+        for bid in (True, 0.5):
+            with pytest.raises(MalformedInputError):
+                apply(new_game(TWO), Bids((bid, 2)))  # type: ignore[arg-type]
 
     def test_invalid_more_than_held(self) -> None:
         """DACAPO-7: nobody bids more than he holds."""
@@ -564,7 +577,7 @@ class TestGameRecord:
         first = list(GAME.demo(7))
         assert first == list(GAME.demo(7))
         text = "\n".join(first)
-        assert "Round 1: bids" in text and "over:" in text
+        assert "Round 1: the bids, revealed together: A " in text and "result: " in text
 
     def test_render(self) -> None:
         """DACAPO-2: the picture shows every line, the target cup and the box."""

@@ -1,0 +1,68 @@
+"""The conformance schemas, loaded from the shipped files only: no network access, ever.
+
+Every ``$ref`` resolves against the schemas in ``conformance/schema/`` (by their ``$id``, or
+by file name relative to one of them) and the JSON Schema metaschemas bundled with
+``jsonschema``; any other reference, a remote URL above all, is refused with
+:class:`SchemaError` instead of being fetched.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import referencing
+import referencing.exceptions
+import referencing.jsonschema
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+
+from copa_ref.conformance.observables import CORPUS_DIR
+
+__all__ = ["SchemaError", "registry", "schema", "validator"]
+
+
+class SchemaError(Exception):
+    """A schema refers to something that is not shipped (a remote ``$ref``), or cannot be
+    read."""
+
+
+def _refuse(uri: str) -> referencing.Resource[Any]:
+    msg = f"the schema refers to {uri!r}, which is not a shipped schema (nothing is fetched)"
+    raise SchemaError(msg)
+
+
+def schema(name: str, corpus: Path = CORPUS_DIR) -> dict[str, Any]:
+    """The schema *name* (``"corpus.schema.json"``) of the corpus in *corpus*."""
+    try:
+        loaded: dict[str, Any] = json.loads((corpus / "schema" / name).read_text())
+    except (OSError, ValueError) as exc:
+        raise SchemaError(f"cannot read schema {name}: {exc}") from None
+    return loaded
+
+
+def registry(corpus: Path = CORPUS_DIR) -> referencing.Registry[Any]:
+    """Every shipped schema, under its ``$id`` and its file URI, with a retriever that
+    refuses everything else."""
+    resources: list[tuple[str, referencing.Resource[Any]]] = []
+    for path in sorted((corpus / "schema").glob("*.json")):
+        contents = schema(path.name, corpus)
+        resource = referencing.Resource.from_contents(
+            contents, default_specification=referencing.jsonschema.DRAFT202012)
+        resources.append((path.resolve().as_uri(), resource))
+        if isinstance(contents.get("$id"), str):
+            resources.append((contents["$id"], resource))
+    empty: referencing.Registry[Any] = referencing.Registry(retrieve=_refuse)  # type: ignore[call-arg]
+    return empty.with_resources(resources)
+
+
+def validator(name: str = "corpus.schema.json", corpus: Path = CORPUS_DIR,
+              ref: str | None = None) -> Any:
+    """A Draft 2020-12 validator for the shipped schema *name* (or its ``#/$defs/...``
+    part *ref*) that never reaches the network.
+
+    :raises SchemaError: when validating meets a reference that is not shipped.
+    """
+    root = schema(name, corpus)
+    target: dict[str, Any] = root if ref is None else {"$ref": f"{root.get('$id', '')}{ref}"}
+    return Draft202012Validator(target, registry=registry(corpus))

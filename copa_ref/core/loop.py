@@ -1,0 +1,133 @@
+"""One loop that plays any game of the reference to its end.
+
+Every kind of node is handled the same way for every game: at a chance node the chance
+action is sampled (:attr:`~copa_ref.core.game.Game.sample_chance`) from the caller's
+generator; at a seat's node the *policy* picks among that seat's legal actions; at a joint
+node the policy picks each acting seat's part and :attr:`~copa_ref.core.game.Game.joint`
+combines them; at an any-of node a seat with a legal action is drawn from the generator and
+the policy picks its action::
+
+    import random
+    from copa_ref.core import play, uniform
+    from copa_ref.games import get_game
+
+    game = get_game("copas")
+    final = play(game, uniform, random.Random(7))
+    print(game.outcome(final))
+
+A policy is any function ``policy(state, seat, legal, rng) -> action`` choosing one of the
+sorted, non-empty *legal* actions of *seat* in *state*. :func:`steps` yields each transition
+as a :class:`Step`, for callers that narrate, count or check the game as it goes.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+import attrs
+
+from copa_ref.core.types import MoverKind, Seat, ToMove
+
+if TYPE_CHECKING:
+    from copa_ref.core.game import Game
+
+__all__ = ["MAX_STEPS", "Policy", "Step", "next_action", "play", "steps", "uniform"]
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+Policy = Callable[[S, Seat, tuple[A, ...], random.Random], A]
+"""``policy(state, seat, legal, rng) -> action``: one of *legal*, the seat's sorted actions."""
+
+MAX_STEPS = 100_000
+"""The default cap on the steps of one game (chance actions included): far above the
+longest game any registered game allows, a stop for games with no length bound."""
+
+
+def uniform(state: object, seat: Seat, legal: tuple[A, ...], rng: random.Random) -> A:
+    """The uniformly random policy."""
+    return rng.choice(legal)
+
+
+@attrs.frozen
+class Step(Generic[S, A]):
+    """One transition of a game played by :func:`steps`."""
+
+    before: S
+    """The state the action was chosen in."""
+    mover: ToMove
+    """Who acted (:attr:`~copa_ref.core.types.MoverKind.CHANCE` for a chance action)."""
+    action: A
+    """The action applied (a joint action at a joint node)."""
+    after: S
+    """The state after it."""
+
+
+def next_action(game: Game[S, A, Any, Any], state: S, policy: Policy[S, A],
+                rng: random.Random) -> A:
+    """The next action in *state*: sampled at a chance node, else chosen by *policy* (for
+    each acting seat at a joint node; for a seat drawn from *rng* at an any-of node).
+
+    :raises ValueError: when the game is over, or a decision node offers no legal action.
+    """
+    mover = game.to_move(state)
+    kind = mover.kind
+    if kind is MoverKind.CHANCE:
+        return game.sample_chance(state, rng)
+    if kind is MoverKind.SEAT:
+        return policy(state, mover.seats[0], _legal(game, state, None), rng)
+    if kind is MoverKind.JOINT:
+        if game.joint is None:
+            msg = f"{game.title} has a joint node but no Game.joint to combine the parts"
+            raise ValueError(msg)
+        parts = tuple(policy(state, seat, _legal(game, state, seat), rng)
+                      for seat in mover.seats)
+        return game.joint(state, parts)
+    if kind is MoverKind.ANY:
+        able = [s for s in mover.seats if game.legal_actions(state, s)]
+        seat = rng.choice(able) if able else mover.seats[0]
+        return policy(state, seat, _legal(game, state, seat), rng)
+    msg = "the game is over; nobody acts"
+    raise ValueError(msg)
+
+
+def _legal(game: Game[S, A, Any, Any], state: S, seat: Seat | None) -> tuple[A, ...]:
+    legal = game.legal_actions(state, seat)
+    if not legal:
+        who = "the mover" if seat is None else f"seat {seat}"
+        msg = f"{game.title}: {who} has no legal action at a decision node"
+        raise ValueError(msg)
+    return legal
+
+
+def steps(game: Game[S, A, Any, Any], policy: Policy[S, A], rng: random.Random, *,
+          state: S | None = None, config: Any = None,
+          max_steps: int = MAX_STEPS) -> Iterator[Step[S, A]]:
+    """Play from *state* (default: a new game under *config*, default: the default reading)
+    until the game is over or *max_steps* steps are made; yield each step.
+
+    Stopping at the cap is not an error: the last step's ``after`` then has no outcome.
+    """
+    if state is None:
+        state = game.new_game(game.default_config() if config is None else config)
+    for _ in range(max_steps):
+        mover = game.to_move(state)
+        if mover.kind is MoverKind.NOBODY:
+            return
+        action = next_action(game, state, policy, rng)
+        after = game.apply(state, action)
+        yield Step(state, mover, action, after)
+        state = after
+
+
+def play(game: Game[S, A, Any, Any], policy: Policy[S, A], rng: random.Random, *,
+         state: S | None = None, config: Any = None, max_steps: int = MAX_STEPS) -> S:
+    """Play a whole game with :func:`steps`; return the last state (over, unless the cap of
+    *max_steps* steps stopped it first: check ``game.outcome``)."""
+    if state is None:
+        state = game.new_game(game.default_config() if config is None else config)
+    for step in steps(game, policy, rng, state=state, max_steps=max_steps):
+        state = step.after
+    return state

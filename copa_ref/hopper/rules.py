@@ -1,0 +1,925 @@
+"""HOPPER's rules as pure functions: a perfect-information game of chance for 2–5 players.
+
+A turn is one shot: the shooter's decision (:class:`~copa_ref.hopper.state.Shoot`, the cup
+aimed at), then a chance action (:class:`~copa_ref.hopper.state.Land`, where the bean
+falls). A foursome claims the cup, its beans go loose and the tray closes up; all of that,
+replenishing from the loose beans, skipping an empty-handed player and the black cup's
+arrival under End 2 are automatic. Under End 2, once the black cup has joined, any seat that
+may shoot shoots next (an ``any`` node). Where a bean lands is never drawn by the rules: the
+shot model in the config only serves :func:`chance_outcomes` and :func:`sample_chance`.
+
+Rule IDs refer to ``specs/hopper.md``.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import operator
+import random
+from fractions import Fraction
+
+from copa_ref.core import (
+    CHANCE,
+    NOBODY,
+    IllegalActionError,
+    InvalidStateError,
+    MalformedInputError,
+    Outcome,
+    RuleViolation,
+    Seat,
+    ToMove,
+)
+from copa_ref.core.codec import excerpt
+from copa_ref.core.fields import check_instance, check_int, check_position
+from copa_ref.hopper.state import (
+    BLACK,
+    CUP_BEANS,
+    NEUTRAL_CUPS,
+    Action,
+    AimedShot,
+    Claim,
+    Config,
+    Ending,
+    Land,
+    Phase,
+    Remainder,
+    SeatAccuracy,
+    Shoot,
+    ShotModel,
+    State,
+    TrayCup,
+)
+
+__all__ = [
+    "MAX_PLAYERS",
+    "MIN_BEANS_IN_PLAY",
+    "MIN_PLAYERS",
+    "action_space",
+    "aim_targets",
+    "apply",
+    "beans_in_play",
+    "black_joins",
+    "can_shoot",
+    "chance_outcomes",
+    "check_aim",
+    "check_config",
+    "check_landing",
+    "check_phase",
+    "check_seat",
+    "check_state",
+    "check_turn",
+    "close_up",
+    "cup_value",
+    "deal",
+    "drop_bean",
+    "game_over",
+    "initial_tray",
+    "is_foursome",
+    "is_legal",
+    "landing_probabilities",
+    "legal_actions",
+    "new_game",
+    "next_turn",
+    "num_players",
+    "observe",
+    "outcome",
+    "points",
+    "replenish",
+    "sample_chance",
+    "shoot_out",
+    "shooters",
+    "to_move",
+    "total_beans",
+    "well_formed",
+    "winner_end_1",
+]
+
+MIN_PLAYERS = 2
+"""HOPPER-1: the fewest players."""
+MAX_PLAYERS = 5
+"""HOPPER-1: the most players."""
+CUPS_TO_WIN = 4
+"""HOPPER-12: the cups that win under End 1."""
+BLACK_JOINS_AT = 3
+"""HOPPER-14: the cups left in the tray when the black cup joins."""
+MIN_BEANS_IN_PLAY = CUP_BEANS * NEUTRAL_CUPS + 1
+"""HOPPER-3: with 49 beans in play some bean is always in a hand or loose (HOPPER-Q3)."""
+
+_SEATS = tuple(ToMove.seat(s) for s in range(MAX_PLAYERS))
+_first = operator.itemgetter(0)
+
+
+# --------------------------------------------------------------------------------------
+# Materials and preparation
+
+
+def num_players(config: Config) -> int:
+    """How many seats *config* has (HOPPER-1)."""
+    return config.players
+
+
+def beans_in_play(config: Config) -> int:
+    """HOPPER-3: the beans dealt, plus the remainder when it lies loose; the box keeps the
+    remainder otherwise."""
+    if config.remainder is Remainder.BOX:
+        return config.total_beans - config.total_beans % config.players
+    return config.total_beans
+
+
+def deal(config: Config) -> tuple[tuple[int, ...], int]:
+    """HOPPER-3: the hands and the loose beans at the start: ``total_beans // players`` each,
+    the remainder in the box, loose, or one each to the first seats.
+
+    :pre: 2 <= config.players <= 5 and 0 <= config.total_beans <= 1000
+    :post: sum(__return__[0]) + __return__[1] == beans_in_play(config)
+    :post: max(__return__[0]) - min(__return__[0]) <= 1
+    """
+    players = config.players
+    share, rest = divmod(config.total_beans, players)
+    if config.remainder is Remainder.FIRST_SEATS:
+        return tuple(share + (1 if s < rest else 0) for s in range(players)), 0
+    loose = rest if config.remainder is Remainder.LOOSE else 0
+    return (share,) * players, loose
+
+
+def _is_probability(value: object) -> bool:
+    return type(value) is Fraction and 0 <= value <= 1
+
+
+def check_config(config: object) -> None:
+    """Refuse a config that is not shaped right, or that no game can be played under.
+
+    :raises MalformedInputError: for a field of the wrong type.
+    :raises InvalidStateError: HOPPER-1 (players), HOPPER-3 (too few beans), HOPPER-4 (first
+        player), HOPPER-6 (a shot model that is no distribution).
+    """
+    if not isinstance(config, Config):
+        msg = f"expected a HOPPER Config, got {type(config).__name__}"
+        raise MalformedInputError(msg)
+    for name in ("players", "total_beans", "first_player"):
+        if type(getattr(config, name)) is not int:
+            msg = f"{name} must be an integer, got {excerpt(getattr(config, name))}"
+            raise MalformedInputError(msg)
+    for name, kind in (("remainder", Remainder), ("ending", Ending)):
+        if not isinstance(getattr(config, name), kind):
+            msg = f"{name} must be a {kind.__name__}, got {excerpt(getattr(config, name))}"
+            raise MalformedInputError(msg)
+    if type(config.aiming) is not bool:
+        msg = f"aiming must be true or false, got {excerpt(config.aiming)}"
+        raise MalformedInputError(msg)
+    model = config.shot_model
+    if not isinstance(model, AimedShot | SeatAccuracy) or (
+            isinstance(model, SeatAccuracy) and type(model.accuracy) is not tuple):
+        msg = f"shot_model must be a HOPPER shot model, got {excerpt(model)}"
+        raise MalformedInputError(msg)
+    values = (model.outside, model.aimed) if isinstance(model, AimedShot) else model.accuracy
+    if not all(type(v) is Fraction for v in values):
+        msg = f"a shot model's probabilities are fractions, got {excerpt(model)}"
+        raise MalformedInputError(msg)
+    # HOPPER-1: two to five players.
+    if not MIN_PLAYERS <= config.players <= MAX_PLAYERS:
+        msg = f"HOPPER is for 2-5 players, not {config.players}"
+        raise InvalidStateError("HOPPER-1", msg)
+    # HOPPER-3: enough beans that play can never stall.
+    if config.total_beans < 0 or beans_in_play(config) < MIN_BEANS_IN_PLAY:
+        msg = (f"{config.total_beans} beans leave {beans_in_play(config)} in play; at least "
+               f"{MIN_BEANS_IN_PLAY} are needed")
+        raise InvalidStateError("HOPPER-3", msg)
+    # HOPPER-4: the first player is a seat.
+    if not 0 <= config.first_player < config.players:
+        msg = f"first_player {config.first_player} is no seat of {config.players}"
+        raise InvalidStateError("HOPPER-4", msg)
+    # HOPPER-6: the shot model is a distribution over the landings.
+    if isinstance(model, AimedShot):
+        if not (_is_probability(model.outside) and _is_probability(model.aimed)
+                and model.outside + model.aimed <= 1):
+            msg = f"outside {model.outside} and aimed {model.aimed} are not probabilities"
+            raise InvalidStateError("HOPPER-6", msg)
+    elif len(model.accuracy) != config.players or not all(
+            _is_probability(a) for a in model.accuracy):
+        msg = f"accuracy needs one probability per seat, got {model.accuracy}"
+        raise InvalidStateError("HOPPER-6", msg)
+
+
+def initial_tray(config: Config) -> tuple[TrayCup, ...]:
+    """HOPPER-2: the 16 neutral cups in the tray, empty; the black cup aside."""
+    return tuple((cup, 0) for cup in range(NEUTRAL_CUPS))
+
+
+def new_game(config: Config | None = None) -> State:
+    """The position before the first shot (HOPPER-1 … HOPPER-4).
+
+    :raises InvalidStateError: naming the rule a config breaks (see :func:`check_config`).
+    :raises MalformedInputError: for a config that is not shaped right.
+    """
+    config = Config() if config is None else config
+    check_config(config)
+    hands, loose = deal(config)
+    tray = initial_tray(config)
+    state = State(config, hands, tray, loose, (), Phase.AIM, config.first_player)
+    # HOPPER-11: a first player with no beans (none loose) would be skipped.
+    if not can_shoot(hands, loose, config.first_player):  # pragma: no cover - 49+ beans
+        state = State(config, hands, tray, loose, (), Phase.AIM,
+                      next_turn(hands, loose, config.first_player))
+    return _settle(state)
+
+
+# --------------------------------------------------------------------------------------
+# Who shoots, and at what
+
+
+def shoot_out(state: State) -> bool:
+    """HOPPER-15: under End 2, from the moment the black cup has joined, everybody shoots."""
+    return state.config.ending is Ending.END_2 and len(state.tray) + len(
+        state.claims) > NEUTRAL_CUPS
+
+
+def can_shoot(hands: tuple[int, ...], loose: int, seat: int) -> bool:
+    """HOPPER-10, HOPPER-11: a seat may shoot when it holds beans or beans are loose.
+
+    :pre: 0 <= seat < len(hands)
+    :post: __return__ == (hands[seat] > 0 or loose > 0)
+    """
+    return hands[seat] > 0 or loose > 0
+
+
+def next_turn(hands: tuple[int, ...], loose: int, seat: int) -> int:
+    """HOPPER-4, HOPPER-11: the next seat clockwise that may shoot (skipping every seat
+    with no beans while none are loose); *seat* itself when nobody else may.
+
+    :pre: 2 <= len(hands) <= 5 and 0 <= seat < len(hands) and all(h >= 0 for h in hands)
+    :post: 0 <= __return__ < len(hands)
+    :post: implies(any(h > 0 for h in hands) or loose > 0, can_shoot(hands, loose, __return__))
+    """
+    n = len(hands)
+    for step in range(1, n + 1):
+        candidate = (seat + step) % n
+        if can_shoot(hands, loose, candidate):
+            return candidate
+    return seat
+
+
+def shooters(state: State) -> tuple[int, ...]:
+    """The seats that may shoot at an aim node: the seat whose turn it is, or in the
+    shoot-out every seat that may shoot (HOPPER-4, HOPPER-15)."""
+    if state.phase is not Phase.AIM:
+        return ()
+    if state.turn is not None:
+        return (state.turn,)
+    return tuple(s for s in range(len(state.hands))
+                 if can_shoot(state.hands, state.loose, s))
+
+
+def aim_targets(state: State) -> tuple[int | None, ...]:
+    """HOPPER-5: the cups a shot may be aimed at: every cup in the tray (``None`` alone
+    when aiming is off)."""
+    if not state.config.aiming:
+        return (None,)
+    return tuple(map(_first, state.tray))
+
+
+def _text_key(aim: int | None) -> str:
+    """Sorting by this key sorts shots by their canonical JSON text, ``{"aim":A,"seat":S,…}``
+    (cup 10 before cup 2: the text compares ``"10,"`` with ``"2,"``)."""
+    return f"{'null' if aim is None else aim},"
+
+
+_PREBUILT = {(s, a): Shoot(s, a) for s in range(MAX_PLAYERS) for a in (None, *range(BLACK + 1))}
+
+
+@functools.lru_cache(maxsize=8192)
+def _shots(seats: tuple[int, ...], aims: tuple[int | None, ...]) -> tuple[Shoot, ...]:
+    ordered = sorted(aims, key=_text_key)
+    return tuple(_PREBUILT[(s, a)] for a in ordered for s in seats)
+
+
+def to_move(state: State) -> ToMove:
+    """Who acts: the seat whose turn it is, any seat that may shoot (the shoot-out), chance
+    while a bean is in the air, or nobody once the game is over.
+
+    :raises MalformedInputError: for a value that is not a HOPPER state.
+    """
+    _check_state(state)
+    phase = state.phase
+    if phase is Phase.LAND:
+        return CHANCE
+    if phase is Phase.OVER:
+        return NOBODY
+    if state.turn is not None:
+        return _SEATS[state.turn]
+    return _any_of(shooters(state))
+
+
+@functools.lru_cache(maxsize=64)
+def _any_of(seats: tuple[int, ...]) -> ToMove:
+    return ToMove.any_of(seats)
+
+
+def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
+    """The legal shots, sorted by canonical JSON; those of *seat* alone when given; empty
+    at chance and terminal nodes.
+
+    :raises MalformedInputError: for a value that is not a HOPPER state, or a seat that is
+        neither ``None`` nor one of its seats.
+    """
+    _check_state(state, seat)
+    if state.phase is not Phase.AIM:
+        return ()
+    seats = shooters(state)
+    if seat is not None:
+        if seat not in seats:
+            return ()
+        seats = (seat,)
+    return _shots(seats, aim_targets(state))
+
+
+def is_legal(state: State, action: Action) -> bool:
+    """Whether :func:`apply` accepts *action*; never raises."""
+    try:
+        apply(state, action)
+    except (RuleViolation, MalformedInputError):
+        return False
+    return True
+
+
+def action_space(config: Config) -> tuple[Action, ...]:
+    """Every shot that can ever be legal under *config*, sorted by canonical JSON text: a
+    shot by every seat at every cup that can be in the tray (the black cup under End 2), or
+    unaimed shots when aiming is off. Landings are chance actions (:func:`chance_outcomes`)."""
+    seats = tuple(range(config.players))
+    if not config.aiming:
+        return _shots(seats, (None,))
+    cups = NEUTRAL_CUPS + (1 if config.ending is Ending.END_2 else 0)
+    return _shots(seats, tuple(range(cups)))
+
+
+# --------------------------------------------------------------------------------------
+# A shot, each piece one rule
+
+
+def replenish(hand: int, loose: int) -> tuple[int, int]:
+    """HOPPER-10: a shooter with no beans first takes all the loose beans.
+
+    :pre: hand >= 0 and loose >= 0
+    :post: __return__[0] + __return__[1] == hand + loose
+    :post: __return__ == ((loose, 0) if hand == 0 else (hand, loose))
+    """
+    if hand == 0:
+        return loose, 0
+    return hand, loose
+
+
+def is_foursome(beans: int) -> bool:
+    """HOPPER-8: a bean into a cup holding 3 makes a foursome.
+
+    :post: __return__ == (beans == 3)
+    """
+    return beans == CUP_BEANS
+
+
+def drop_bean(tray: tuple[TrayCup, ...], cup: int | None, loose: int
+              ) -> tuple[tuple[TrayCup, ...], int, bool]:
+    """HOPPER-7, HOPPER-8: where the bean goes: into the cup it lands in, or loose; a
+    foursome empties the cup into the loose beans. Returns the tray, the loose beans and
+    whether the cup is claimed (a claimed cup is still in the returned tray, emptied).
+
+    :pre: len(tray) <= 17 and all(0 <= b <= 3 for _, b in tray) and loose >= 0
+    :post: sum(b for _, b in __return__[0]) + __return__[1] == sum(b for _, b in tray) + loose + 1
+    :post: all(0 <= b <= 3 for _, b in __return__[0])
+    """
+    if cup is None:
+        return tray, loose + 1, False
+    cups = list(tray)
+    for i, (name, beans) in enumerate(cups):
+        if name == cup:
+            if is_foursome(beans):
+                cups[i] = (name, 0)
+                return tuple(cups), loose + beans + 1, True
+            cups[i] = (name, beans + 1)
+            return tuple(cups), loose, False
+    return tray, loose + 1, False  # not in the tray: refused by apply before (HOPPER-6)
+
+
+def close_up(tray: tuple[TrayCup, ...], cup: int) -> tuple[TrayCup, ...]:
+    """HOPPER-9: the claimed cup leaves the tray; the others keep their beans and order.
+
+    :pre: len(tray) <= 17
+    :post: len(__return__) == len(tray) - sum(1 for c, _ in tray if c == cup)
+    :post: all(c != cup for c, _ in __return__)
+    """
+    return tuple(pair for pair in tray if pair[0] != cup)
+
+
+def black_joins(config: Config, tray: tuple[TrayCup, ...], claims: tuple[Claim, ...]
+                ) -> tuple[TrayCup, ...]:
+    """HOPPER-14: under End 2, when a claim leaves 3 cups in the tray, the black cup joins
+    them, empty, at the end of the tray; under End 1 never."""
+    if (config.ending is Ending.END_2 and len(tray) == BLACK_JOINS_AT
+            and len(tray) + len(claims) == NEUTRAL_CUPS):
+        return (*tray, (BLACK, 0))
+    return tray
+
+
+def winner_end_1(claims: tuple[Claim, ...]) -> int | None:
+    """HOPPER-12: the seat that has claimed 4 cups (the first to do so), else ``None``."""
+    counts: dict[int, int] = {}
+    for seat, _ in claims:
+        counts[seat] = counts.get(seat, 0) + 1
+        if counts[seat] == CUPS_TO_WIN:
+            return seat
+    return None
+
+
+def game_over(state: State) -> bool:
+    """HOPPER-12, HOPPER-13: End 1 is over once a seat has 4 cups; End 2 once the tray is
+    empty."""
+    if state.config.ending is Ending.END_1:
+        return winner_end_1(state.claims) is not None
+    return not state.tray
+
+
+def _start_shot(state: State, seat: int, aim: int | None) -> State:
+    """The shot begins: replenishing first (HOPPER-10), then the bean is in the air."""
+    hands = state.hands
+    hand, loose = replenish(hands[seat], state.loose)
+    if hand != hands[seat]:
+        hands = (*hands[:seat], hand, *hands[seat + 1:])
+    return State(state.config, hands, state.tray, loose, state.claims, Phase.LAND, seat, aim)
+
+
+def _settle(state: State) -> State:
+    """P-3: an aim node with a single option is no decision; its shot starts by itself."""
+    if state.phase is Phase.AIM:
+        seats = (state.turn,) if state.turn is not None else shooters(state)
+        if len(seats) == 1 and (len(state.tray) == 1 or not state.config.aiming):
+            return _start_shot(state, seats[0], aim_targets(state)[0])
+    return state
+
+
+def _land(state: State, cup: int | None) -> State:
+    """Resolve the shot: the bean leaves the hand and lands (HOPPER-7, HOPPER-8); a claimed
+    cup leaves the tray (HOPPER-9) and the black cup may join (HOPPER-14); then the end
+    (HOPPER-12, HOPPER-13), or the next shot (HOPPER-4, HOPPER-11, HOPPER-15)."""
+    seat = state.turn
+    assert seat is not None
+    config = state.config
+    hands = state.hands
+    hands = (*hands[:seat], hands[seat] - 1, *hands[seat + 1:])
+    tray, loose, claimed = drop_bean(state.tray, cup, state.loose)
+    claims = state.claims
+    if claimed:
+        assert cup is not None
+        claims = (*claims, (seat, cup))
+        tray = black_joins(config, close_up(tray, cup), claims)
+    after = State(config, hands, tray, loose, claims, Phase.AIM, None)
+    if claimed and game_over(after):
+        return State(config, hands, tray, loose, claims, Phase.OVER, None)
+    if not shoot_out(after):
+        after = State(config, hands, tray, loose, claims, Phase.AIM,
+                      next_turn(hands, loose, seat))
+    return _settle(after)
+
+
+# --------------------------------------------------------------------------------------
+# Applying an action
+
+
+def _end_rule(state: State) -> str:
+    return "HOPPER-12" if state.config.ending is Ending.END_1 else "HOPPER-13"
+
+
+def apply(state: State, action: Action) -> State:
+    """The state after *action*; the given state is never changed.
+
+    :raises IllegalActionError: naming the rule the action breaks, in the refusal order of
+        ``specs/hopper.md`` (HOPPER-12/13 after the end, HOPPER-5 out of order or a bad aim,
+        HOPPER-1 no such seat, HOPPER-4 out of turn, HOPPER-11 no beans in the shoot-out,
+        HOPPER-6 a landing in no cup of the tray).
+    :raises MalformedInputError: for an object that is not a HOPPER action, or a field of
+        the wrong type.
+    """
+    _check_state(state)
+    _check_action(action)
+    if type(action) is Land:
+        return _apply_land(state, action)
+    assert isinstance(action, Shoot)
+    return _apply_shoot(state, action)
+
+
+# The input checks of the entry points: a HOPPER state, a seat, an action of exact types.
+
+
+def _check_state(state: object, seat: object = None) -> None:
+    """*state* is a HOPPER state (the class only: ``check_state`` is for states that enter)
+    and *seat* is ``None`` or one of its seats.
+
+    :raises MalformedInputError: otherwise.
+    """
+    check_position(state, State, "a HOPPER state", seat, lambda s: len(s.hands))
+
+
+def _check_action(action: object) -> None:
+    """*action* is a HOPPER action whose fields have exactly their types (``True`` is not a
+    seat, ``3.0`` is not a cup).
+
+    :raises MalformedInputError: otherwise.
+    """
+    check_instance(action, (Shoot, Land), "a HOPPER action")
+    if type(action) is Shoot:
+        check_int(action.seat, "seat")
+        if action.aim is not None:
+            check_int(action.aim, "aim")
+    else:
+        assert isinstance(action, Land)
+        if action.cup is not None:
+            check_int(action.cup, "cup")
+
+
+def _refuse_ended(state: State) -> None:
+    if state.phase is Phase.OVER:
+        result = outcome(state)
+        assert result is not None
+        msg = f"the game is over; won by seat(s) {list(result.winners)}"
+        raise IllegalActionError(_end_rule(state), msg)
+
+
+def check_phase(state: State, action: Action) -> None:
+    """HOPPER-5: a shot is aimed while no bean is in the air; a bean lands only after one.
+
+    :raises IllegalActionError: HOPPER-5.
+    """
+    if type(action) is Shoot and state.phase is Phase.LAND:
+        msg = f"seat {state.turn}'s bean is in the air; it lands before the next shot"
+        raise IllegalActionError("HOPPER-5", msg)
+    if type(action) is Land and state.phase is not Phase.LAND:
+        msg = "no bean is in the air: a shot comes first"
+        raise IllegalActionError("HOPPER-5", msg)
+
+
+def check_seat(state: State, seat: int) -> None:
+    """HOPPER-1: the seats are ``0 .. n-1``.
+
+    :raises IllegalActionError: HOPPER-1.
+    """
+    if not 0 <= seat < len(state.hands):
+        msg = f"there is no seat {seat} among {len(state.hands)} players"
+        raise IllegalActionError("HOPPER-1", msg)
+
+
+def check_turn(state: State, seat: int) -> None:
+    """HOPPER-4 in turn play: only the seat whose turn it is shoots; HOPPER-11 in the
+    shoot-out: a seat with no beans while none are loose cannot.
+
+    :raises IllegalActionError: HOPPER-4 or HOPPER-11.
+    """
+    if state.turn is not None:
+        if seat != state.turn:
+            msg = f"seat {seat} shot, but it is seat {state.turn}'s turn"
+            raise IllegalActionError("HOPPER-4", msg)
+    elif not can_shoot(state.hands, state.loose, seat):
+        msg = f"seat {seat} holds no beans and none are loose"
+        raise IllegalActionError("HOPPER-11", msg)
+
+
+def check_aim(state: State, aim: int | None) -> None:
+    """HOPPER-5: a shot is aimed at a cup in the tray; with aiming off it names no cup.
+
+    :raises IllegalActionError: HOPPER-5.
+    """
+    if not state.config.aiming:
+        if aim is not None:
+            msg = f"aiming is off; a shot names no cup, got aim {aim}"
+            raise IllegalActionError("HOPPER-5", msg)
+    elif aim is None:
+        msg = "a shot is aimed at a cup in the tray; no aim given"
+        raise IllegalActionError("HOPPER-5", msg)
+    elif aim not in dict(state.tray):
+        msg = f"cup {aim} is not in the tray {[c for c, _ in state.tray]}"
+        raise IllegalActionError("HOPPER-5", msg)
+
+
+def check_landing(state: State, cup: int | None) -> None:
+    """HOPPER-6: a bean lands in a cup in the tray, or outside the cups.
+
+    :raises IllegalActionError: HOPPER-6.
+    """
+    if cup is not None and cup not in dict(state.tray):
+        msg = f"cup {cup} is not in the tray {[c for c, _ in state.tray]}"
+        raise IllegalActionError("HOPPER-6", msg)
+
+
+def _apply_shoot(state: State, action: Shoot) -> State:
+    seat, aim = action.seat, action.aim
+    _refuse_ended(state)
+    check_phase(state, action)
+    check_seat(state, seat)
+    check_turn(state, seat)
+    check_aim(state, aim)
+    return _start_shot(state, seat, aim)
+
+
+def _apply_land(state: State, action: Land) -> State:
+    cup = action.cup
+    _refuse_ended(state)
+    check_phase(state, action)
+    check_landing(state, cup)
+    return _land(state, cup)
+
+
+# --------------------------------------------------------------------------------------
+# Chance: the shot model (never called by the rules)
+
+
+@functools.lru_cache(maxsize=4096)
+def landing_probabilities(model: ShotModel, seat: int, cups: int, aimed: bool
+                          ) -> tuple[Fraction, Fraction, Fraction]:
+    """HOPPER-6: ``(outside, the aimed cup, each other cup)`` for a shot by *seat* at a tray
+    of *cups* cups (``aimed`` false: no aimed cup, every cup is an "other" one).
+
+    :pre: cups >= 1
+    """
+    if isinstance(model, AimedShot):
+        outside = model.outside
+        if not aimed:
+            return outside, Fraction(0), (1 - outside) / cups
+        if cups == 1:
+            return outside, 1 - outside, Fraction(0)
+        return outside, model.aimed, (1 - outside - model.aimed) / (cups - 1)
+    accuracy = model.accuracy[seat]
+    if not aimed:
+        return 1 - accuracy, Fraction(0), accuracy / cups
+    return 1 - accuracy, accuracy, Fraction(0)
+
+
+def chance_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
+    """HOPPER-6: every landing with a positive probability under the shot model, with its
+    exact probability (they sum to 1), sorted by canonical JSON; empty at decision nodes.
+
+    :raises MalformedInputError: for a value that is not a HOPPER state.
+    """
+    _check_state(state)
+    if state.phase is not Phase.LAND:
+        return ()
+    assert state.turn is not None
+    aim = state.aim
+    outside, aimed, other = landing_probabilities(
+        state.config.shot_model, state.turn, len(state.tray), aim is not None)
+    pairs: list[tuple[int | None, Fraction]] = [(None, outside)]
+    for cup, _ in state.tray:
+        pairs.append((cup, aimed if cup == aim else other))
+    found = [(Land(cup), p) for cup, p in pairs if p > 0]
+    return tuple(sorted(found, key=lambda pair: _land_text(pair[0].cup)))
+
+
+def _land_text(cup: int | None) -> str:
+    return '{"cup":null,"type":"land"}' if cup is None else f'{{"cup":{cup},"type":"land"}}'
+
+
+@functools.lru_cache(maxsize=4096)
+def _weights(model: ShotModel, seat: int, cups: int, aimed: bool) -> tuple[int, int, int, int]:
+    """The probabilities of :func:`landing_probabilities` as integers over one denominator."""
+    probabilities = landing_probabilities(model, seat, cups, aimed)
+    denominator = math.lcm(*(p.denominator for p in probabilities))
+    outside, aim, other = (p.numerator * (denominator // p.denominator) for p in probabilities)
+    return denominator, outside, aim, other
+
+
+def sample_chance(state: State, rng: random.Random) -> Land:
+    """Draw where the bean in the air lands, exactly under the shot model (HOPPER-6).
+
+    :raises IllegalActionError: HOPPER-5 when no bean is in the air (a ``ValueError``),
+        HOPPER-12 or HOPPER-13 once the game is over.
+    :raises MalformedInputError: for a value that is not a HOPPER state.
+    """
+    _check_state(state)
+    _refuse_ended(state)
+    if state.phase is not Phase.LAND or state.turn is None:
+        msg = "no bean is in the air: a shot comes first"
+        raise IllegalActionError("HOPPER-5", msg)
+    aim = state.aim
+    total, outside, aimed, other = _weights(state.config.shot_model, state.turn,
+                                            len(state.tray), aim is not None)
+    draw = rng.randrange(total)
+    if draw < outside:
+        return Land(None)
+    draw -= outside
+    if aim is not None:
+        if draw < aimed:
+            return Land(aim)
+        draw -= aimed
+    index = draw // other
+    for cup, _ in state.tray:
+        if cup != aim:
+            if index == 0:
+                return Land(cup)
+            index -= 1
+    msg = "the shot model's weights do not add up"  # pragma: no cover - sums to 1
+    raise AssertionError(msg)
+
+
+# --------------------------------------------------------------------------------------
+# The end
+
+
+def cup_value(cup: int) -> int:
+    """HOPPER-16: a neutral cup counts 1 point, the black cup 2.
+
+    :post: __return__ == (2 if cup == 16 else 1)
+    """
+    return 2 if cup == BLACK else 1
+
+
+def points(claims: tuple[Claim, ...], players: int, finished: bool) -> tuple[int, ...]:
+    """HOPPER-16: each seat's points: its cups' values, the last cup counting 3 once the
+    tray is empty (*finished*).
+
+    :pre: 2 <= players <= 5 and len(claims) <= 17
+    :pre: all(0 <= s < players and 0 <= c <= 16 for s, c in claims)
+    :post: len(__return__) == players
+    :post: implies(finished and len(claims) > 0, sum(__return__) == sum(cup_value(c) for _, c in claims) - cup_value(claims[-1][1]) + 3)
+    """  # noqa: E501 - a contract is one line
+    scores = [0] * players
+    last = len(claims) - 1
+    for i, (seat, cup) in enumerate(claims):
+        scores[seat] += 3 if finished and i == last else cup_value(cup)
+    return tuple(scores)
+
+
+def outcome(state: State) -> Outcome | None:
+    """HOPPER-12 (End 1: the first to 4 cups), HOPPER-17 (End 2: the most points, a tie
+    shared); ``None`` while the game goes on.
+
+    :raises MalformedInputError: for a value that is not a HOPPER state.
+    """
+    _check_state(state)
+    if state.phase is not Phase.OVER:
+        return None
+    players = len(state.hands)
+    if state.config.ending is Ending.END_1:
+        cups = [0] * players
+        for seat, _ in state.claims:
+            cups[seat] += 1
+        winner = winner_end_1(state.claims)
+        assert winner is not None
+        return Outcome(winners=(Seat(winner),), scores=tuple(cups), rule="HOPPER-12")
+    scores = points(state.claims, players, True)
+    best = max(scores)
+    winners = tuple(Seat(s) for s in range(players) if scores[s] == best)
+    return Outcome(winners=winners, scores=scores, rule="HOPPER-17")
+
+
+def observe(state: State, seat: int | None = None) -> State:
+    """HOPPER-18: every bean is in sight; every seat and a spectator see the whole state.
+
+    :raises MalformedInputError: for a value that is not a HOPPER state, or a seat that is
+        neither ``None`` nor one of its seats.
+    """
+    _check_state(state, seat)
+    return state
+
+
+# --------------------------------------------------------------------------------------
+# Checking a state
+
+
+def total_beans(state: State) -> int:
+    """HOPPER-19: the beans in play: hands + the tray's cups + loose beans."""
+    return sum(state.hands) + sum(beans for _, beans in state.tray) + state.loose
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int
+
+
+def _is_pair(value: object) -> bool:
+    return (type(value) is tuple and len(value) == 2
+            and all(_is_int(v) for v in value))
+
+
+def _shape_error(state: State) -> str | None:
+    """What is wrong with the shape of *state*, or ``None``."""
+    try:
+        check_config(state.config)
+    except MalformedInputError as exc:
+        return str(exc)
+    except InvalidStateError:
+        pass
+    if not (type(state.hands) is tuple and all(_is_int(h) for h in state.hands)):
+        return "hands must be a list of integers"
+    for name in ("tray", "claims"):
+        value = getattr(state, name)
+        if not (type(value) is tuple and all(_is_pair(p) for p in value)):
+            return f"{name} must be a list of [integer, integer] pairs"
+    if not (_is_int(state.loose) and isinstance(state.phase, Phase)):
+        return "loose or phase has the wrong type"
+    if not all(v is None or _is_int(v) for v in (state.turn, state.aim)):
+        return "turn and aim are integers or null"
+    return None
+
+
+def _state_error(state: State) -> tuple[str, str] | None:
+    """The rule *state* breaks, or ``None``; the shape must be right already."""
+    config = state.config
+    try:
+        check_config(config)
+    except InvalidStateError as exc:
+        return exc.rule, exc.message
+    players = config.players
+    hands, tray, claims, loose = state.hands, state.tray, state.claims, state.loose
+    # HOPPER-1: one hand per seat.
+    if len(hands) != players:
+        return "HOPPER-1", f"{len(hands)} hands for {players} players"
+    # HOPPER-19: no count is negative, and the beans in play are all there.
+    if min(hands) < 0 or loose < 0:
+        return "HOPPER-19", "a count is negative"
+    # HOPPER-3: the beans in play are the beans dealt.
+    if total_beans(state) != beans_in_play(config):
+        return "HOPPER-3", f"{total_beans(state)} beans in play, not {beans_in_play(config)}"
+    # HOPPER-8: no cup in the tray holds more than 3 beans (or fewer than 0).
+    if any(not 0 <= beans <= CUP_BEANS for _, beans in tray):
+        return "HOPPER-8", f"a cup in the tray holds more than {CUP_BEANS} beans: {tray}"
+    cups = [cup for cup, _ in tray] + [cup for _, cup in claims]
+    # HOPPER-14: the black cup joins under End 2 exactly when 3 neutral cups are left.
+    joined = BLACK in cups
+    neutral_left = sum(1 for cup, _ in tray if cup != BLACK)
+    if joined != (config.ending is Ending.END_2 and neutral_left <= BLACK_JOINS_AT):
+        return "HOPPER-14", f"black cup {'in play' if joined else 'aside'} with " \
+                            f"{neutral_left} neutral cups in the tray"
+    # HOPPER-2, HOPPER-9: every cup is in the tray or claimed, once; the tray keeps its order.
+    expected = list(range(NEUTRAL_CUPS + (1 if joined else 0)))
+    if sorted(cups) != expected:
+        return "HOPPER-2", f"cups in the tray and claimed are {sorted(cups)}, not {expected}"
+    if [cup for cup, _ in tray] != sorted(cup for cup, _ in tray):
+        return "HOPPER-9", "the tray is out of its order"
+    if any(not 0 <= seat < players for seat, _ in claims):
+        return "HOPPER-8", "a cup is claimed by no seat"
+    # HOPPER-12, HOPPER-13: the game is over exactly when its ending says so.
+    phase = state.phase
+    if config.ending is Ending.END_1:
+        counts = [0] * players
+        for seat, _ in claims:
+            counts[seat] += 1
+        if max(counts) > CUPS_TO_WIN or (max(counts) == CUPS_TO_WIN and (
+                phase is not Phase.OVER or counts[claims[-1][0]] != CUPS_TO_WIN
+                or counts.count(CUPS_TO_WIN) > 1)):
+            return "HOPPER-12", f"cups claimed {counts} in phase {phase.value}"
+        if (phase is Phase.OVER) != (max(counts) == CUPS_TO_WIN):
+            return "HOPPER-12", f"phase {phase.value} with cups claimed {counts}"
+    elif (phase is Phase.OVER) != (not tray):
+        return "HOPPER-13", f"phase {phase.value} with {len(tray)} cups in the tray"
+    aim, turn = state.aim, state.turn
+    if phase is Phase.OVER:
+        if turn is not None or aim is not None:
+            return "HOPPER-12", "a finished game has no turn and no aim"
+        return None
+    in_shoot_out = shoot_out(state)
+    if phase is Phase.LAND:
+        # HOPPER-5, HOPPER-10: a bean in the air comes from a seat's hand, aimed as set.
+        if turn is None or not 0 <= turn < players or hands[turn] < 1:
+            return "HOPPER-10", f"a bean in the air from seat {turn}, holding none"
+        if config.aiming and not any(cup == aim for cup, _ in tray):
+            return "HOPPER-5", f"the bean in the air is aimed at {aim}, not a cup in the tray"
+        if not config.aiming and aim is not None:
+            return "HOPPER-5", "aiming is off, but the bean in the air has an aim"
+        return None
+    if aim is not None:
+        return "HOPPER-5", "no bean is in the air, but an aim is recorded"
+    if in_shoot_out:
+        # HOPPER-15: no turns in the shoot-out.
+        if turn is not None:
+            return "HOPPER-15", f"a turn (seat {turn}) in the shoot-out"
+    elif turn is None or not 0 <= turn < players:
+        return "HOPPER-4", f"turn play with turn {turn}"
+    elif not can_shoot(hands, loose, turn):
+        return "HOPPER-11", f"seat {turn} is to shoot with no beans and none loose"
+    # P-3: a choice with one option is made automatically, never left to decide.
+    if len(legal_actions(state)) < 2:
+        return "HOPPER-5", "a shot with a single option is never a decision"
+    return None
+
+
+def check_state(state: State) -> None:
+    """Raise the precise error if *state* could not arise from legal play.
+
+    :raises MalformedInputError: when a field has the wrong shape or type.
+    :raises InvalidStateError: naming the rule the state contradicts.
+    """
+    if not isinstance(state, State):
+        msg = f"not a HOPPER state: {excerpt(state)}"
+        raise MalformedInputError(msg)
+    shape = _shape_error(state)
+    if shape is not None:
+        raise MalformedInputError(shape)
+    error = _state_error(state)
+    if error is not None:
+        raise InvalidStateError(*error)
+
+
+def well_formed(state: State) -> bool:
+    """Whether *state* could arise from legal play (pure, total, never raises)."""
+    try:
+        return (isinstance(state, State) and _shape_error(state) is None
+                and _state_error(state) is None)
+    except (TypeError, ValueError, AttributeError, IndexError):
+        return False

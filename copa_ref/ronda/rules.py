@@ -1,0 +1,751 @@
+"""RONDA's rules as pure functions: the Copa memory game for 2 to 5 players.
+
+Imperfect information hidden from every player (the beans under the covered cups), one
+chance action (the arrangement of the cups, :class:`~copa_ref.ronda.state.Arrange`), one
+player acting at a time, clockwise (seat + 1). A turn is a sequence of single decisions:
+lift a cup, lift a second; on a match add a bean to one of them, then stop or go on with a
+new cup. Covering, penalty beans, moving a group to the middle and passing the turn are
+automatic. Each rule lives in one small function, called through this module's globals.
+
+Rule IDs (``RONDA-n``) refer to ``specs/ronda.md``.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+from copa_ref.core import (
+    CHANCE,
+    NOBODY,
+    IllegalActionError,
+    InvalidStateError,
+    MalformedInputError,
+    Outcome,
+    RuleViolation,
+    Seat,
+    ToMove,
+    canonical_json,
+    make_converter,
+    register_union,
+    shuffled,
+)
+from copa_ref.ronda.state import (
+    CIRCLE_BEANS,
+    COUNTS,
+    PLACES,
+    Action,
+    Add,
+    Again,
+    Arrange,
+    Config,
+    Keep,
+    Lift,
+    Observation,
+    Phase,
+    State,
+    Stop,
+)
+
+__all__ = [
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "Memory",
+    "action_space",
+    "add_bean",
+    "apply",
+    "arrangement_error",
+    "chance_step",
+    "check_config",
+    "check_state",
+    "circle_beans",
+    "goes_to_black",
+    "has_won",
+    "is_legal",
+    "is_match",
+    "is_max_pair",
+    "legal_actions",
+    "lift_error",
+    "new_game",
+    "next_seat",
+    "num_players",
+    "observe",
+    "outcome",
+    "penalty_due",
+    "remember",
+    "sample_chance",
+    "starting_beans",
+    "take_penalty",
+    "to_move",
+    "total_beans",
+    "well_formed",
+]
+
+MIN_PLAYERS = 2
+"""RONDA-1: 2 to 5 players."""
+MAX_PLAYERS = 5
+"""RONDA-1: 2 to 5 players."""
+
+Memory = tuple[int | None, ...]
+"""For each place, the beans a perfect memory of the public history knows to be there
+(``None`` for a place never lifted): see :func:`remember`."""
+
+_MOVERS = tuple(ToMove.seat(s) for s in range(MAX_PLAYERS))
+
+# Prebuilt actions: legal sets are looked up, never rebuilt (sorted by canonical JSON: the
+# places are single digits, and "keep" < "stop", "again" < "stop").
+_LIFTS: tuple[dict[tuple[int, ...], tuple[Lift, ...]], ...] = tuple(
+    {
+        lifted: tuple(Lift(seat, c) for c in range(PLACES) if c not in lifted)
+        for lifted in [(), *((c,) for c in range(PLACES))]
+    }
+    for seat in range(MAX_PLAYERS)
+)
+_PAIRS = [(a, b) for a in range(PLACES) for b in range(PLACES) if a != b]
+_ADDS: tuple[dict[tuple[int, ...], tuple[Add, ...]], ...] = tuple(
+    {(a, b): (Add(seat, min(a, b)), Add(seat, max(a, b))) for a, b in _PAIRS}
+    for seat in range(MAX_PLAYERS)
+)
+_KEEPS: tuple[dict[tuple[int, ...], tuple[Keep | Stop, ...]], ...] = tuple(
+    {(a, b): (Keep(seat, min(a, b)), Keep(seat, max(a, b)), Stop(seat)) for a, b in _PAIRS}
+    for seat in range(MAX_PLAYERS)
+)
+_AGAINS: tuple[tuple[Again | Stop, ...], ...] = tuple(
+    (Again(seat), Stop(seat)) for seat in range(MAX_PLAYERS)
+)
+
+
+# --------------------------------------------------------------------------------------
+# Setting up
+
+
+def check_config(config: Config) -> None:
+    """Raise for a config no game can be played with.
+
+    :raises MalformedInputError: for a field of the wrong type.
+    :raises InvalidStateError: RONDA-1 for a player count other than 2 to 5, RONDA-2 for
+        other than 9 or 10 beans each, RONDA-17 for a maximum other than 5 or 4.
+    """
+    if not isinstance(config, Config):
+        msg = f"expected a RONDA Config, got {type(config).__name__}"
+        raise MalformedInputError(msg)
+    if (type(config.players) is not int or type(config.beans_per_player) is not int
+            or type(config.max_beans) is not int or type(config.relift_after_match) is not bool
+            or type(config.penalty_beans) is not bool):
+        msg = "a RONDA option has the wrong type"
+        raise MalformedInputError(msg)
+    # RONDA-1: a game for 2 to 5 players.
+    if not MIN_PLAYERS <= config.players <= MAX_PLAYERS:
+        msg = f"RONDA is played by 2 to 5 players, not {config.players}"
+        raise InvalidStateError("RONDA-1", msg)
+    # RONDA-2: 10 beans each (the preparation) or 9 (the materials).
+    if config.beans_per_player not in (9, 10):
+        msg = f"each player receives 9 or 10 beans, not {config.beans_per_player}"
+        raise InvalidStateError("RONDA-2", msg)
+    # RONDA-17: up to 5 beans under a cup, or 4 under the simpler rule.
+    if config.max_beans not in (4, 5):
+        msg = f"a cup holds at most 5 beans, or 4 under the simpler rule; not {config.max_beans}"
+        raise InvalidStateError("RONDA-17", msg)
+
+
+def num_players(config: Config) -> int:
+    """RONDA-1: how many seats play."""
+    return config.players
+
+
+def starting_beans(config: Config) -> int:
+    """RONDA-2: the beans each player receives (10 by the preparation, or 9)."""
+    return config.beans_per_player
+
+
+def new_game(config: Config | None = None) -> State:
+    """The position before the arrangement: every player with his beans, the black cup empty
+    (RONDA-2, RONDA-3).
+
+    :raises InvalidStateError: RONDA-1/RONDA-2/RONDA-17 for an unplayable config.
+    """
+    config = Config() if config is None else config
+    check_config(config)
+    return State(
+        config=config,
+        phase=Phase.SET_UP,
+        cups=(),
+        lifted=(),
+        shown=None,
+        black=0,
+        out=0,
+        supplies=(starting_beans(config),) * config.players,
+        turn=0,
+    )
+
+
+def arrangement_error(cups: object) -> str | None:
+    """RONDA-3: what is wrong with *cups* as the beans under the ten places, or ``None`` if it
+    is a permutation of 1,1,2,2,3,3,4,4,0,0.
+
+    :raises MalformedInputError: when *cups* is not a tuple of integers.
+    """
+    if type(cups) is not tuple or any(type(c) is not int for c in cups):
+        msg = f"an arrangement is a list of ten integers, got {cups!r}"
+        raise MalformedInputError(msg)
+    if len(cups) != PLACES:
+        return f"{len(cups)} places, not {PLACES}"
+    if sorted(cups) != list(COUNTS):
+        return f"{list(cups)} is not an order of 1,1,2,2,3,3,4,4,0,0"
+    return None
+
+
+# --------------------------------------------------------------------------------------
+# Who moves, what is legal
+
+
+def to_move(state: State) -> ToMove:
+    """Chance at the set-up, the seat whose turn it is, nobody once a player has won
+    (RONDA-3, RONDA-4, RONDA-13)."""
+    phase = state.phase
+    if phase is Phase.OVER:
+        return NOBODY
+    if phase is Phase.SET_UP:
+        return CHANCE
+    return _MOVERS[state.turn]
+
+
+def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
+    """Every legal action, sorted by canonical JSON; only the mover has any (none at the
+    chance node and once over)."""
+    phase = state.phase
+    turn = state.turn
+    if seat is not None and seat != turn:
+        return ()
+    if phase is Phase.LIFT:
+        return _LIFTS[turn][state.lifted]
+    if phase is Phase.ADD:
+        return _ADDS[turn][state.lifted]
+    if phase is Phase.CHOOSE:
+        if state.config.relift_after_match:
+            return _AGAINS[turn]
+        return _KEEPS[turn][state.lifted]
+    return ()
+
+
+def is_legal(state: State, action: Action) -> bool:
+    """Whether :func:`apply` accepts *action*; never raises."""
+    try:
+        apply(state, action)
+    except (RuleViolation, MalformedInputError):
+        return False
+    return True
+
+
+def action_space(config: Config) -> tuple[Action, ...]:
+    """Every non-chance action that can ever be legal under *config*, sorted by canonical
+    JSON: the integer action space of the OpenSpiel and PettingZoo adapters."""
+    check_config(config)
+    actions: list[Action] = []
+    for seat in range(config.players):
+        for cup in range(PLACES):
+            actions += [Lift(seat, cup), Add(seat, cup)]
+            if not config.relift_after_match:
+                actions.append(Keep(seat, cup))
+        actions.append(Stop(seat))
+        if config.relift_after_match:
+            actions.append(Again(seat))
+    return tuple(sorted(actions, key=lambda a: canonical_json(_CONVERTER.unstructure(
+        a, unstructure_as=Action))))
+
+
+_CONVERTER = make_converter()
+register_union(_CONVERTER, Action)
+
+
+# --------------------------------------------------------------------------------------
+# The pieces of a turn, each one rule
+
+
+def next_seat(state: State) -> int:
+    """RONDA-4: play goes on clockwise, to the next seat.
+
+    :pre: 0 <= state.turn < len(state.supplies)
+    :post: 0 <= __return__ < len(state.supplies)
+    """
+    return (state.turn + 1) % len(state.supplies)
+
+
+def is_match(first: int, second: int) -> bool:
+    """RONDA-7: two lifted cups match when they show the identical number (0 = 0 too)."""
+    return first == second
+
+
+def is_max_pair(beans: int, config: Config) -> bool:
+    """RONDA-10, RONDA-17: a matched pair of the maximum (5, or 4 under simpler rule 2) goes
+    to the middle."""
+    return beans == config.max_beans
+
+
+def goes_to_black(config: Config, black: int) -> bool:
+    """RONDA-10, RONDA-12, RONDA-18: a group of the maximum goes to the black cup while it is
+    empty (and penalty beans are played), else out of the game."""
+    return config.penalty_beans and black == 0
+
+
+def penalty_due(state: State) -> bool:
+    """RONDA-11: a mismatch costs a penalty bean from the black cup while it holds beans
+    (never under simpler rule 3, RONDA-18: then the black cup stays empty)."""
+    return state.black > 0
+
+
+def has_won(supply: int) -> bool:
+    """RONDA-13: the first player with no beans wins."""
+    return supply == 0
+
+
+def lift_error(lifted: tuple[int, ...], cup: int) -> str | None:
+    """RONDA-5: why *cup* cannot be lifted with *lifted* open (a place outside the circle, or
+    a cup lifted already), or ``None``; ``_LIFTS`` lists exactly the others."""
+    if not 0 <= cup < PLACES:
+        return f"there is no cup at place {cup}; the circle has places 0 to 9"
+    if cup in lifted:
+        return f"the cup at place {cup} is lifted already"
+    return None
+
+
+def _mismatch(state: State, cup: int, beans: int) -> State:
+    """RONDA-6: different numbers: both cups are covered again and the turn passes, with a
+    penalty bean from the black cup first if one is due (RONDA-11)."""
+    supplies = state.supplies
+    black = state.black
+    turn = state.turn
+    if penalty_due(state):
+        black, supply = take_penalty(black, supplies[turn])
+        supplies = (*supplies[:turn], supply, *supplies[turn + 1:])
+    return State(config=state.config, phase=Phase.LIFT, cups=state.cups, lifted=(),
+                 shown=(cup, beans), black=black, out=state.out, supplies=supplies,
+                 turn=next_seat(state))
+
+
+def _lift(state: State, cup: int) -> State:
+    """RONDA-5: lift a covered cup; with two open, compare them (RONDA-6, RONDA-7)."""
+    cups = state.cups
+    beans = cups[cup]
+    lifted = state.lifted
+    if not lifted:
+        return State(config=state.config, phase=Phase.LIFT, cups=cups, lifted=(cup,),
+                     shown=(cup, beans), black=state.black, out=state.out,
+                     supplies=state.supplies, turn=state.turn)
+    first = lifted[0]
+    if is_match(cups[first], beans):
+        return State(config=state.config, phase=Phase.ADD, cups=cups, lifted=(first, cup),
+                     shown=(cup, beans), black=state.black, out=state.out,
+                     supplies=state.supplies, turn=state.turn)
+    return _mismatch(state, cup, beans)
+
+
+def _add(state: State, cup: int) -> State:
+    """RONDA-7: one of the mover's beans onto the matched cup; a pair of the maximum goes to
+    the middle (RONDA-10); a player left without beans has won (RONDA-13)."""
+    config = state.config
+    turn = state.turn
+    cups = state.cups
+    supplies = state.supplies
+    beans, left, black, out = add_bean(cups[cup], supplies[turn], state.black, state.out,
+                                       config)
+    supplies = (*supplies[:turn], left, *supplies[turn + 1:])
+    cups = (*cups[:cup], beans, *cups[cup + 1:])
+    won = has_won(left)
+    if beans == 0:
+        # RONDA-10: the pair of the maximum is settled; both covered, the turn ends.
+        return State(config=config, phase=Phase.OVER if won else Phase.LIFT, cups=cups,
+                     lifted=(), shown=None, black=black, out=out, supplies=supplies,
+                     turn=turn if won else next_seat(state))
+    return State(config=config, phase=Phase.OVER if won else Phase.CHOOSE, cups=cups,
+                 lifted=() if won else state.lifted, shown=None, black=black,
+                 out=out, supplies=supplies, turn=turn)
+
+
+def add_bean(beans: int, supply: int, black: int, out: int, config: Config
+             ) -> tuple[int, int, int, int]:
+    """RONDA-7, RONDA-10, RONDA-12, RONDA-18: one bean from the supply onto a matched cup of
+    *beans*; a cup of the maximum goes with the bean to the black cup (while it is empty and
+    penalty beans are played) or out of the game, and is left empty.
+
+    Returns the cup's beans, the supply, the black cup and the beans out of the game.
+
+    :pre: config.max_beans in (4, 5) and 0 <= beans <= config.max_beans
+    :pre: supply >= 1 and black >= 0 and out >= 0
+    :post: sum(__return__) == beans + supply + black + out
+    :post: __return__[1] == supply - 1 and 0 <= __return__[0] <= config.max_beans
+    :post: __return__[2] == black or (black == 0 and __return__[2] == config.max_beans + 1)
+    :post: (__return__[0] == 0) == (beans == config.max_beans)
+    """
+    if is_max_pair(beans, config):
+        if goes_to_black(config, black):
+            return 0, supply - 1, black + beans + 1, out
+        return 0, supply - 1, black, out + beans + 1
+    return beans + 1, supply - 1, black, out
+
+
+def take_penalty(black: int, supply: int) -> tuple[int, int]:
+    """RONDA-11: the penalty bean moves from the black cup into the mover's supply.
+
+    :pre: black >= 1 and supply >= 0
+    :post: __return__[0] + __return__[1] == black + supply
+    :post: __return__[0] == black - 1 and __return__[0] >= 0
+    """
+    return black - 1, supply + 1
+
+
+def _stop(state: State) -> State:
+    """RONDA-9: missing a go: both groups covered, the turn passes, no penalty."""
+    return State(config=state.config, phase=Phase.LIFT, cups=state.cups, lifted=(),
+                 shown=None, black=state.black, out=state.out, supplies=state.supplies,
+                 turn=next_seat(state))
+
+
+def _keep(state: State, cup: int) -> State:
+    """RONDA-8: cover the other group; *cup* stays open for the new lift."""
+    return State(config=state.config, phase=Phase.LIFT, cups=state.cups, lifted=(cup,),
+                 shown=None, black=state.black, out=state.out, supplies=state.supplies,
+                 turn=state.turn)
+
+
+def _again(state: State) -> State:
+    """RONDA-16: simpler rule 1: cover both groups and lift two cups anew."""
+    return State(config=state.config, phase=Phase.LIFT, cups=state.cups, lifted=(),
+                 shown=None, black=state.black, out=state.out, supplies=state.supplies,
+                 turn=state.turn)
+
+
+def _arrange(state: State, cups: tuple[int, ...]) -> State:
+    """RONDA-3: the beans go under the cups; the nominated player (seat 0) begins (RONDA-4)."""
+    return State(config=state.config, phase=Phase.LIFT, cups=cups, lifted=(), shown=None,
+                 black=state.black, out=state.out, supplies=state.supplies, turn=0)
+
+
+# --------------------------------------------------------------------------------------
+# Applying an action
+
+_TYPES = (Arrange, Lift, Add, Stop, Keep, Again)
+
+# The rule that names what a decision phase waits for (a wrong kind of action breaks it).
+_PHASE_RULE = {
+    Phase.LIFT: ("RONDA-5", "a covered cup is to be lifted"),
+    Phase.ADD: ("RONDA-7", "a bean must be added to one of the two matched cups"),
+    Phase.CHOOSE: ("RONDA-8", "the player stops or keeps one group open"),
+}
+
+
+def apply(state: State, action: Action) -> State:
+    """The state after *action*; the given state is never changed.
+
+    :raises MalformedInputError: for an object that is not a RONDA action, or a field of the
+        wrong type.
+    :raises IllegalActionError: naming the rule the action breaks, in the refusal order of
+        ``specs/ronda.md``: RONDA-13 after the end, RONDA-3 the set-up, RONDA-4 out of turn,
+        RONDA-5/7/8/16 the wrong kind of action or place.
+    """
+    if type(state) is not State:
+        msg = f"not a RONDA state: {type(state).__name__}"
+        raise MalformedInputError(msg)
+    kind = type(action)
+    if kind is Arrange:
+        return _apply_arrange(state, action)  # type: ignore[arg-type]
+    if kind not in _TYPES:
+        msg = f"not a RONDA action: {action!r}"
+        raise MalformedInputError(msg)
+    seat = action.seat  # type: ignore[union-attr]
+    cup = getattr(action, "cup", 0)
+    if type(seat) is not int or type(cup) is not int:
+        msg = f"seat and cup are integers, got {action!r}"
+        raise MalformedInputError(msg)
+    phase = state.phase
+    _check_turn(state, seat)
+    if kind is Lift:
+        if phase is not Phase.LIFT:
+            raise _wrong_kind(state, "lift")
+        error = lift_error(state.lifted, cup)
+        if error is not None:
+            raise IllegalActionError("RONDA-5", error)
+        return _lift(state, cup)
+    if kind is Add:
+        if phase is not Phase.ADD:
+            raise _wrong_kind(state, "add")
+        # RONDA-7: the bean goes onto one of the two matched cups.
+        if cup not in state.lifted:
+            msg = f"place {cup} is not one of the matched cups {list(state.lifted)}"
+            raise IllegalActionError("RONDA-7", msg)
+        return _add(state, cup)
+    if phase is not Phase.CHOOSE:
+        raise _wrong_kind(state, kind.__name__.lower())
+    if kind is Stop:
+        return _stop(state)
+    relift = state.config.relift_after_match
+    if kind is Keep:
+        # RONDA-16: under simpler rule 1 both groups are covered; none is kept.
+        if relift:
+            msg = "under simpler rule 1 both groups are covered and two cups lifted anew"
+            raise IllegalActionError("RONDA-16", msg)
+        # RONDA-8: one of the two open groups stays open.
+        if cup not in state.lifted:
+            msg = f"place {cup} is not one of the open cups {list(state.lifted)}"
+            raise IllegalActionError("RONDA-8", msg)
+        return _keep(state, cup)
+    # RONDA-8: without simpler rule 1 the player covers one group, not both.
+    if not relift:
+        msg = "the player covers one of the two groups and keeps the other open"
+        raise IllegalActionError("RONDA-8", msg)
+    return _again(state)
+
+
+def _check_turn(state: State, seat: int) -> None:
+    phase = state.phase
+    # RONDA-13: nothing is played once a player has won.
+    if phase is Phase.OVER:
+        msg = f"the game is over; seat {state.turn} has won"
+        raise IllegalActionError("RONDA-13", msg)
+    # RONDA-3: the cups are arranged first.
+    if phase is Phase.SET_UP:
+        msg = "the cups must be arranged first"
+        raise IllegalActionError("RONDA-3", msg)
+    # RONDA-4: only the player to move acts.
+    if seat != state.turn:
+        msg = f"seat {seat} acted, but it is seat {state.turn}'s turn"
+        raise IllegalActionError("RONDA-4", msg)
+
+
+def _wrong_kind(state: State, what: str) -> IllegalActionError:
+    rule, wanted = _PHASE_RULE[state.phase]
+    if state.phase is Phase.CHOOSE and state.config.relift_after_match:
+        rule, wanted = "RONDA-16", "the player stops or covers both groups to lift two anew"
+    return IllegalActionError(rule, f"{wanted}; got {what}")
+
+
+def _apply_arrange(state: State, action: Arrange) -> State:
+    cups = action.cups
+    error = arrangement_error(cups)
+    if state.phase is Phase.OVER:
+        msg = f"the game is over; seat {state.turn} has won"
+        raise IllegalActionError("RONDA-13", msg)
+    # RONDA-3: the cups are arranged once, at the start.
+    if state.phase is not Phase.SET_UP:
+        msg = "the cups are arranged already"
+        raise IllegalActionError("RONDA-3", msg)
+    if error is not None:
+        raise IllegalActionError("RONDA-3", error)
+    return _arrange(state, cups)
+
+
+# --------------------------------------------------------------------------------------
+# Chance, the end, what is seen
+
+
+def sample_chance(state: State, rng: random.Random) -> Arrange:
+    """RONDA-3: shuffle the filled cups (a uniformly random arrangement).
+
+    :raises ValueError: when no arrangement is due.
+    """
+    if state.phase is not Phase.SET_UP:
+        msg = "the cups are arranged already"
+        raise ValueError(msg)
+    return Arrange(shuffled(rng, COUNTS))
+
+
+def chance_step(
+    state: State, prefix: tuple[int, ...]
+) -> tuple[tuple[int, Fraction], ...] | Arrange:
+    """The arrangement one place at a time: given the beans chosen for the first places,
+    the outcomes for the next place (the count itself, with its probability), or, with all
+    ten chosen, the arrangement they make.
+
+    :raises ValueError: when no arrangement is due, or *prefix* is no start of one.
+    """
+    if state.phase is not Phase.SET_UP:
+        msg = "the cups are arranged already"
+        raise ValueError(msg)
+    left = list(COUNTS)
+    for count in prefix:
+        if type(count) is not int or count not in left:
+            msg = f"{list(prefix)} is no start of an arrangement of 1,1,2,2,3,3,4,4,0,0"
+            raise ValueError(msg)
+        left.remove(count)
+    if not left:
+        return Arrange(tuple(prefix))
+    return tuple((c, Fraction(left.count(c), len(left))) for c in sorted(set(left)))
+
+
+def outcome(state: State) -> Outcome | None:
+    """RONDA-13: the first player to get rid of all his beans wins; ``None`` while the game
+    goes on."""
+    if state.phase is not Phase.OVER:
+        return None
+    return Outcome(winners=(Seat(state.turn),), rule="RONDA-13")
+
+
+def circle_beans(state: State) -> int:
+    """RONDA-15: the beans in the circle (before the arrangement, the 20 to be hidden)."""
+    return sum(state.cups) if state.cups else CIRCLE_BEANS
+
+
+def observe(state: State, seat: int | None = None) -> Observation:
+    """RONDA-14: what *seat* sees, the same as every other seat and a spectator: the lifted
+    cups and what the last lift showed, the total in the circle, the black cup, the beans
+    out of the game, every supply. Never a covered cup's count.
+
+    :raises MalformedInputError: when *seat* is neither ``None`` nor a seat of the game.
+    """
+    if seat is not None and (type(seat) is not int or not 0 <= seat < len(state.supplies)):
+        msg = f"seat {seat!r} is no seat of {len(state.supplies)}"
+        raise MalformedInputError(msg)
+    cups = state.cups
+    return Observation(
+        config=state.config,
+        seat=seat,
+        phase=state.phase,
+        lifted=tuple([(c, cups[c]) for c in state.lifted]),
+        shown=state.shown,
+        circle=circle_beans(state),
+        black=state.black,
+        out=state.out,
+        supplies=state.supplies,
+        turn=state.turn,
+    )
+
+
+def remember(memory: Memory | None, action: Action, after: Observation) -> Memory:
+    """What a perfect memory of the public history knows after *action* (RONDA-14): for each
+    place, the beans there, or ``None`` if that place was never lifted. Start from ``None``
+    (or the arrangement's step); fold over every action and the observation after it.
+
+    A covered cup changes only in the open (a bean added while lifted, a group moved to the
+    middle), so the memory is never wrong and holds all the public history holds about the
+    cups.
+    """
+    if memory is None or type(action) is Arrange:
+        return (None,) * PLACES
+    known = list(memory)
+    if type(action) is Lift and after.shown is not None:
+        known[after.shown[0]] = after.shown[1]
+    elif type(action) is Add:
+        cup = action.cup
+        beans = known[cup]
+        if beans is not None:
+            known[cup] = 0 if is_max_pair(beans, after.config) else beans + 1
+    return tuple(known)
+
+
+# --------------------------------------------------------------------------------------
+# Checking a state
+
+
+def total_beans(state: State) -> int:
+    """RONDA-15: every bean: the circle, the black cup, every supply, out of the game."""
+    return circle_beans(state) + state.black + sum(state.supplies) + state.out
+
+
+def _shape_error(state: State) -> str | None:
+    """What is wrong with the shape of *state*, or ``None``."""
+    def ints(value: object) -> bool:
+        return type(value) is tuple and all(type(v) is int for v in value)
+
+    if not isinstance(state.phase, Phase):
+        return "phase is not a RONDA phase"
+    if not (ints(state.cups) and ints(state.lifted) and ints(state.supplies)):
+        return "cups, lifted and supplies are lists of integers"
+    if state.shown is not None and not (ints(state.shown) and len(state.shown) == 2):
+        return "shown is null or [place, beans]"
+    for name in ("black", "out", "turn"):
+        if type(getattr(state, name)) is not int:
+            return f"{name} is not an integer"
+    if len(state.supplies) != state.config.players:
+        return f"supplies has one entry per seat ({state.config.players})"
+    if len(state.cups) not in (0, PLACES):
+        return f"cups has {PLACES} places (none before the arrangement)"
+    return None
+
+
+def _state_error(state: State) -> tuple[str, str] | None:
+    """The first rule *state* breaks, or ``None``; the shape must be right already."""
+    config = state.config
+    n = config.players
+    phase = state.phase
+    top = config.max_beans
+    # RONDA-4: the mover is a seat.
+    if not 0 <= state.turn < n:
+        return "RONDA-4", f"seat {state.turn} is no seat of {n}"
+    # RONDA-15: no count is negative, and every bean is there.
+    counts = (*state.cups, *state.supplies, state.black, state.out)
+    if min(counts) < 0:
+        return "RONDA-15", "a count is negative"
+    expected = CIRCLE_BEANS + n * starting_beans(config)
+    if total_beans(state) != expected:
+        return "RONDA-15", f"{total_beans(state)} beans in play, not {expected}"
+    # RONDA-3: the cups are arranged exactly when the game is past its set-up.
+    if (phase is Phase.SET_UP) != (not state.cups):
+        return "RONDA-3", f"phase {phase.value} with {len(state.cups)} cups arranged"
+    if phase is Phase.SET_UP:
+        if state.lifted or state.shown is not None or state.turn != 0:
+            return "RONDA-3", "nothing is lifted before the arrangement"
+        if state.supplies != (starting_beans(config),) * n:
+            return "RONDA-2", "every player starts with his beans"
+        return None
+    # RONDA-10 / RONDA-17: no cup holds more than the maximum.
+    if max(state.cups) > top:
+        return ("RONDA-17" if top == 4 else "RONDA-10"), f"a cup holds {max(state.cups)} beans"
+    # RONDA-18: without penalty beans the black cup stays empty.
+    if not config.penalty_beans and state.black:
+        return "RONDA-18", "the black cup holds beans without penalty beans"
+    # RONDA-10 / RONDA-12: the black cup holds at most one group and its bean; out of the
+    # game go whole groups.
+    if state.black > top + 1 or state.out % (top + 1):
+        return "RONDA-12", f"black cup {state.black}, out {state.out}: not whole groups"
+    # RONDA-5: at most two cups lifted, each once, each a place of the circle.
+    lifted = state.lifted
+    if len(lifted) > 2 or len(set(lifted)) != len(lifted) or any(
+            not 0 <= c < PLACES for c in lifted):
+        return "RONDA-5", f"lifted cups {list(lifted)}"
+    if state.shown is not None:
+        place, beans = state.shown
+        if not 0 <= place < PLACES or state.cups[place] != beans:
+            return "RONDA-14", f"shown {list(state.shown)} is not what the cup holds"
+    # RONDA-13: the game is over exactly when the mover has no beans; no one else has none.
+    zeros = [s for s in range(n) if has_won(state.supplies[s])]
+    if phase is Phase.OVER:
+        if zeros != [state.turn] or lifted:
+            return "RONDA-13", f"game over with players {zeros} out of beans"
+        return None
+    if zeros:
+        return "RONDA-13", f"seat {zeros[0]} has no beans, but the game goes on"
+    pair = [state.cups[c] for c in lifted]
+    if phase is Phase.LIFT and len(lifted) > 1:
+        return "RONDA-5", "a lift is due with two cups open"
+    if phase is Phase.ADD and (len(pair) != 2 or pair[0] != pair[1]):
+        return "RONDA-7", f"a bean is to be added with cups {pair} open"
+    if phase is Phase.CHOOSE and (len(pair) != 2 or abs(pair[0] - pair[1]) != 1):
+        return "RONDA-8", f"a choice after adding with cups {pair} open"
+    return None
+
+
+def check_state(state: State) -> None:
+    """Raise the precise error if *state* could not arise from legal play.
+
+    :raises MalformedInputError: when a field has the wrong shape or type.
+    :raises InvalidStateError: naming the rule the state contradicts.
+    """
+    if not isinstance(state, State):
+        msg = f"not a RONDA state: {state!r}"
+        raise MalformedInputError(msg)
+    check_config(state.config)
+    shape = _shape_error(state)
+    if shape is not None:
+        raise MalformedInputError(f"malformed RONDA state: {shape}")
+    error = _state_error(state)
+    if error is not None:
+        raise InvalidStateError(*error)
+
+
+def well_formed(state: State) -> bool:
+    """Whether *state* could arise from legal play (pure, total, never raises)."""
+    try:
+        check_state(state)
+    except Exception:
+        return False
+    return True

@@ -1,0 +1,592 @@
+"""The rule book's own Sphinx extension: rule IDs as links, pictures from the corpus, and a
+viewer page per corpus case.
+
+- **Rule anchors and links.** Every section headed by a rule ID (``KALA-14 The sixth bean
+  …``, ``KALA-Q7 …``, ``P-7. Outcome``) gets the anchor ``kala-14``. The role
+  ``{rule}`KALA-14``` links to it, and so does every bare rule ID in running text (outside
+  code and headings). A citation of an ID that no heading carries fails the build.
+- **Pictures pinned to the corpus.** ``{position} <case id>`` draws a position of a corpus
+  case with the game's ``Game.svg``, at ``:rule: KALA-14`` (the step where that rule fires:
+  see :func:`copa_ref.conformance.viewer.rule_step`) or ``:step: start`` / ``end``, never at
+  a step number; the case ID and step appear under the picture, linked to the case viewer.
+  An unknown case, or a rule that does not fire in it, fails the build.
+- **The case viewer.** At the start of each build a page is written for every case found in
+  ``conformance/cases/`` (``docs/cases/<case id>.md``, not kept in git) and an index of
+  them; ``{case-viewer} <case id>`` renders a case as positions a reader steps through.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from firing import FIRING
+from sphinx import addnodes
+from sphinx.application import Sphinx
+from sphinx.domains import Domain
+from sphinx.errors import ExtensionError
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective, SphinxRole
+
+from copa_ref.conformance.viewer import (
+    Frame,
+    action_words,
+    frames,
+    load_cases,
+    rule_step,
+    viewer_path,
+)
+from copa_ref.core import MoverKind, canonical_json
+from copa_ref.core.svg import STYLE
+from copa_ref.games import GAMES
+
+logger = logging.getLogger(__name__)
+
+RULE_ID = re.compile(r"\b(?:(?:KALA|RONDA|HOPPER|DACAPO|KOPA|COPAS)-Q?\d+|P-\d+)\b")
+"""A rule ID, a register entry ID or a protocol section ID."""
+_HEADING = re.compile(r"^(" + RULE_ID.pattern + r")\.?\s")
+
+PICTURE_EVERY = 200
+"""A case with more positions than this is pictured at every ``k``-th step only (and at its
+last), ``k`` chosen so that about this many pictures remain; every step keeps its words."""
+
+_ROOT = Path(__file__).resolve().parents[2]
+_CASES: dict[str, dict[str, Any]] = {}
+_FRAMES: dict[str, list[Frame]] = {}
+
+
+# -- the corpus ---------------------------------------------------------------------------------
+
+
+def _corpus() -> dict[str, dict[str, Any]]:
+    if not _CASES:
+        _CASES.update({case["id"]: case for case in load_cases(_ROOT / "conformance")})
+    return _CASES
+
+
+def _case_frames(case_id: str) -> list[Frame]:
+    if case_id not in _FRAMES:
+        case = _corpus()[case_id]
+        _FRAMES[case_id] = frames(GAMES[case["game"]], case)
+    return _FRAMES[case_id]
+
+
+def _misreadings(game_name: str) -> list[Any]:
+    """Every misreading known for a game: its catalogue and the kill-matrix mutants."""
+    found: list[Any] = list(FIRING.get(game_name, ()))
+    for module, name in ((f"copa_ref.{game_name}.misreadings", "MISREADINGS"),
+                         (f"tests.{game_name}.mutants", "MUTANTS")):
+        try:
+            found.extend(getattr(importlib.import_module(module), name, ()))
+        except ImportError:
+            continue
+    return found
+
+
+def _picture_seat(game: Any, frame: Frame) -> int | None:
+    """The seat whose view the viewer shows: the one to move, in a game with hidden
+    information; else the public view."""
+    mover = game.to_move(frame.state)
+    if game.facts.hidden_information and mover.kind is MoverKind.SEAT:
+        return int(mover.seats[0])
+    return None
+
+
+_PICTURES: dict[tuple[str, Any, int | None], str] = {}
+
+
+def _svg(game: Any, frame: Frame, seat: int | None) -> str:
+    """The picture without its style sheet (the viewer page carries it once); a position
+    met again (the prefix of a rejection replays a trace) is drawn once."""
+    key = (game.name, frame.state, seat)
+    if key not in _PICTURES:
+        picture = str(game.svg(frame.state, seat))
+        _PICTURES[key] = picture.replace(f"<style>{html.escape(STYLE, quote=False)}</style>", "")
+    return _PICTURES[key]
+
+
+# -- rule anchors and links --------------------------------------------------------------------
+
+
+class RuleDomain(Domain):
+    """Rule IDs: the sections they head, and references to them."""
+
+    name = "copa"
+    label = "copa-ref rules"
+    initial_data: dict[str, dict[str, tuple[str, str]]] = {"rules": {}}  # noqa: RUF012
+    dangling_warnings = {"rule": "unknown rule ID %(target)s"}  # noqa: RUF012
+
+    @property
+    def rules(self) -> dict[str, tuple[str, str]]:
+        return self.data["rules"]  # type: ignore[no-any-return]
+
+    def clear_doc(self, docname: str) -> None:
+        for key, (doc, _) in list(self.rules.items()):
+            if doc == docname:
+                del self.rules[key]
+
+    def merge_domaindata(self, docnames: Any, otherdata: dict[str, Any]) -> None:
+        for key, value in otherdata["rules"].items():
+            if value[0] in docnames:
+                self.rules[key] = value
+
+    def resolve_xref(self, env: Any, fromdocname: str, builder: Any, typ: str, target: str,
+                     node: Any, contnode: nodes.Element) -> nodes.reference | None:
+        if target not in self.rules:
+            return None
+        docname, anchor = self.rules[target]
+        uri = builder.get_relative_uri(fromdocname, docname) + "#" + anchor
+        reference = nodes.reference("", "", internal=True, refuri=uri, reftitle=target,
+                                    classes=["copa-rule"])
+        reference.append(contnode)
+        return reference
+
+    def resolve_any_xref(self, *args: Any) -> list[Any]:
+        return []
+
+
+def _rule_xref(rule: str, rawtext: str = "") -> addnodes.pending_xref:
+    ref = addnodes.pending_xref(rawtext or rule, refdomain="copa", reftype="rule",
+                                reftarget=rule, refwarn=True, refexplicit=True)
+    ref += nodes.inline(rule, rule)
+    return ref
+
+
+class RuleRole(SphinxRole):
+    """``{rule}`KALA-14```: a link to the rule's heading; an unknown ID fails the build."""
+
+    def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        rule = self.text.strip()
+        if not RULE_ID.fullmatch(rule):
+            msg = self.inliner.reporter.error(f"not a rule ID: {rule!r}", line=self.lineno)
+            return [], [msg]
+        ref = _rule_xref(rule, self.rawtext)
+        self.set_source_info(ref)
+        return [ref], []
+
+
+_SKIP = (nodes.literal, nodes.literal_block, nodes.title, nodes.reference, nodes.raw,
+         addnodes.pending_xref, nodes.target, nodes.comment, addnodes.desc_signature,
+         nodes.system_message)
+
+
+def _link_rules(app: Sphinx, doctree: nodes.document) -> None:
+    """Anchor every rule heading, and link every bare rule ID in running text."""
+    domain = app.env.get_domain("copa")
+    assert isinstance(domain, RuleDomain)
+    for section in doctree.findall(nodes.section):
+        title = section.next_node(nodes.title)
+        match = _HEADING.match(title.astext()) if title is not None else None
+        if match:
+            rule = match.group(1)
+            anchor = rule.lower()
+            if anchor not in section["ids"]:
+                section["ids"].insert(0, anchor)
+                doctree.ids[anchor] = section
+            domain.rules[rule] = (app.env.docname, anchor)
+    for text in list(doctree.findall(nodes.Text)):
+        parent = text.parent
+        if parent is None or any(isinstance(a, _SKIP) for a in _ancestors(text)):
+            continue
+        value = str(text)
+        pieces = RULE_ID.split(value)
+        if len(pieces) == 1:
+            continue
+        found = RULE_ID.findall(value)
+        new: list[nodes.Node] = []
+        for i, piece in enumerate(pieces):
+            if piece:
+                new.append(nodes.Text(piece))
+            if i < len(found):
+                ref = _rule_xref(found[i])
+                ref.source, ref.line = parent.source, parent.line
+                new.append(ref)
+        parent.replace(text, new)
+
+
+_SPEC_FILE = re.compile(r"^(?:\.\./)*(specs/[a-z_]+\.md|conformance/README\.md)$")
+_SPEC_PAGES = {"specs/ambiguities.md": "ambiguities", "specs/protocol.md": "protocol",
+               "conformance/README.md": "conformance"}
+
+
+def _link_spec_files(app: Sphinx, doctree: nodes.document) -> None:
+    """A file name of the rule text (``specs/kala.md``) in running text links to its page."""
+    for literal in list(doctree.findall(nodes.literal)):
+        match = _SPEC_FILE.match(literal.astext())
+        if not match or isinstance(literal.parent, nodes.reference | addnodes.pending_xref):
+            continue
+        name = match.group(1)
+        page = _SPEC_PAGES.get(name) or f"rules/{Path(name).stem}"
+        if page not in app.env.found_docs:
+            continue
+        ref = addnodes.pending_xref("", refdomain="std", reftype="doc", reftarget=f"/{page}",
+                                    refexplicit=True, refwarn=True)
+        ref.source, ref.line = literal.source, literal.line
+        literal.replace_self(ref)
+        ref += literal
+
+
+def _ancestors(node: nodes.Node) -> list[nodes.Node]:
+    found = []
+    while node.parent is not None:
+        node = node.parent
+        found.append(node)
+    return found
+
+
+# -- pictures pinned to corpus cases ------------------------------------------------------------
+
+
+def _case_or_fail(directive: SphinxDirective, case_id: str) -> dict[str, Any]:
+    case = _corpus().get(case_id)
+    if case is None:
+        msg = f"unknown corpus case {case_id!r}"
+        raise directive.error(msg)
+    game = GAMES.get(case["game"])
+    if game is None or game.svg is None:
+        msg = f"case {case_id!r}: its game {case['game']!r} draws no pictures (Game.svg)"
+        raise directive.error(msg)
+    return case
+
+
+def _viewer_uri(directive: SphinxDirective, case_id: str, step: int) -> str:
+    here = directive.env.docname
+    depth = here.count("/")
+    return "../" * depth + viewer_path(case_id, step)
+
+
+class PositionDirective(SphinxDirective):
+    """``{position} <case id>`` with ``:rule: <ID>`` or ``:step: start|end``; optionally
+    ``:before:`` (the position one step earlier: the move that makes the rule fire is then
+    the next), ``:seat: <n>`` (or ``mover``) for that seat's view, and ``:caption:``. The
+    position, drawn by the reference, with the case ID and step under it."""
+
+    required_arguments = 1
+    option_spec = {  # noqa: RUF012
+        "rule": directives.unchanged_required,
+        "step": lambda value: directives.choice(value, ("start", "end")),
+        "before": directives.flag,
+        "seat": lambda value: value if value == "mover" else directives.nonnegative_int(value),
+        "caption": directives.unchanged,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        case_id = self.arguments[0]
+        case = _case_or_fail(self, case_id)
+        game = GAMES[case["game"]]
+        steps = _case_frames(case_id)
+        rule = self.options.get("rule")
+        if rule is not None:
+            if not RULE_ID.fullmatch(rule):
+                raise self.error(f"not a rule ID: {rule!r}")
+            step = rule_step(game, case, rule, _misreadings(game.name))
+            if step is None:
+                msg = f"rule {rule} does not fire in case {case_id!r}"
+                raise self.error(msg)
+            where = "where "
+        else:
+            point = self.options.get("step")
+            if point is None:
+                raise self.error("name the step: :rule: <rule ID> or :step: start|end")
+            step = 0 if point == "start" else steps[-1].step
+            where = ""
+        before = "before" in self.options
+        if before:
+            if step == 0:
+                raise self.error(f"{case_id!r} has no step before step 0")
+            step -= 1
+            where = "before the step where "
+        frame = steps[step]
+        seat = self.options.get("seat")
+        if seat == "mover":
+            mover = game.to_move(frame.state)
+            if mover.kind is not MoverKind.SEAT:
+                raise self.error(f"nobody is the one seat to move at step {step} of {case_id!r}")
+            seat = int(mover.seats[0])
+        picture = str(game.svg(frame.state, seat))
+        uri = _viewer_uri(self, case_id, step)
+        figure = nodes.container(classes=["copa-position"])
+        figure += nodes.raw("", f'<div class="copa-picture">{picture}</div>', format="html")
+        caption = nodes.paragraph(classes=["copa-caption"])
+        if self.options.get("caption"):
+            caption += nodes.Text(self.options["caption"] + " ")
+        caption += nodes.Text("Case ")
+        caption += nodes.reference("", "", nodes.literal(case_id, case_id), refuri=uri)
+        caption += nodes.Text(f", step {step}")
+        if rule is not None:
+            caption += nodes.Text(f" ({where}")
+            caption += _rule_xref(rule)
+            caption += nodes.Text(" fires)")
+        if before:
+            caption += nodes.Text(f"; next: {action_words(steps[step + 1].action)}")
+        elif frame.action is not None and frame.refused is None:
+            caption += nodes.Text(f"; the action that led here: {action_words(frame.action)}")
+        if frame.refused is not None:
+            caption += nodes.Text(f"; refused here: {action_words(frame.refused)}")
+        caption += nodes.Text(".")
+        figure += caption
+        return [figure]
+
+
+# -- the case viewer -----------------------------------------------------------------------------
+
+
+def _legal(observed: dict[str, Any]) -> list[str]:
+    if observed.get("legal") is not None:
+        return [canonical_json(a) for a in observed["legal"]]
+    if observed.get("legal_by_seat") is not None:
+        return [f"seat {part['seat']}: " + " | ".join(canonical_json(a) for a in part["actions"])
+                for part in observed["legal_by_seat"]]
+    return []
+
+
+def _mover_words(to_move: Any) -> str:
+    if not isinstance(to_move, dict):
+        return "–"
+    kind, seats = to_move.get("kind"), to_move.get("seats") or []
+    names = ", ".join(f"seat {s}" for s in seats)
+    return {
+        "seat": names,
+        "chance": "chance",
+        "joint": f"{names}, at once",
+        "any": f"any of {names}",
+        "nobody": "nobody: the game is over",
+    }.get(str(kind), f"{kind} {names}")
+
+
+def _outcome_words(outcome: Any) -> str:
+    if not isinstance(outcome, dict):
+        return "the game goes on"
+    parts = [f"winners {', '.join(map(str, outcome.get('winners') or [])) or 'none'}"]
+    if outcome.get("losers"):
+        parts.append(f"losers {', '.join(map(str, outcome['losers']))}")
+    if outcome.get("scores") is not None:
+        parts.append(f"scores {', '.join(map(str, outcome['scores']))}")
+    if outcome.get("rule"):
+        parts.append(f"by {outcome['rule']}")
+    return "; ".join(parts)
+
+
+def _picture_every(positions: int) -> int:
+    return 1 if positions <= PICTURE_EVERY else math.ceil(positions / PICTURE_EVERY)
+
+
+def viewer_data(case: dict[str, Any]) -> dict[str, Any]:
+    """What the viewer page of *case* shows, step by step, as JSON."""
+    game = GAMES[case["game"]]
+    steps = _case_frames(case["id"])
+    every = _picture_every(len(steps))
+    pictures: list[str] = []
+    shown: list[dict[str, Any]] = []
+    for frame in steps:
+        picture = None
+        if frame.step % every == 0 or frame.step == steps[-1].step:
+            pictures.append(_svg(game, frame, _picture_seat(game, frame)))
+            picture = len(pictures) - 1
+        shown.append({
+            "step": frame.step,
+            "picture": picture,
+            "action": None if frame.action is None else canonical_json(frame.action),
+            "words": None if frame.action is None else action_words(frame.action),
+            "mover": _mover_words(frame.observed.get("to_move")),
+            "legal": _legal(frame.observed),
+            "outcome": _outcome_words(frame.observed.get("outcome")),
+            "refused": None if frame.refused is None else canonical_json(frame.refused),
+            "refused_words": None if frame.refused is None else action_words(frame.refused),
+            "rule": frame.rule,
+        })
+    return {"id": case["id"], "every": every, "pictures": pictures, "frames": shown}
+
+
+class CaseViewerDirective(SphinxDirective):
+    """``{case-viewer} <case id>``: the case's description, rules and options, and its
+    positions to step through (forward, back, the arrow keys)."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        case_id = self.arguments[0]
+        case = _case_or_fail(self, case_id)
+        result: list[nodes.Node] = []
+        facts = nodes.bullet_list()
+        for label, value in (("Kind", case.get("kind", "?")),
+                             ("Options", ", ".join(case.get("options") or []) or "the defaults"),
+                             ("Features", ", ".join(case.get("features") or []) or "none")):
+            item = nodes.list_item()
+            item += nodes.paragraph("", f"{label}: {value}")
+            facts += item
+        item = nodes.list_item()
+        para = nodes.paragraph("", "Rules covered: ")
+        for i, rule in enumerate(case.get("rules") or []):
+            if i:
+                para += nodes.Text(", ")
+            para += _rule_xref(rule)
+        item += para
+        facts += item
+        if case.get("kind") == "rejection":
+            item = nodes.list_item()
+            if case.get("rule") is None:
+                para = nodes.paragraph("", "Refused as malformed, under no rule (")
+                para += _rule_xref("P-9")
+                para += nodes.Text(")")
+            else:
+                para = nodes.paragraph("", "Refused under ")
+                para += _rule_xref(str(case["rule"]))
+            para += nodes.Text(f": {canonical_json(case.get('action'))}")
+            item += para
+            facts += item
+        if case.get("kind") == "count":
+            item = nodes.list_item()
+            item += nodes.paragraph("", f"Counts {case.get('counts', '?')} of depth "
+                                        f"{case.get('depth')}: {case.get('total')} in all.")
+            facts += item
+        result.append(nodes.paragraph("", str(case.get("description", ""))))
+        result.append(facts)
+        every = _picture_every(len(_case_frames(case_id)))
+        if every > 1:
+            result.append(nodes.paragraph("", f"A long trace: every {every}th step and "
+                                              "the last are pictured; every step keeps its "
+                                              "words, its action and its legal actions."))
+        result.append(viewer_node(case_id=case_id))
+        return result
+
+
+class viewer_node(nodes.General, nodes.Element):
+    """Where a case's viewer goes; its data is computed when the page is written (so that the
+    pickled doctrees stay small)."""
+
+
+def _visit_viewer(translator: Any, node: viewer_node) -> None:
+    data = viewer_data(_corpus()[node["case_id"]])
+    payload = json.dumps(data, separators=(",", ":"), sort_keys=True).replace("</", "<\\/")
+    translator.body.append(_VIEWER.format(payload=payload))
+    raise nodes.SkipNode
+
+
+def _skip(translator: Any, node: nodes.Node) -> None:
+    raise nodes.SkipNode
+
+
+_VIEWER = """<style>{style}</style>
+<div class="copa-viewer" tabindex="0" aria-label="case viewer: use the arrow keys to step">
+<div class="copa-viewer-controls">
+<button type="button" data-go="first" title="first step (Home)">« first</button>
+<button type="button" data-go="back" title="back (←)">◀ back</button>
+<span class="copa-viewer-step" aria-live="polite"></span>
+<button type="button" data-go="forward" title="forward (→)">forward ▶</button>
+<button type="button" data-go="last" title="last step (End)">last »</button>
+</div>
+<p class="copa-viewer-note"></p>
+<div class="copa-viewer-picture"></div>
+<dl class="copa-viewer-facts">
+<dt>Action that led here</dt><dd class="copa-viewer-words"></dd>
+<dt>As JSON</dt><dd><code class="copa-viewer-json"></code></dd>
+<dt>Refused here</dt><dd class="copa-viewer-refused"></dd>
+<dt>Who moves</dt><dd class="copa-viewer-mover"></dd>
+<dt>Outcome</dt><dd class="copa-viewer-outcome"></dd>
+<dt>Legal actions</dt><dd><details><summary class="copa-viewer-count"></summary>
+<ul class="copa-viewer-legal"></ul></details></dd>
+</dl>
+<script type="application/json" class="copa-viewer-data">{payload}</script>
+</div>""".replace("{style}", STYLE.replace("{", "{{").replace("}", "}}"))
+
+
+# -- the generated pages ---------------------------------------------------------------------------
+
+
+def _write(path: Path, text: str) -> None:
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def _generate_pages(app: Sphinx) -> None:
+    """Write ``cases/<case id>.md`` for every case of a game that draws, and the index."""
+    out = Path(app.srcdir) / "cases"
+    cases = [c for c in _corpus().values() if getattr(GAMES.get(c["game"]), "svg", None)]
+    wanted = {out / f"{c['id']}.md" for c in cases} | {out / "index.md"}
+    if out.exists():
+        for old in out.rglob("*.md"):
+            if old not in wanted:
+                old.unlink()
+    lines = [
+        "# The case viewer",
+        "",
+        "Every case of the conformance corpus, position by position: the picture, the action",
+        "in words and in JSON, who moves, the legal actions and the outcome. A failure reported",
+        "by `copa-ref conformance run` names the page and the step where the expected position",
+        "is shown. Step through with the buttons or the arrow keys (Home and End jump to the",
+        "first and the last step).",
+    ]
+    by_game: dict[str, list[dict[str, Any]]] = {}
+    for case in cases:
+        by_game.setdefault(case["game"], []).append(case)
+    for name in sorted(by_game):
+        lines += ["", f"## {GAMES[name].title}", "", "| case | kind | rules | steps |",
+                  "|---|---|---|---|"]
+        for case in by_game[name]:
+            count = len(case.get("steps") or case.get("prefix") or [])
+            rules = ", ".join(case.get("rules") or [])
+            lines.append(f"| [`{case['id']}`]({case['id']}.md) | {case['kind']} | {rules} | "
+                         f"{count} |")
+    _write(out / "index.md", "\n".join(lines) + "\n")
+    for case in cases:
+        title = case["id"]
+        _write(out / f"{case['id']}.md",
+               f"---\norphan: true\n---\n\n# `{title}`\n\n```{{case-viewer}} {title}\n```\n")
+
+
+_TOCTREES: dict[tuple[int, str], str] = {}
+
+
+def _shared_navigation(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
+                       doctree: Any) -> None:
+    """The viewer pages are in no toctree, so their navigation differs only by their depth:
+    compute it once per depth instead of once per page (it is most of a page's write time)."""
+    if not pagename.startswith("cases/") or pagename == "cases/index" or (
+            "toctree" not in context):
+        return
+    compute = context["toctree"]
+    depth = pagename.count("/")
+
+    def toctree(**options: Any) -> str:
+        key = (depth, repr(sorted(options.items())))
+        if key not in _TOCTREES:
+            _TOCTREES[key] = compute(**options)
+        return _TOCTREES[key]
+
+    context["toctree"] = toctree
+
+
+def _check_corpus(app: Sphinx) -> None:
+    try:
+        _corpus()
+    except (OSError, ValueError) as err:
+        msg = f"cannot read the corpus: {err}"
+        raise ExtensionError(msg) from err
+    if app.config.rulebook_case_pages:
+        _generate_pages(app)
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_config_value("rulebook_case_pages", True, "env", bool)
+    app.add_domain(RuleDomain)
+    app.add_role("rule", RuleRole())
+    app.add_directive("position", PositionDirective)
+    app.add_directive("case-viewer", CaseViewerDirective)
+    app.add_node(viewer_node, html=(_visit_viewer, None), text=(_skip, None),
+                 latex=(_skip, None), man=(_skip, None), texinfo=(_skip, None))
+    app.connect("builder-inited", _check_corpus)
+    app.connect("doctree-read", _link_rules)
+    app.connect("doctree-read", _link_spec_files)
+    app.connect("html-page-context", _shared_navigation, priority=400)
+    app.add_js_file("viewer.js")
+    app.add_css_file("rulebook.css")
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

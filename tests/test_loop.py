@@ -1,0 +1,166 @@
+"""The generic loop (``copa_ref.core.play``): it plays every registered game to its end, the
+same way, from a seed; and it handles each kind of node, any-of nodes included."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import attrs
+import pytest
+
+from copa_ref.core import (
+    CHANCE,
+    NOBODY,
+    FactSheet,
+    Game,
+    MoverKind,
+    Outcome,
+    Seat,
+    ToMove,
+    make_converter,
+    play,
+    steps,
+    uniform,
+)
+from copa_ref.games import GAMES, get_game
+
+NAMES = sorted(GAMES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+class TestEveryGame:
+    def test_plays_to_the_end(self, name: str) -> None:
+        """P-3, P-4: random whole games end with an outcome; every step is one the rules
+        accept, chosen among the mover's legal actions."""
+        game = get_game(name)
+        for seed in range(3):
+            final = play(game, uniform, random.Random(seed))
+            assert game.outcome(final) is not None
+            assert game.to_move(final).is_over
+
+    def test_seeded(self, name: str) -> None:
+        """The same seed and policy play the same game."""
+        game = get_game(name)
+        first = [game.dumps(s.action) for s in steps(game, uniform, random.Random(4))]
+        again = [game.dumps(s.action) for s in steps(game, uniform, random.Random(4))]
+        assert first == again
+
+    def test_steps_chain(self, name: str) -> None:
+        """Each step starts where the last one ended, names who acted, and is apply's
+        result; the policy is asked only for a seat that acts, with its legal actions."""
+        game = get_game(name)
+        asked: Counter[MoverKind] = Counter()
+
+        def policy(state: Any, seat: Seat, legal: tuple[Any, ...], rng: random.Random) -> Any:
+            mover = game.to_move(state)
+            assert seat in mover.seats and legal
+            assert legal == game.legal_actions(state, None if mover.kind is MoverKind.SEAT
+                                               else seat)
+            asked[mover.kind] += 1
+            return rng.choice(legal)
+
+        previous = None
+        for step in steps(game, policy, random.Random(2)):
+            assert previous is None or step.before is previous
+            assert step.mover == game.to_move(step.before)
+            assert game.dumps(step.after) == game.dumps(game.apply(step.before, step.action))
+            previous = step.after
+        facts = game.facts
+        assert asked
+        assert bool(asked[MoverKind.JOINT] + asked[MoverKind.ANY]) == facts.simultaneous
+
+    def test_cap(self, name: str) -> None:
+        """With a cap, the loop stops after that many steps and the game is not over."""
+        game = get_game(name)
+        made = list(steps(game, uniform, random.Random(1), max_steps=3))
+        assert len(made) == 3
+        final = play(game, uniform, random.Random(1), max_steps=3)
+        assert game.dumps(final) == game.dumps(made[-1].after)
+        assert game.outcome(final) is None
+
+    def test_from_a_state(self, name: str) -> None:
+        """``state=`` continues a game already under way."""
+        game = get_game(name)
+        made = list(steps(game, uniform, random.Random(3), max_steps=5))
+        final = play(game, uniform, random.Random(3), state=made[-1].after)
+        assert game.outcome(final) is not None
+
+
+# -- a toy game with an any-of node: either seat may take the last token ----------------------
+
+@attrs.frozen
+class _Config:
+    tokens: int = 5
+
+
+@attrs.frozen
+class _State:
+    tokens: int
+    taken: tuple[int, int] = (0, 0)
+    dealt: bool = False
+
+
+@attrs.frozen
+class _Take:
+    seat: int
+
+
+def _to_move(state: _State) -> ToMove:
+    if not state.dealt:
+        return CHANCE
+    return ToMove.any_of((0, 1)) if state.tokens else NOBODY
+
+
+def _legal(state: _State, seat: Seat | None) -> tuple[_Take, ...]:
+    if not state.dealt or not state.tokens:
+        return ()
+    return tuple(_Take(s) for s in (0, 1) if seat in (None, s))
+
+
+def _apply(state: _State, action: Any) -> _State:
+    if not state.dealt:
+        return attrs.evolve(state, tokens=action, dealt=True)
+    taken = list(state.taken)
+    taken[action.seat] += 1
+    return attrs.evolve(state, tokens=state.tokens - 1, taken=(taken[0], taken[1]))
+
+
+def _outcome(state: _State) -> Outcome | None:
+    if not state.dealt or state.tokens:
+        return None
+    return Outcome(winners=(Seat(int(state.taken[1] > state.taken[0])),), rule="TOY-1")
+
+
+TOY: Game[_State, Any, _Config, _State] = Game(
+    name="toy", title="TOY", prefix="TOY",
+    facts=FactSheet(min_players=2, max_players=2, chance=True, hidden_information=False,
+                    simultaneous=True, max_decisions=None),
+    config_type=_Config, state_type=_State, action_type=_Take, observation_type=_State,
+    converter=make_converter(), new_game=lambda c: _State(c.tokens),
+    num_players=lambda c: 2, to_move=_to_move, legal_actions=_legal, apply=_apply,
+    outcome=_outcome, observe=lambda s, seat: s,
+    sample_chance=lambda s, rng: rng.randint(3, 9),
+    well_formed=lambda s: True, check_state=lambda s: None, step_invariants=(),
+    render=str, demo=lambda seed: iter(()),
+)
+
+
+class TestAnyOfNodes:
+    def test_any_of_node(self) -> None:
+        """At an any-of node a seat with a legal action is drawn, and the policy is asked
+        for that seat's action; chance is sampled first."""
+        seen: set[Seat] = set()
+
+        def policy(state: Any, seat: Seat, legal: tuple[Any, ...], rng: random.Random) -> Any:
+            seen.add(seat)
+            assert legal == (_Take(seat),)
+            return legal[0]
+
+        made = list(steps(TOY, policy, random.Random(5)))
+        assert made[0].mover.kind is MoverKind.CHANCE
+        assert {s.mover.kind for s in made[1:]} == {MoverKind.ANY}
+        assert seen == {0, 1}
+        assert TOY.outcome(made[-1].after) is not None
+        assert len(made) == 1 + made[0].after.tokens
