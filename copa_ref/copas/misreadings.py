@@ -9,7 +9,15 @@ to ``specs/copas.md``.
 from __future__ import annotations
 
 from copa_ref.copas import rules as _rules
-from copa_ref.copas.state import AllCards, BonusOtherTen, Card, Config, Phase, State
+from copa_ref.copas.state import (
+    AllCards,
+    BonusAllCards,
+    BonusOtherTen,
+    Card,
+    Config,
+    Phase,
+    State,
+)
 from copa_ref.core import Misreading, Outcome, Seat
 
 __all__ = ["MISREADINGS"]
@@ -36,15 +44,15 @@ def _dealer_leads(dealer: int, players: int) -> int:
 
 def _no_all_cards(copas: tuple[int, ...], taker: int | None, pending: int | None,
                   all_cards: AllCards, bonus_other_ten: BonusOtherTen,
-                  ) -> tuple[tuple[int, ...], int | None]:
-    return _rules.round_points(copas, None, pending, all_cards, bonus_other_ten)
+                  *options: BonusAllCards) -> tuple[tuple[int, ...], int | None]:
+    return _rules.round_points(copas, None, pending, all_cards, bonus_other_ten, *options)
 
 
 def _no_bonus_round(copas: tuple[int, ...], taker: int | None, pending: int | None,
                     all_cards: AllCards, bonus_other_ten: BonusOtherTen,
-                    ) -> tuple[tuple[int, ...], int | None]:
+                    *options: BonusAllCards) -> tuple[tuple[int, ...], int | None]:
     points, new_pending = _rules.round_points(copas, taker, pending, all_cards,
-                                              bonus_other_ten)
+                                              bonus_other_ten, *options)
     if new_pending is None:
         return points, None
     booked = list(points)

@@ -114,16 +114,17 @@ def _points(adjust):
     all_cards, bonus_other_ten, points, new_pending)``."""
 
     def round_points(copas: tuple[int, ...], taker: int | None, pending: int | None,
-                     all_cards: AllCards, bonus_other_ten: BonusOtherTen) -> Points:
+                     all_cards: AllCards, bonus_other_ten: BonusOtherTen,
+                     *options: object) -> Points:
         points, new_pending = _rules.round_points(copas, taker, pending, all_cards,
-                                                  bonus_other_ten)
+                                                  bonus_other_ten, *options)
         result: Points = adjust(copas, taker, pending, all_cards, bonus_other_ten,
-                                list(points), new_pending)
+                                list(points), new_pending, *options)
         return result
     return round_points
 
 
-def _other_ten_booked(copas, taker, pending, all_cards, other, points, new):
+def _other_ten_booked(copas, taker, pending, all_cards, other, points, new, *options):
     # A different seat's ten in a bonus round are booked, whatever bonus_other_ten says.
     if pending is not None and new is not None:
         points[new] = 10
@@ -131,26 +132,27 @@ def _other_ten_booked(copas, taker, pending, all_cards, other, points, new):
     return tuple(points), new
 
 
-def _other_ten_new_bonus(copas, taker, pending, all_cards, other, points, new):
+def _other_ten_new_bonus(copas, taker, pending, all_cards, other, points, new, *options):
     # A different seat's ten in a bonus round always give it a bonus round of its own.
     if pending is not None and other is BonusOtherTen.BOOK:
-        return _rules.round_points(copas, taker, pending, all_cards, BonusOtherTen.NEW_BONUS)
+        return _rules.round_points(copas, taker, pending, all_cards, BonusOtherTen.NEW_BONUS,
+                                   *options)
     return tuple(points), new
 
 
-def _pending_books_only_its_copas(copas, taker, pending, all_cards, other, points, new):
+def _pending_books_only_its_copas(copas, taker, pending, all_cards, other, points, new, *options):
     if pending is not None and copas[pending] > 0:
         points[pending] -= 10
     return tuple(points), new
 
 
-def _pending_never_erased(copas, taker, pending, all_cards, other, points, new):
+def _pending_never_erased(copas, taker, pending, all_cards, other, points, new, *options):
     if pending is not None and copas[pending] == 0 and taker is None:
         points[pending] += 10
     return tuple(points), new
 
 
-def _pending_ten_again_new_bonus(copas, taker, pending, all_cards, other, points, new):
+def _pending_ten_again_new_bonus(copas, taker, pending, all_cards, other, points, new, *options):
     if pending is not None and copas[pending] == 10 and taker is None:
         points[pending] = 0
         new = pending
