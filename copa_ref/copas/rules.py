@@ -184,7 +184,11 @@ def check_config(config: Config) -> None:
 
 
 def num_players(config: Config) -> int:
-    """How many seats play (COPAS-4)."""
+    """How many seats play (COPAS-4).
+
+    :raises MalformedInputError: for a value that is not a Copas config.
+    """
+    check_instance(config, Config, "a Copas config")
     return config.players
 
 

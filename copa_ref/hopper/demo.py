@@ -74,11 +74,12 @@ def simple_shot(state: State, rng: random.Random) -> Action:
                        and (a.aim is None or beans[a.aim] == best)])
 
 
-def demo(seed: int) -> Iterator[str]:
-    """A seeded game between simple players (2–5 of them and the ending chosen by the seed),
-    shot by shot, with the tray after every claim and the result."""
+def demo(seed: int, players: int | None = None) -> Iterator[str]:
+    """A seeded game between simple players (*players* of them, else 2–5 chosen by the seed;
+    the ending chosen by the seed), shot by shot, with the tray after every claim and the
+    result."""
     rng = random.Random(seed)
-    config = Config(players=rng.randint(2, 5),
+    config = Config(players=rng.randint(2, 5) if players is None else players,
                     ending=Ending.END_2 if seed % 2 == 0 else Ending.END_1)
     state = new_game(config)
     ending = "End 2, the longer version" if config.ending is Ending.END_2 else "End 1"

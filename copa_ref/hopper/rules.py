@@ -516,6 +516,8 @@ def _check_state(state: object, seat: object = None) -> None:
 
     :raises MalformedInputError: otherwise.
     """
+    if seat is None and type(state) is State:
+        return
     check_position(state, State, "a HOPPER state", seat, lambda s: len(s.hands))
 
 

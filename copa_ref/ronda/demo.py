@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+import attrs
+
 from copa_ref.ronda.rules import (
     apply,
     legal_actions,
@@ -99,9 +101,13 @@ def memory_player(state: State, memory: tuple[int | None, ...], rng: random.Rand
     return rng.choice(legal)
 
 
-def demo(seed: int = 1, config: Config | None = None) -> Iterator[str]:
-    """A seeded game between players with a perfect memory, turn by turn."""
+def demo(seed: int = 1, config: Config | None = None,
+         players: int | None = None) -> Iterator[str]:
+    """A seeded game between players with a perfect memory, turn by turn (*players* of
+    them, else as *config* says)."""
     rng = random.Random(seed)
+    if players is not None:
+        config = attrs.evolve(config or Config(), players=players)
     state = new_game(config)
     yield f"RONDA, {state.config.players} players, seed {seed}"
     memory: tuple[int | None, ...] | None = None

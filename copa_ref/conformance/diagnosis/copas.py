@@ -189,9 +189,10 @@ def _round_findings(d: CopasDivergence, seen: Observation) -> Iterator[Finding]:
                 f"{'none' if seen.pending is None else f'seat {seen.pending}'}")
         if taker is not None and (any(s != taker for s in wrong) or new_pending != seen.pending):
             yield Finding("COPAS-19", f"seat {taker} took every trick: {text}")
-        if pending is not None and (pending in wrong or ten is None or ten == pending):
+        if pending is not None and (pending in wrong or (
+                ten == pending and new_pending != seen.pending)):
             yield Finding("COPAS-18", f"the bonus round of seat {pending}: {text}")
-        if ten is not None and (ten in wrong or new_pending != seen.pending):
+        if ten is not None and ten != taker and (ten in wrong or new_pending != seen.pending):
             yield Finding("COPAS-17", f"seat {ten} took all ten copas: {text}")
         yield Finding("COPAS-16", f"one minus point per copa taken: {text}")
         return

@@ -16,7 +16,7 @@ from copa_ref.conformance.scenarios import CountSpec, GameRecord, RandomGames, R
 from copa_ref.copas import GAME, Action, Config, Observation, Phase, Play, State
 from copa_ref.copas.misreadings import MISREADINGS
 from copa_ref.copas.rules import deck, hand_size
-from copa_ref.copas.state import AllCards, BonusOtherTen, CopasLead, RankOrder
+from copa_ref.copas.state import AllCards, BonusAllCards, BonusOtherTen, CopasLead, RankOrder
 from copa_ref.core import JSON, InvariantViolation, MoverKind
 
 __all__ = ["RECORD"]
@@ -121,6 +121,20 @@ def _and(*policies: Any) -> Any:
 
 ALL_COPAS = [f"{r}c" for r in RANKS]
 NINE_COPAS_AND_2P = [f"{r}c" for r in RANKS[1:]] + ["2p"]
+BONUS_ROUND_EVERY_TRICK = [
+    [f"{r}e" for r in RANKS],
+    [f"{r}{s}" for s in "pc" for r in RANKS[5:]],
+    [f"{r}{s}" for s in "pc" for r in RANKS[:5]],
+    [f"{r}o" for r in RANKS],
+]
+"""The bonus round's deal (dealer 1, seat 2 leads): the pending seat 1 holds the five best
+paus and copas, seat 2 the five lowest of each, so seat 1 takes every trick."""
+
+
+def _bonus_round_deal(game: Any, state: State, rng: Any) -> Any:
+    if game.to_move(state).kind is not MoverKind.CHANCE or state.round != 2:
+        return None
+    return game.action_from_json({"type": "deal", "hands": BONUS_ROUND_EVERY_TRICK})
 
 Hands = dict[int, list[str]]
 """Cards a round's deal gives to some seats; the rest of the deck goes round in order."""
@@ -336,6 +350,19 @@ RECORD: GameRecord[State, Action, Config, Observation] = GameRecord(
                  "then played out and scored", ("COPAS-17", "COPAS-18"), _cfg(),
                  _round_ends(lambda b, a: b.pending is not None),
                  policy=_and(_arranged(NINE_COPAS_AND_2P, ["2c"]), _leader_plays_high)),
+        Scenario("bonus-round-every-trick", "The pending seat takes every trick of its "
+                 "bonus round: it took all ten again and books 20, every other seat 10 "
+                 "(COPAS-Q14)", ("COPAS-18", "COPAS-19"), _cfg(),
+                 _round_ends(lambda b, a: b.pending is not None),
+                 policy=_and(_arranged(NINE_COPAS_AND_2P, ["2c"]), _bonus_round_deal,
+                             _leader_plays_high)),
+        Scenario("bonus-round-every-trick-pending-ten", "The pending seat takes every trick "
+                 "of its bonus round under bonus_all_cards=pending_ten (COPAS-Q14): it books "
+                 "its pending 10, every other seat 10", ("COPAS-18", "COPAS-19"),
+                 _cfg(bonus_all_cards=BonusAllCards.PENDING_TEN),
+                 _round_ends(lambda b, a: b.pending is not None),
+                 policy=_and(_arranged(NINE_COPAS_AND_2P, ["2c"]), _bonus_round_deal,
+                             _leader_plays_high)),
         Scenario("all-ten-copas-book-reading", "All ten copas under the bonus_other_ten=book "
                  "reading (COPAS-Q5)", ("COPAS-17",), _cfg(bonus_other_ten=BonusOtherTen.BOOK),
                  _round_ends(lambda b, a: a.pending is not None),
@@ -416,6 +443,7 @@ RECORD: GameRecord[State, Action, Config, Observation] = GameRecord(
         Reading(option="end_when_copas_out", question="COPAS-Q4", rule="COPAS-14"),
         Reading(option="bonus_other_ten", question="COPAS-Q5", rule="COPAS-17"),
         Reading(option="all_cards", question="COPAS-Q6", rule="COPAS-19"),
+        Reading(option="bonus_all_cards", question="COPAS-Q14", rule="COPAS-18"),
         Reading(option="first_dealer", question="COPAS-Q8", rule="COPAS-5",
                 values=(0, 1, 2, 3, 4)),
     ),
