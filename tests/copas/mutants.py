@@ -262,10 +262,6 @@ UNNAMED: dict[str, str] = {
         "copas with ouros), COPAS-15 is named, and the early house end is named COPAS-14: the "
         "penalty suit is recognised only in a booking"
     ),
-    "copas-to-the-leader": (
-        "in a bonus round that books differently for seats other than the pending one, the "
-        "diagnosis names COPAS-18 before COPAS-16"
-    ),
     "bonus-lost-books-only-its-copas": (
         "a pending seat that takes all ten copas again and books 10 instead of 20 is taken "
         "for a wrong penalty suit (COPAS-3: 10 espadas taken match the booking) before "

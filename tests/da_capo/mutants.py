@@ -142,10 +142,6 @@ UNNAMED: dict[str, str] = {
         "the engine refuses the two-player config; the runner reports a refused valid "
         "new_game config as an engine error (errored), naming no rule"
     ),
-    "void-round-returned": (
-        "in a round without a winner the reported reserves are re-derived first (DACAPO-7) "
-        "before the box (DACAPO-10, DACAPO-12)"
-    ),
 }
 """Mutants the runner does not yet name with their own rule in every failing case, and why."""
 

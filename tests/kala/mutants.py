@@ -121,19 +121,6 @@ UNMUTATABLE: dict[str, str] = {
 """Rules with no one-rule mutant, and why."""
 
 UNNAMED: dict[str, str] = {
-    "cup-stays": (
-        "in the two counts from the initial position the second sowing reaches the square the "
-        "mover's cup should have left; the diagnosis reads that as a bean sown over the "
-        "opponent's cup (KALA-9)"
-    ),
-    "cups-hidden": (
-        "beans hidden from a spectator look like beans that are not there: the diagnosis "
-        "names the rule that puts them there (KALA-6)"
-    ),
-    "cup-moves-before-harvest": (
-        "the cup on the wrong square while a harvest is pending is named by the rule that "
-        "moves the cup (KALA-8), not by the order of the two (KALA-16)"
-    ),
 }
 """Mutants the runner does not yet name with their own rule in every failing case, and why."""
 

@@ -167,22 +167,6 @@ UNMUTATABLE: dict[str, str] = {}
 
 
 UNNAMED: dict[str, str] = {
-    "mismatch-keeps-the-turn": (
-        "inside a count the wrong seat to move is named by the view rule for who moves "
-        "(RONDA-4); no count-node finding names the rule of the step that passes the turn"
-    ),
-    "keep-covers-the-named-cup": (
-        "inside a count a wrong lift listed after keeping is named by the reference's "
-        "refusal of it (RONDA-5) before the view rule of the step (RONDA-8)"
-    ),
-    "stop-keeps-the-turn": (
-        "inside a count the wrong seat to move is named by the view rule for who moves "
-        "(RONDA-4); no count-node finding names the rule of the step that passes the turn"
-    ),
-    "again-keeps-one-open": (
-        "inside a count a lift missing after 'again' is named by the view rule for lifting "
-        "(RONDA-5), not by the rule of the step (RONDA-16)"
-    ),
 }
 """Mutants the runner does not yet name with their own rule in every failing case, and why
 (the kill-matrix test, ``tests/conformance/test_kill_matrix.py``)."""
