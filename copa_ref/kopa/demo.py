@@ -8,7 +8,11 @@ from collections.abc import Iterator
 from copa_ref.kopa.rules import apply, legal_actions, new_game, outcome, sample_chance
 from copa_ref.kopa.state import Action, Config, Phase, Play, State
 
-__all__ = ["demo", "simple_player"]
+__all__ = ["MAX_ROUNDS", "demo", "simple_player"]
+
+MAX_ROUNDS = 40
+"""The demo stops after this many rounds: penalties can outweigh what a round winner gains,
+so a match need not end (KOPA-Q14), and the demo says so when it stops."""
 
 
 def simple_player(state: State, rng: random.Random) -> Action:
@@ -38,6 +42,12 @@ def demo(seed: int, config: Config | None = None, players: int | None = None
     n = state.config.players
     yield f"Kopa, {n} players, to {state.config.target} points, seed {seed}"
     while state.phase is not Phase.OVER:
+        if state.phase is Phase.DEAL and state.round > MAX_ROUNDS:
+            total = " ".join(f"{s}:{p}" for s, p in enumerate(state.scores))
+            yield (f"stopped after {MAX_ROUNDS} rounds with no one at {state.config.target}: "
+                   f"penalties can outweigh a round's gain, so a match need not end "
+                   f"(KOPA-Q14); scores {total}")
+            return
         if state.phase is Phase.DEAL:
             yield f"-- round {state.round}, dealer seat {state.dealer}"
             state = apply(state, sample_chance(state, rng))
