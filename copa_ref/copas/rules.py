@@ -817,3 +817,21 @@ def render(state: State) -> str:
         lines.append(f"trick led by seat {state.leader}: {_cards(state.trick)}")
         lines.append(f"tricks taken: {len(state.tricks)}")
     return "\n".join(lines)
+
+
+# -- the action space of the adapters ------------------------------------------------------
+
+
+def action_space(config: Config) -> tuple[Action, ...]:
+    """Every card play that can ever be legal under *config*: each seat playing each card
+    of the deck (COPAS-4), sorted by canonical JSON text. The integer action space of the
+    OpenSpiel and PettingZoo adapters (the deal is a chance action)."""
+    from copa_ref.core import canonical_json, make_converter, register_union
+
+    check_config(config)
+    converter = make_converter()
+    register_union(converter, Action)
+    plays: list[Action] = [Play(seat, card) for seat in range(config.players)
+                           for card in deck(config.players)]
+    return tuple(sorted(plays, key=lambda a: canonical_json(
+        converter.unstructure(a, unstructure_as=Action))))
