@@ -3,7 +3,8 @@
 
 ::
 
-    import pyspiel
+    import attrs
+import pyspiel
     from copa_ref.adapters import openspiel
 
     openspiel.register()                      # nothing registers itself on import
@@ -37,6 +38,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+import attrs
 import pyspiel  # type: ignore[import-not-found]  # OpenSpiel ships no type hints
 
 from copa_ref.adapters import action_space, rules_function
@@ -127,18 +129,42 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
     class CopaState(pyspiel.State):  # type: ignore[misc]  # pyspiel.State is untyped
         def __init__(self, py_game: Any) -> None:
             super().__init__(py_game)
-            self.state: Any = game.new_game(config)
-            self.prefix: tuple[int, ...] = ()
-            self.seen: list[list[str]] = [[] for _ in range(players)]
+            self.held = _Held(game.new_game(config), (), ((),) * players)
             self._note()
+
+        # The values, immutable, are shared by clones rather than copied.
+
+        @property
+        def state(self) -> Any:
+            return self.held.state
+
+        @property
+        def prefix(self) -> tuple[int, ...]:
+            return self.held.prefix
+
+        @property
+        def seen(self) -> tuple[tuple[str, ...], ...]:
+            return self.held.seen
+
+        def _hold(self, state: Any = None, prefix: tuple[int, ...] | None = None,
+                  seen: tuple[tuple[str, ...], ...] | None = None) -> None:
+            self.held = _Held(self.state if state is None else state,
+                              self.prefix if prefix is None else prefix,
+                              self.seen if seen is None else seen)
 
         # -- what each seat has known ---------------------------------------------------
 
-        def _note(self) -> None:
-            for seat in range(players):
+        def _note(self, chosen: dict[int, str] | None = None) -> None:
+            seen = []
+            for seat, before in enumerate(self.seen):
+                after = before
+                if chosen and seat in chosen:
+                    after = (*after, f"I chose {chosen[seat]}")
                 text = game.dumps(game.observe(self.state, Seat(seat)))
-                if not self.seen[seat] or self.seen[seat][-1] != text:
-                    self.seen[seat].append(text)
+                if not after or after[-1] != text:
+                    after = (*after, text)
+                seen.append(after)
+            self._hold(seen=tuple(seen))
 
         # -- who acts --------------------------------------------------------------------
 
@@ -194,9 +220,9 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
 
         # -- moves -----------------------------------------------------------------------
 
-        def _play(self, action: Any) -> None:
-            self.state = game.apply(self.state, action)
-            self._note()
+        def _play(self, action: Any, chosen: dict[int, str] | None = None) -> None:
+            self._hold(state=game.apply(self.state, action))
+            self._note(chosen)
 
         def _apply_action(self, action: int) -> None:
             if game.to_move(self.state).kind is MoverKind.CHANCE:
@@ -204,23 +230,23 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
                     assert game.chance_outcomes is not None
                     self._play(game.chance_outcomes(self.state)[action][0])
                     return
-                self.prefix = (*self.prefix, action)
-                step = chance_step(self.state, self.prefix)
-                if not isinstance(step, tuple):
-                    self.prefix = ()
+                prefix = (*self.prefix, action)
+                step = chance_step(self.state, prefix)
+                if isinstance(step, tuple):
+                    self._hold(prefix=prefix)
+                else:
+                    self._hold(prefix=())
                     self._play(step)
                 return
             player = self.current_player()
-            self.seen[player].append(f"I chose {game.dumps(actions[action])}")
-            self._play(actions[action])
+            self._play(actions[action], {player: game.dumps(actions[action])})
 
         def _apply_actions(self, chosen: list[int]) -> None:
             mover = game.to_move(self.state)
             assert game.joint is not None
             parts = tuple(actions[chosen[s]] for s in mover.seats)
-            for s in mover.seats:
-                self.seen[s].append(f"I chose {game.dumps(actions[chosen[s]])}")
-            self._play(game.joint(self.state, parts))
+            self._play(game.joint(self.state, parts),
+                       {s: game.dumps(actions[chosen[s]]) for s in mover.seats})
 
         def _action_to_string(self, player: int, action: int) -> str:
             if player == pyspiel.PlayerId.CHANCE:
@@ -242,6 +268,18 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
     CopaGame.__name__ = CopaState.__name__ = f"Copa{game.name.title()}"
     pyspiel.register_game(game_type, CopaGame)
     return CopaGame
+
+
+@attrs.frozen
+class _Held:
+    """A state's values, immutable: a clone shares them (``deepcopy`` gives the same)."""
+
+    state: Any
+    prefix: tuple[int, ...]
+    seen: tuple[tuple[str, ...], ...]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
+        return self
 
 
 class _Observer:
