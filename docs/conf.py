@@ -40,6 +40,7 @@ nitpick_ignore_regex = [
     (r"py:class", r"NoneType"),
     (r"py:class", r"copa_ref\.core\.codec\.JSON"),
     (r"py:class", r"JSON"),
+    (r"py:class", r"(pettingzoo|pyspiel|gymnasium|numpy)\..*"),
 ]
 autodoc_typehints = "description"
 autodoc_member_order = "bysource"

@@ -1,22 +1,11 @@
 """Every game of the reference as an OpenSpiel Python game, after an explicit
-:func:`register`.
+:func:`~copa_ref.adapters.openspiel.register`.
 
-::
-
-    import attrs
-import pyspiel
-    from copa_ref.adapters import openspiel
-
-    openspiel.register()                      # nothing registers itself on import
-    game = pyspiel.load_game("copa_ref_kala")
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        state.apply_action(state.legal_actions()[0])
-    print(state.returns())
+The example and the action mapping are in the documentation (``docs/adapters``).
 
 Game ``copa_ref_<name>`` plays the registered game ``<name>`` under its default config.
 Integer action ``i`` at a decision node is the ``i``-th action of the game's
-``action_space(config)`` (:func:`copa_ref.adapters.action_space`). A game with a joint node
+``action_space(config)`` (``copa_ref.adapters.action_space``). A game with a joint node
 (DA CAPO) is a simultaneous-move game; a seat with no part to play there (one that is out)
 has the single action ``len(action_space)``, "no part". At an any-of node (HOPPER's
 shoot-out) the lowest listed seat with a legal action is the current player.
@@ -62,7 +51,7 @@ def short_name(game: Game[Any, Any, Any, Any]) -> str:
 
 
 def register(games: dict[str, Game[Any, Any, Any, Any]] | None = None) -> tuple[str, ...]:
-    """Register every game (default: :data:`copa_ref.games.GAMES`) with OpenSpiel, once;
+    """Register every game (default: every registered game) with OpenSpiel, once;
     return their OpenSpiel names."""
     if games is None:
         from copa_ref.games import GAMES

@@ -16,10 +16,10 @@
 
 The agents are ``player_0``, ``player_1``, … (seat ``s`` is ``player_s``). Integer action
 ``i`` is the ``i``-th action of the game's ``action_space(config)``
-(:func:`copa_ref.adapters.action_space`); ``obs["action_mask"]`` marks the legal ones of
+(``copa_ref.adapters.action_space``); ``obs["action_mask"]`` marks the legal ones of
 the agent to act (all zero for the others). ``obs["observation"]`` is the canonical JSON
 text of ``game.observe(state, seat)`` as UTF-8 bytes, zero-padded to a fixed length
-(:func:`decode_observation` turns it back into text). Chance actions are sampled inside the
+(``decode_observation`` turns it back into text). Chance actions are sampled inside the
 environment from its generator, seeded by ``reset(seed=...)``. At a joint node (DA CAPO's
 bids) the acting seats choose their parts in turn, and the joint action is applied once the
 last part is in; no seat sees another's part, as none is in the state before it is applied.

@@ -8,8 +8,8 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed (extra 'openspiel')")
 
-from copa_ref.adapters import openspiel
-from copa_ref.games import GAMES
+from copa_ref.adapters import openspiel  # noqa: E402
+from copa_ref.games import GAMES  # noqa: E402
 
 NAMES = sorted(GAMES)
 
