@@ -11,7 +11,7 @@ sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
 project = "copa-ref"
 author = "the copa-ref developers"
-copyright = "2026, the copa-ref developers"  # noqa: A001 - Sphinx's name
+copyright = "2026, the copa-ref developers"
 
 extensions = [
     "myst_parser",
