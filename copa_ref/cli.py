@@ -150,6 +150,14 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _kopa_example(args: argparse.Namespace) -> int:
+    from copa_ref.kopa.example import diagnose, report
+
+    for line in report(diagnose()):
+        print(line)
+    return 0
+
+
 def _run(args: argparse.Namespace) -> int:
     from copa_ref.conformance.cli import run
 
@@ -183,7 +191,8 @@ def _add_run_options(run: argparse.ArgumentParser) -> None:
     run.add_argument("--game", help="only this game")
     run.add_argument("--case", help="only this case ID (or a glob pattern: 'kala/trace/*')")
     run.add_argument("--rule", help="only cases covering this rule ID")
-    run.add_argument("--kind", choices=("trace", "rejection", "count"), help="only this kind")
+    run.add_argument("--kind", choices=("trace", "rejection", "count", "config"),
+                     help="only this kind")
     run.add_argument("--report", help="write the JSON-lines report to this file ('-': stdout)")
     run.add_argument("--failures-only", action="store_true",
                      help="show only failed and errored cases, and the totals")
@@ -234,6 +243,11 @@ def build_parser() -> argparse.ArgumentParser:
          "own engine's adapter.",
          ['copa-ref conformance run --engine "copa-ref engine"',
           f"echo '{{\"op\":\"start\",\"protocol\":\"{PROTOCOL_VERSION}\"}}' | copa-ref engine"])
+
+    _add(sub, "kopa-example", _kopa_example, "diagnose the Kopa text's worked example",
+         "Replay the Kopa text's worked example (its moves read from a data file) against the "
+         "rules and list every violation with its rule ID and a one-line reason.",
+         ["copa-ref kopa-example"])
 
     conformance = _add(
         sub, "conformance", lambda args: 0, "run, export or regenerate the conformance corpus",

@@ -13,6 +13,7 @@ from copa_ref.core import Game
 from copa_ref.da_capo import GAME as DA_CAPO
 from copa_ref.hopper import GAME as HOPPER
 from copa_ref.kala import GAME as KALA
+from copa_ref.kopa import GAME as KOPA
 from copa_ref.ronda import GAME as RONDA
 
 __all__ = ["GAMES", "get_game"]
@@ -24,6 +25,7 @@ _ALL: tuple[AnyGame, ...] = (
     DA_CAPO,
     HOPPER,
     KALA,
+    KOPA,
     RONDA,
 )
 

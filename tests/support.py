@@ -79,14 +79,23 @@ def check_transition(game: AnyGame, before: Any, action: Any, after: Any) -> Non
     assert game.action_from_json(game.to_json(action)) == action
 
 
+RANDOM_CUT = 1500
+"""Where :func:`play_random` cuts a game whose random play need not end."""
+
+
 def play_random(game: AnyGame, config: Any, rng: random.Random, *,
                 max_steps: int = 100_000, check: bool = True,
                 start: Any = None) -> list[tuple[Any, Any]]:
     """Play one random game to its end (from *start*, default a new game under *config*)
     with :func:`copa_ref.core.play`'s loop; return its (state, action) steps.
 
-    With *check*, every transition is checked with :func:`check_transition`.
+    With *check*, every transition is checked with :func:`check_transition`. For a game whose
+    random play need not end (``Game.random_play_ends`` false) the game is cut after
+    :data:`RANDOM_CUT` steps instead.
     """
+    ends = game.random_play_ends
+    if not ends:
+        max_steps = min(max_steps, RANDOM_CUT)
     played: list[tuple[Any, Any]] = []
     final = game.new_game(config) if start is None else start
     for step in steps(game, uniform, rng, state=final, max_steps=max_steps):
@@ -94,7 +103,7 @@ def play_random(game: AnyGame, config: Any, rng: random.Random, *,
             check_transition(game, step.before, step.action, step.after)
         played.append((step.before, step.action))
         final = step.after
-    if game.outcome(final) is None:
+    if game.outcome(final) is None and ends:
         msg = f"game did not end within {max_steps} steps"
         raise AssertionError(msg)
     return played

@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 
 from copa_ref.conformance.engine import Engine
 from copa_ref.core import JSON, MalformedInputError
-from copa_ref.core.codec import LIMITS, Limits, canonical_json, clip, loads
+from copa_ref.core.codec import LIMITS, Limits, canonical_json, clip, escape_controls, loads
 
 __all__ = [
     "STDERR_TAIL",
@@ -59,8 +59,23 @@ class EngineFailure(Exception):
     message; the runner reports the case as errored and restarts the engine."""
 
 
+def _printable_strings(value: JSON) -> JSON:
+    """*value* with the control characters of every string (keys too) escaped."""
+    kind = type(value)
+    if kind is str:
+        return escape_controls(value)
+    if kind is list:
+        return [_printable_strings(v) for v in value]
+    if kind is dict:
+        return {_printable_strings(k): _printable_strings(v) for k, v in value.items()}
+    return value
+
+
 def _checked(line: bytes | str, limits: Limits) -> Message:
-    """The response object of one answer line, or :class:`EngineFailure`."""
+    """The response object of one answer line, or :class:`EngineFailure`; control
+    characters in its strings are escaped, so that no engine text reaches a terminal or a
+    report raw (no correct answer holds one: the escaped text still differs from the
+    reference where the raw one did)."""
     try:
         response = loads(line, limits, "answer")
     except MalformedInputError as exc:
@@ -70,7 +85,7 @@ def _checked(line: bytes | str, limits: Limits) -> Message:
     if not isinstance(response, dict) or type(response.get("ok")) is not bool:
         raise EngineFailure(f"not a response object with \"ok\": "
                             f"{printable(canonical_json(response), 300)}")
-    result: Message = response
+    result: Message = _printable_strings(response)
     return result
 
 
@@ -246,21 +261,26 @@ class SubprocessChannel(Channel):
     def _write_all(self, data: bytes, timeout: float) -> None:
         """Write *data* to the engine's stdin, waiting at most *timeout* for it to read (an
         engine that never reads cannot block the runner)."""
+        try:
+            written = os.write(self._in, data)
+        except BlockingIOError:
+            written = 0
+        if written == len(data):
+            return
         deadline = time.monotonic() + timeout
-        view = memoryview(data)
+        view = memoryview(data)[written:]
         with selectors.DefaultSelector() as writable:
             writable.register(self._in, selectors.EVENT_WRITE)
             while view:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or not writable.select(remaining):
+                    raise self._fail(f"the engine reads no request within {timeout:g} s "
+                                     "(timeout)")
                 try:
                     written = os.write(self._in, view)
                 except BlockingIOError:
                     written = 0
                 view = view[written:]
-                if view:
-                    remaining = deadline - time.monotonic()
-                    if remaining <= 0 or not writable.select(remaining):
-                        raise self._fail(f"the engine reads no request within {timeout:g} s "
-                                         "(timeout)")
 
     def close(self) -> None:
         """Send ``stop`` and give the engine a second to end; then end its whole process

@@ -12,7 +12,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from copa_ref import __version__
 from copa_ref.conformance.channel import EngineFailure, SubprocessChannel
@@ -21,6 +21,7 @@ from copa_ref.conformance.report import Tally, describe_failure, summary, write_
 from copa_ref.conformance.runner import (
     Case,
     Filters,
+    HandshakeError,
     Runner,
     corpus_version,
     load_corpus,
@@ -95,10 +96,16 @@ def _run(args: argparse.Namespace) -> int:
     chosen = _check_filters(cases, filters)
     runner = Runner(lambda: SubprocessChannel(args.engine, timeout=args.timeout), cases)
     try:
-        hello = runner.start()
-    except EngineFailure as exc:
+        hello: dict[str, Any] = runner.start()
+    except HandshakeError as exc:
+        # It talks, but not as the protocol says: every case is errored with the reason.
         runner.close()
-        msg = f"the engine {args.engine!r} did not start: {exc}"
+        print(f"the engine's handshake is unusable: {exc}", file=sys.stderr)
+        hello = {"name": "?", "version": "?", "games": {}, "features": []}
+    except Exception as exc:  # EngineFailure, or an answer no JSON reader takes
+        runner.close()
+        text = str(exc) if isinstance(exc, EngineFailure) else f"{type(exc).__name__}: {exc}"
+        msg = f"the engine {args.engine!r} did not start: {text}"
         raise UsageError(msg) from None
     out = sys.stdout
     report: IO[str] | None = None

@@ -35,7 +35,7 @@ from copa_ref.games import GAMES
 
 __all__ = ["KINDS", "generate", "generate_game", "write_corpus"]
 
-KINDS = ("trace", "rejection", "count")
+KINDS = ("trace", "rejection", "count", "config")
 Progress = Callable[[str, int, int], None]
 """``progress(game, number, of)``: told before each game is generated."""
 MAX_STEPS = 5000
@@ -438,6 +438,47 @@ def _rejection(game: Any, rule: str | None, message: str, kind: str, note: str, 
     return case
 
 
+def _configs(game: Any, sc: AnyRecord) -> Iterator[Case]:
+    """Configs ``new_game`` must refuse: malformed ones (an unknown option, a missing one, a
+    value of the wrong JSON type) and the record's configs that the rules exclude."""
+    default = _plain(game.to_json(game.default_config()))
+    assert isinstance(default, dict)
+    first = sorted(default)[0]
+    wrong_type: JSON = "1" if isinstance(default[first], int) else 1
+    candidates: list[tuple[str, str, JSON]] = [
+        ("unknown-option", "an option the game does not have", {**default, "no_such_option": 1}),
+        (f"missing-{first}", f"the option {first} left out",
+         {k: v for k, v in default.items() if k != first}),
+        (f"wrong-type-{first}", f"the option {first} as {canonical_json(wrong_type)}",
+         {**default, first: wrong_type}),
+    ]
+    generic = len(candidates)
+    for change in sc.bad_configs:
+        shown = ",".join(f"{k}={v}" for k, v in sorted(change.items()))
+        candidates.append((shown.replace("_", "-"), f"the config {canonical_json(change)}",
+                           {**default, **change}))
+    for i, (slug, note, data) in enumerate(candidates):
+        rule: str | None = None
+        try:
+            game.new_game(game.config_from_json(data))
+        except RuleViolation as exc:
+            rule, verdict = exc.rule, f"the rules exclude it under {exc.rule}: {exc.message}"
+        except ValueError as exc:
+            verdict = f"it is malformed ({exc})"
+        else:
+            if i < generic:
+                continue  # this game's codec reads it (a default for a missing field, say)
+            msg = f"{game.name}: the bad config {data} is accepted"
+            raise RuntimeError(msg)
+        case = _base(game, "config", slug, f"A new game with {note}: {verdict}. The engine "
+                     "answers new_game with {\"ok\": false, \"error\": ...}.",
+                     (rule,) if rule else ("P-8",), game.default_config())
+        case["config"] = data
+        case["options"] = []
+        case["rule"] = rule
+        yield case
+
+
 def generate_game(game: Any) -> dict[str, list[Case]]:
     """Every case of one game, by kind (empty for a game without a conformance record)."""
     sc = record_of(game.name)
@@ -450,6 +491,7 @@ def generate_game(game: Any) -> dict[str, list[Case]]:
         "trace": traces,
         "rejection": sorted(_rejections(game, sc), key=lambda c: c["id"]),
         "count": [count for count, _ in counts],
+        "config": list(_configs(game, sc)),
     }
 
 

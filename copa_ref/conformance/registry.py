@@ -13,6 +13,7 @@ from copa_ref.conformance.scenarios.copas import RECORD as COPAS
 from copa_ref.conformance.scenarios.da_capo import RECORD as DA_CAPO
 from copa_ref.conformance.scenarios.hopper import RECORD as HOPPER
 from copa_ref.conformance.scenarios.kala import RECORD as KALA
+from copa_ref.conformance.scenarios.kopa import RECORD as KOPA
 from copa_ref.conformance.scenarios.ronda import RECORD as RONDA
 
 __all__ = ["RECORDS", "record_of"]
@@ -22,6 +23,7 @@ _ALL: tuple[AnyRecord, ...] = (
     DA_CAPO,
     HOPPER,
     KALA,
+    KOPA,
     RONDA,
 )
 

@@ -66,6 +66,8 @@ def describe_failure(result: CaseResult) -> str:
         lines.append(f"  broken rule: {result.broken_rule}")
     if result.explanation:
         lines.append(f"  {result.explanation}")
+    if result.viewer:
+        lines.append(f"  see the expected position: {result.viewer} (in the built rule book)")
     if result.step is not None:
         lines.append(f"  at step {result.step}")
     if result.reason:

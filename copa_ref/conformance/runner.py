@@ -25,12 +25,14 @@ from typing import Any
 
 import attrs
 
+from copa_ref.conformance import schemas
 from copa_ref.conformance.channel import Channel, EngineFailure
 from copa_ref.conformance.checks import broken_rule, json_diff, out_of_range, shown
 from copa_ref.conformance.explain import alternatives, explain, outcome_shown, replays
 from copa_ref.conformance.observables import CORPUS_DIR, PROTOCOL_VERSION, observables
 from copa_ref.conformance.registry import record_of
 from copa_ref.conformance.scenarios import AnyRecord, Divergence, Finding, Report
+from copa_ref.conformance.viewer import viewer_path
 from copa_ref.core import JSON, RuleViolation, Seat, canonical_json
 from copa_ref.core.codec import structure
 from copa_ref.games import GAMES
@@ -38,6 +40,7 @@ from copa_ref.games import GAMES
 __all__ = [
     "CaseResult",
     "Filters",
+    "HandshakeError",
     "Runner",
     "corpus_version",
     "load_corpus",
@@ -67,10 +70,7 @@ def load_corpus(corpus: Path = CORPUS_DIR, *, validate: bool = False) -> list[Ca
     """
     validator = None
     if validate:
-        import jsonschema  # type: ignore[import-untyped]
-
-        schema = json.loads((corpus / "schema" / "corpus.schema.json").read_text())
-        validator = jsonschema.Draft202012Validator(schema)
+        validator = schemas.validator("corpus.schema.json", corpus)
     cases: list[Case] = []
     for path in sorted((corpus / "cases").glob("*/*.json")):
         data = json.loads(path.read_text())
@@ -134,12 +134,20 @@ class CaseResult:
     """Another reading that reproduces every report of the engine, when one does."""
     action: JSON = None
     """The action a failed rejection offered (or a trace step the engine refused)."""
+    viewer: str | None = None
+    """The viewer page and step of the rule book where the expected position is shown
+    (relative to the built site's root; :func:`~copa_ref.conformance.viewer.viewer_path`)."""
     seconds: float = 0.0
 
     def as_json(self) -> dict[str, JSON]:
         """The report line of this result."""
         return {"type": "case", **attrs.asdict(self, recurse=False),
                 "rules": list(self.rules), "seconds": round(self.seconds, 4)}
+
+
+class HandshakeError(EngineFailure):
+    """The engine answered the handshake, but refused it or sent a misshapen one: every
+    case is errored with the reason."""
 
 
 class _Failed(Exception):
@@ -162,6 +170,25 @@ def _text(actions: Iterable[JSON]) -> list[str]:
 def _listing(label: str, items: list[str]) -> str:
     more = f" (+{len(items) - 5} more)" if len(items) > 5 else ""
     return f"{label} {', '.join(items[:5])}{more}"
+
+
+def _legal_lines(seat: int | None, listed: list[JSON], wanted: list[JSON], lines: list[str],
+                 extra: dict[int | None, list[str]]) -> bool:
+    """Compare the legal actions a seat's listing holds with the wanted ones; add the
+    differences to *lines* and the extra actions to *extra*. Whether they differ."""
+    got, want = _text(listed), _text(wanted)
+    if got == want:
+        return False
+    label = "legal" if seat is None else f"legal(seat {seat})"
+    missing = sorted(set(want) - set(got))
+    extra[seat] = sorted(set(got) - set(want))
+    if missing:
+        lines.append(_listing(f"{label}: missing", missing))
+    if extra[seat]:
+        lines.append(_listing(f"{label}: extra", extra[seat]))
+    if not missing and not extra[seat]:
+        lines.append(f"{label}: duplicates in {len(got)} actions")
+    return True
 
 
 def _replay_reference(game: Any, config: Any, actions: list[JSON]) -> list[Any]:
@@ -191,20 +218,31 @@ class Runner:
         self.traces: dict[str, Case] = {c["id"]: c for c in corpus if c.get("kind") == "trace"}
         self._reports: dict[int, Report] = {}
         self._budget = 0
+        self.handshake_error: HandshakeError | None = None
 
     # -- the session -------------------------------------------------------------------------
 
     def start(self) -> Message:
-        """Start the engine (if not running) and return its handshake."""
+        """Start the engine (if not running) and return its handshake.
+
+        :raises HandshakeError: again and again once the engine sent an unusable handshake
+            (it is not restarted for every case).
+        """
+        if self.handshake_error is not None:
+            raise self.handshake_error
         if self.channel is None:
             self.channel = self.connect()
             self.hello = None
             answer = self.channel.request({"op": "start", "protocol": PROTOCOL_VERSION})
             if not answer.get("ok"):
-                raise EngineFailure(f"handshake refused: {shown(answer.get('error'))}")
+                self.handshake_error = HandshakeError(
+                    f"handshake refused: {shown(answer.get('error'))}")
+                raise self.handshake_error
             problem = handshake_problem(answer)
             if problem is not None:
-                raise EngineFailure(f"misshapen handshake: {problem}: {shown(answer)[:300]}")
+                self.handshake_error = HandshakeError(
+                    f"misshapen handshake: {problem}: {shown(answer)[:300]}")
+                raise self.handshake_error
             self.hello = answer
         assert self.hello is not None
         return self.hello
@@ -296,12 +334,15 @@ class Runner:
                 self._trace(case)
             elif kind == "rejection":
                 self._rejection(case)
+            elif kind == "config":
+                self._config(case)
             else:
                 self._count(case)
         except _Failed as failed:
             return CaseResult(**base, status="failed", step=failed.step, reason=failed.reason,
                               diff=failed.diff, broken_rule=failed.rule,
                               explanation=failed.explanation, action=failed.action,
+                              viewer=viewer_path(case["id"], failed.step),
                               seconds=time.perf_counter() - started)
         except EngineFailure as exc:
             self.close()
@@ -362,6 +403,24 @@ class Runner:
         """Check the engine's observables against *expect* at *step* (after *actions*)."""
         report = self._report(expect)
         self._reports[step] = report
+        lines, differing = self._view_lines(report, expect)
+        extra: dict[int | None, list[str]] = {}
+        groups: list[tuple[int | None, list[JSON]]] = []
+        if expect["legal"] is not None:
+            groups.append((None, expect["legal"]))
+        for part in expect["legal_by_seat"] or ():
+            groups.append((part["seat"], part["actions"]))
+        for seat, wanted in groups:
+            if _legal_lines(seat, report.legal[seat], wanted, lines, extra):
+                differing.append("legal")
+        if lines:
+            after = f" after {canonical_json(actions[-1])}" if actions else ""
+            self._fail(case, step, actions, f"observables differ at step {step}{after}", lines,
+                       differing, extra)
+
+    def _view_lines(self, report: Report, expect: Case) -> tuple[list[str], list[str]]:
+        """The differences of who moves, the public view and the outcome: readable lines
+        and the differing paths."""
         lines: list[str] = []
         differing: list[str] = []
         if canonical_json(report.to_move) != canonical_json(expect["to_move"]):
@@ -379,30 +438,7 @@ class Runner:
             lines += found or [f"outcome: expected {shown(want_outcome)}, "
                                f"got {shown(got_outcome)}"]
             differing += [line.split(":", 1)[0] for line in found] or ["outcome"]
-        extra: dict[int | None, list[str]] = {}
-        groups: list[tuple[int | None, list[JSON]]] = []
-        if expect["legal"] is not None:
-            groups.append((None, expect["legal"]))
-        for part in expect["legal_by_seat"] or ():
-            groups.append((part["seat"], part["actions"]))
-        for seat, wanted in groups:
-            got = _text(report.legal[seat])
-            want = _text(wanted)
-            if got != want:
-                missing = sorted(set(want) - set(got))
-                extra[seat] = sorted(set(got) - set(want))
-                label = "legal" if seat is None else f"legal(seat {seat})"
-                differing.append("legal")
-                if missing:
-                    lines.append(_listing(f"{label}: missing", missing))
-                if extra[seat]:
-                    lines.append(_listing(f"{label}: extra", extra[seat]))
-                if not missing and not extra[seat]:
-                    lines.append(f"{label}: duplicates in {len(got)} actions")
-        if lines:
-            after = f" after {canonical_json(actions[-1])}" if actions else ""
-            self._fail(case, step, actions, f"observables differ at step {step}{after}", lines,
-                       differing, extra)
+        return lines, differing
 
     # -- naming the rule ------------------------------------------------------------------------
 
@@ -613,13 +649,12 @@ class Runner:
             mover = game.to_move(node)
             seen = self._observe()
             kind = seen["to_move"]["kind"]
-            want_kind = game.to_json(mover)
             report = Report(to_move=seen["to_move"], public=seen["public"],
-                            outcome=seen["outcome"], observed=False)
-            if canonical_json(seen["to_move"]) != canonical_json(want_kind):
-                self._count_failure(case, prefix, path, [
-                    f"to_move: expected {shown(want_kind)}, got {shown(seen['to_move'])}"],
-                    ["to_move"], {}, report)
+                            outcome=seen["outcome"])
+            view, differing = self._view_lines(report, json.loads(json.dumps(
+                observables(game, node))))
+            if view:
+                self._count_failure(case, prefix, path, view, differing, {}, report)
             legal: dict[int | None, list[JSON]] = {}
             if kind in ("seat", "any", "nobody"):
                 legal[None] = self._legal(None)
@@ -630,19 +665,8 @@ class Runner:
             lines: list[str] = []
             extra: dict[int | None, list[str]] = {}
             for seat, got_actions in legal.items():
-                got = _text(got_actions)
-                want = _text(game.to_json(a) for a in game.legal_actions(
-                    node, None if seat is None else Seat(seat)))
-                if got != want:
-                    label = "legal" if seat is None else f"legal(seat {seat})"
-                    missing = sorted(set(want) - set(got))
-                    extra[seat] = sorted(set(got) - set(want))
-                    if missing:
-                        lines.append(_listing(f"{label}: missing", missing))
-                    if extra[seat]:
-                        lines.append(_listing(f"{label}: extra", extra[seat]))
-                    if not missing and not extra[seat]:
-                        lines.append(f"{label}: duplicates in {len(got)} actions")
+                _legal_lines(seat, got_actions, [game.to_json(a) for a in game.legal_actions(
+                    node, None if seat is None else Seat(seat))], lines, extra)
             if lines:
                 self._count_failure(case, prefix, path, lines, ["legal"], extra, report)
             if kind == "joint":
@@ -692,6 +716,19 @@ class Runner:
             raise _Failed(len(prefix), f"{case['counts']} to depth {depth}: expected "
                                        f"{case['total']}, got {sum(breakdown.values())}",
                           "\n".join(lines[:12]))
+
+    def _config(self, case: Case) -> None:
+        """``new_game`` with a config the rules exclude (or a malformed one) is refused."""
+        assert self.channel is not None
+        self._budget -= 1
+        answer = self.channel.request({"op": "new_game", "game": case["game"],
+                                       "config": case["config"]})
+        if answer.get("ok") is not False:
+            rule = case["rule"]
+            why = f"the rules exclude under {rule}" if rule else "is malformed (P-8)"
+            raise _Failed(0, f"started a game with the config {canonical_json(case['config'])}"
+                             f", which {why}", "new_game must answer {\"ok\": false, "
+                             "\"error\": ...}", rule or "P-8")
 
     def _walk_quietly(self, case: Case, actions: list[JSON]) -> None:
         """Replay *actions* without checking (back to a node of a count, without undo)."""

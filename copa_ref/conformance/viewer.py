@@ -70,13 +70,15 @@ class Frame:
 def load_cases(root: Path = CORPUS_DIR) -> list[Case]:
     """Every case in the corpus at *root* (``cases/<game>/*.json``), in file and case order.
 
-    Read generically: any file whose JSON has a ``cases`` list is read, whatever its kind.
+    Read generically: any file whose JSON has a ``cases`` list is read, whatever its kind,
+    except the ``config`` cases: a config ``new_game`` refuses has no position to show.
     """
     cases: list[Case] = []
     for path in sorted((root / "cases").glob("*/*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
         if isinstance(data, dict) and isinstance(data.get("cases"), list):
-            cases.extend(c for c in data["cases"] if isinstance(c, dict) and "id" in c)
+            cases.extend(c for c in data["cases"] if isinstance(c, dict) and "id" in c
+                         and c.get("kind") != "config")
     return cases
 
 
@@ -197,7 +199,8 @@ def action_words(action: JSON) -> str:
         return _words(action)
     kind = str(action.get("type", "action")).replace("_", " ")
     who = f"seat {action['seat']}: " if isinstance(action.get("seat"), int) else ""
-    rest = [_words(value) if key == action.get("type") else
-            f"{key.replace('_', ' ')} {_words(value)}" for key, value in sorted(action.items())
-            if key not in ("type", "seat")]
+    fields = {key: value for key, value in action.items() if key not in ("type", "seat")}
+    if list(fields) == [action.get("type")]:
+        return f"{who}{kind} {_words(next(iter(fields.values())))}"
+    rest = [f"{key.replace('_', ' ')} {_words(value)}" for key, value in sorted(fields.items())]
     return f"{who}{kind}" + (f", {'; '.join(rest)}" if rest else "")

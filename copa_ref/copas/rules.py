@@ -51,16 +51,21 @@ __all__ = [
     "check_state",
     "copas_taken",
     "deck",
+    "first_leader",
     "hand_size",
+    "left_out",
     "legal_actions",
     "legal_cards",
     "new_game",
+    "next_dealer",
     "num_players",
     "observe",
     "outcome",
     "render",
+    "round_over",
     "round_points",
     "sample_chance",
+    "seat_at",
     "strength",
     "to_move",
     "trick_winner",
@@ -87,6 +92,13 @@ def _index(card: Card) -> int:
     return card.index
 
 
+def left_out(players: int) -> Card | None:
+    """The card left out of the deck for *players* seats: the two of clubs with three
+    (COPAS-4), none otherwise."""
+    # COPAS-4: with three players the two of clubs is left out.
+    return Card.C2p if players == 3 else None
+
+
 def deck(players: int) -> tuple[Card, ...]:
     """The deck for *players* seats, in canonical order (COPAS-1, COPAS-4).
 
@@ -108,6 +120,33 @@ def strength(card: Card, plain: bool) -> int:
     """
     # COPAS-2: 2 < 3 < 4 < 5 < 6 < Q < J < K < 7 < A (or the plain house order).
     return card.plain if plain else card.rank
+
+
+def seat_at(leader: int, k: int, players: int) -> int:
+    """The seat that plays the *k*-th card (from 0) of a trick led by *leader* (COPAS-9)."""
+    # COPAS-9: play runs counter-clockwise, seat + 1.
+    return (leader + k) % players
+
+
+def first_leader(dealer: int, players: int) -> int:
+    """The seat that leads a round's first trick: the shuffler, right of the dealer (COPAS-8)."""
+    # COPAS-8: the shuffler, to the dealer's right, leads the first trick.
+    return (dealer + 1) % players
+
+
+def next_dealer(dealer: int, players: int) -> int:
+    """The dealer of the next round: the player to the dealer's right (COPAS-7)."""
+    # COPAS-7: the player to the dealer's right deals the next round.
+    return (dealer + 1) % players
+
+
+def round_over(hand: tuple[Card, ...], tricks: tuple[Trick, ...], config: Config) -> bool:
+    """Whether the trick just taken ends the round: no card is left in *hand* (every hand is
+    as empty), or, under the house rule, all ten copas are out (COPAS-14)."""
+    # COPAS-14: the round ends when all cards are played (or, as a house rule, once all
+    # ten copas are out).
+    return not hand or (
+        config.end_when_copas_out and sum(copas_taken(tricks, config.players)) == 10)
 
 
 # -- configuration and set-up ----------------------------------------------------------------
@@ -146,7 +185,11 @@ def check_config(config: Config) -> None:
 
 
 def num_players(config: Config) -> int:
-    """How many seats play (COPAS-4)."""
+    """How many seats play (COPAS-4).
+
+    :raises MalformedInputError: for a value that is not a Copas config.
+    """
+    check_instance(config, Config, "a Copas config")
     return config.players
 
 
@@ -167,8 +210,7 @@ def new_game(config: Config | None = None) -> State:
         scores=(0,) * n,
         pending=None,
         hands=((),) * n,
-        # COPAS-8: the shuffler, to the dealer's right, leads the first trick.
-        leader=(config.first_dealer + 1) % n,
+        leader=first_leader(config.first_dealer, n),
         trick=(),
         tricks=(),
         last_round=(),
@@ -186,7 +228,7 @@ def to_move(state: State) -> ToMove:
     _check_state(state)
     phase = state.phase
     if phase is Phase.PLAY:
-        return _MOVERS[(state.leader + len(state.trick)) % len(state.hands)]
+        return _MOVERS[seat_at(state.leader, len(state.trick), len(state.hands))]
     if phase is Phase.DEAL:
         return CHANCE
     return NOBODY
@@ -244,7 +286,7 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
         return ()
     trick = state.trick
     hands = state.hands
-    mover = (state.leader + len(trick)) % len(hands)
+    mover = seat_at(state.leader, len(trick), len(hands))
     if seat is not None and seat != mover:
         return ()
     plays = _PLAYS[mover]
@@ -421,7 +463,7 @@ def _deal(state: State, action: Deal) -> State:
     for seat, hand in enumerate(hands):
         for card in hand:
             # COPAS-4: three players play without the two of clubs.
-            if n == 3 and card is Card.C2p:
+            if card is left_out(n):
                 msg = "the two of clubs is left out with three players"
                 raise IllegalActionError("COPAS-4", msg)
             # COPAS-6: every card dealt exactly once.
@@ -444,8 +486,7 @@ def _deal(state: State, action: Deal) -> State:
         scores=state.scores,
         pending=state.pending,
         hands=tuple(tuple(sorted(hand, key=_index)) for hand in hands),
-        # COPAS-8: the shuffler (the dealer's right) leads the first trick.
-        leader=(state.dealer + 1) % n,
+        leader=first_leader(state.dealer, n),
         trick=(),
         tricks=(),
         last_round=state.last_round,
@@ -462,7 +503,7 @@ def _play(state: State, action: Play) -> State:
     trick = state.trick
     leader = state.leader
     # COPAS-9: counter-clockwise, one card each, starting with the leader.
-    mover = (leader + len(trick)) % n
+    mover = seat_at(leader, len(trick), n)
     if seat != mover:
         msg = f"seat {seat} played, but it is seat {mover}'s turn"
         raise IllegalActionError("COPAS-9", msg)
@@ -495,13 +536,9 @@ def _play(state: State, action: Play) -> State:
     tricks = state.tricks
     if len(trick) == n:
         # COPAS-13: the highest card of the led suit takes the trick and leads the next.
-        winner = (leader + trick_winner(trick, config.rank_order is RankOrder.PLAIN)) % n
+        winner = seat_at(leader, trick_winner(trick, config.rank_order is RankOrder.PLAIN), n)
         tricks = (*tricks, Trick(leader, trick, winner))
-        # COPAS-14: the round ends when all cards are played (or, as a house rule, once all
-        # ten copas are out).
-        if not new_hand or (
-            config.end_when_copas_out and sum(copas_taken(tricks, n)) == 10
-        ):
+        if round_over(new_hand, tricks, config):
             return _end_round(state, hands, tricks, winner)
         leader, trick = winner, ()
     return State(
@@ -561,8 +598,7 @@ def _end_round(
             tricks=tricks,
             last_round=booked,
         )
-    # COPAS-7: the player to the dealer's right deals the next round.
-    dealer = (state.dealer + 1) % n
+    dealer = next_dealer(state.dealer, n)
     return State(
         config=config,
         phase=Phase.DEAL,
@@ -572,7 +608,7 @@ def _end_round(
         pending=pending,
         hands=hands,
         # COPAS-8: the next round's shuffler leads its first trick.
-        leader=(dealer + 1) % n,
+        leader=first_leader(dealer, n),
         trick=(),
         tricks=tricks,
         last_round=booked,

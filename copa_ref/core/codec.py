@@ -35,12 +35,14 @@ import cattrs.v
 from copa_ref.core.errors import MalformedInputError
 
 __all__ = [
+    "CONTROL",
     "JSON",
     "LIMITS",
     "MAX_INT",
     "Limits",
     "canonical_json",
     "clip",
+    "escape_controls",
     "excerpt",
     "loads",
     "make_converter",
@@ -122,13 +124,20 @@ def _bounded(message: str) -> str:
     return message if len(message) <= MESSAGE else message[: MESSAGE - 3] + "..."
 
 
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069"
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069"
                       "\ud800-\udfff]")
+"""The characters :func:`clip` escapes: C0 and C1 controls, DEL, the bidirectional
+overrides and isolates, lone surrogates."""
 
 
 def _escape(match: re.Match[str]) -> str:
     code = ord(match.group())
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def escape_controls(text: str) -> str:
+    """*text* with every :data:`CONTROL` character written as an escape (``\\x1b``)."""
+    return CONTROL.sub(_escape, text)
 
 
 def clip(text: str, limit: int = MESSAGE) -> str:
@@ -139,7 +148,7 @@ def clip(text: str, limit: int = MESSAGE) -> str:
     if type(text) is not str:
         text = excerpt(text, limit)
     cut = len(text) > limit
-    shown = _CONTROL.sub(_escape, text[: limit + 1] if cut else text)
+    shown = escape_controls(text[: limit + 1] if cut else text)
     if cut or len(shown) > limit:
         shown = shown[: max(limit - 3, 0)] + "..."
     return shown

@@ -90,6 +90,10 @@ class Game(Generic[S, A, C, O]):
     svg: Callable[[S, Seat | None], str] | None = None
     """A picture of a state as SVG text (``copa_ref.<game>.svg``); with a seat, only what that
     seat may see. Pure and deterministic, with a ``<title>`` and a ``<desc>`` in words."""
+    random_play_ends: bool = True
+    """Whether uniformly random play ends every game. ``False`` where a pass is always legal
+    and costs points without end (Kopa, KOPA-Q14): generic tests then cut random games short
+    instead of waiting for their end."""
 
     # -- derived helpers, the same for every game ------------------------------------------
 

@@ -88,7 +88,11 @@ _BIDS: tuple[tuple[tuple[Bid, ...], ...], ...] = tuple(
 
 
 def num_players(config: Config) -> int:
-    """How many seats *config* has (DACAPO-1)."""
+    """How many seats *config* has (DACAPO-1).
+
+    :raises MalformedInputError: for a value that is not a DA CAPO config.
+    """
+    check_instance(config, Config, "a DA CAPO config")
     return config.players
 
 

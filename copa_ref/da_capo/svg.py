@@ -63,11 +63,14 @@ def svg(state: State, seat: int | None = None) -> str:
     Below: the box and the last round's revealed bids. Pure and deterministic.
     """
     view = "" if seat is None else f", as seat {seat} sees it"
-    drawing = Drawing(_WIDTH, _SIZE + 40, title=f"DA CAPO: {_status(state)}{view}",
+    players = len(state.lines)
+    # Lift the table by the room its top seats leave empty (with three seats, say).
+    highest = min(math.sin(math.pi / 2 + 2 * math.pi * s / players) for s in range(players))
+    lift = max(0.0, (_PLAYER + 14) * (1 + highest) - 20)
+    drawing = Drawing(_WIDTH, _SIZE + 40 - lift, title=f"DA CAPO: {_status(state)}{view}",
                       desc=_describe(state))
     drawing.text(_WIDTH / 2, 24, _status(state), size=16, bold=True)
-    cx, cy = _CENTRE
-    players = len(state.lines)
+    cx, cy = _CENTRE[0], _CENTRE[1] - lift
     last_winner = state.rounds[-1].winner if state.rounds else None
     for s, line in enumerate(state.lines):
         angle = math.pi / 2 + 2 * math.pi * s / players
@@ -94,14 +97,15 @@ def svg(state: State, seat: int | None = None) -> str:
     drawing.text(cx, cy + 6, str(state.target), size=18, bold=True, cls="paper")
     if state.finisher is not None:
         drawing.text(cx, cy + 46, f"seat {state.finisher}", size=11, cls="muted")
-    drawing.text(_WIDTH - 12, _SIZE + 8, f"box {state.box}", size=13, anchor="end")
+    bottom = _SIZE - lift
+    drawing.text(_WIDTH - 12, bottom + 8, f"box {state.box}", size=13, anchor="end")
     if state.rounds:
         last = state.rounds[-1]
         bids = " ".join("–" if b is None else str(b) for b in last.bids)
         who = "nobody" if last.winner is None else f"seat {last.winner}"
-        drawing.text(12, _SIZE + 8, f"round {len(state.rounds)} bids {bids} → {who}",
+        drawing.text(12, bottom + 8, f"round {len(state.rounds)} bids {bids} → {who}",
                      size=12, anchor="start", cls="muted")
     if state.last_step is not None:
-        drawing.text(12, _SIZE + 28, f"last-player step: seat {state.last_step.seat}",
+        drawing.text(12, bottom + 28, f"last-player step: seat {state.last_step.seat}",
                      size=12, anchor="start", cls="muted")
     return drawing.to_string()

@@ -42,6 +42,7 @@ from copa_ref.hopper.state import (
     ShotModel,
     State,
 )
+from copa_ref.hopper.svg import svg
 
 __all__ = [
     "GAME",
@@ -103,5 +104,6 @@ GAME: Game[State, Action, Config, State] = Game(
     render=render,
     demo=demo,
     chance_outcomes=chance_outcomes,
+    svg=svg,
 )
 """HOPPER as a :class:`~copa_ref.core.game.Game`."""

@@ -115,7 +115,11 @@ _first = operator.itemgetter(0)
 
 
 def num_players(config: Config) -> int:
-    """How many seats *config* has (HOPPER-1)."""
+    """How many seats *config* has (HOPPER-1).
+
+    :raises MalformedInputError: for a value that is not a HOPPER config.
+    """
+    check_instance(config, Config, "a HOPPER config")
     return config.players
 
 
@@ -516,6 +520,8 @@ def _check_state(state: object, seat: object = None) -> None:
 
     :raises MalformedInputError: otherwise.
     """
+    if seat is None and type(state) is State:
+        return
     check_position(state, State, "a HOPPER state", seat, lambda s: len(s.hands))
 
 

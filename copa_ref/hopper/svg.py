@@ -1,114 +1,95 @@
-"""A picture of a HOPPER position as SVG: the tray with its cups and their beans, the loose
+"""A HOPPER position as an SVG picture: the tray with its cups and their beans, the loose
 beans, every seat's hand and claimed cups, and who acts.
 
-Pure and deterministic, standard library only (:mod:`xml.etree.ElementTree`); readable in
-light and dark themes (CSS classes with a ``prefers-color-scheme`` media query inside the
-SVG). HOPPER hides nothing (HOPPER-18), so every seat's view is the same picture.
+Drawn with :class:`~copa_ref.core.svg.Drawing` (standard library only, light and dark
+themes). HOPPER hides nothing (HOPPER-18), so a seat's view is the whole position, titled
+as that seat's.
 """
 
 from __future__ import annotations
 
 import math
-import xml.etree.ElementTree as ET
 
+from copa_ref.core.svg import Drawing
 from copa_ref.hopper.rules import outcome
 from copa_ref.hopper.state import BLACK, Phase, State
 
 __all__ = ["describe", "svg"]
 
-NAMES = ("A", "B", "C", "D", "E")
-CELL = 56
-MARGIN = 16
-
-_STYLE = """
-.bg { fill: #fbf8f1; } .tray { fill: #e8dcc2; stroke: #8a7550; stroke-width: 2; }
-.cup { fill: #f4eee0; stroke: #6b5a3a; stroke-width: 2; }
-.black { fill: #2b2b2b; stroke: #000; stroke-width: 2; }
-.aim { stroke: #c0392b; stroke-width: 3; stroke-dasharray: 4 3; fill: none; }
-.bean { fill: #7a4b1e; } .black-bean { fill: #e0c28a; }
-text { font: 12px sans-serif; fill: #222; } .on-black { fill: #eee; }
-.small { font-size: 11px; }
-@media (prefers-color-scheme: dark) {
-  .bg { fill: #1d1f21; } .tray { fill: #3a3326; stroke: #b39b6b; }
-  .cup { fill: #5a4e38; stroke: #d8c59a; } .black { fill: #000; stroke: #999; }
-  .bean { fill: #f0b36a; } text { fill: #eee; }
-}
-"""
+_CELL = 60
+_LEFT = 24
+_TOP = 52
+_SIDE = 4
 
 
-def describe(state: State) -> str:
-    """The position in words (the picture's ``<desc>``)."""
-    cups = ", ".join(("the black cup" if cup == BLACK else f"cup {cup}") + f" {beans}"
-                     for cup, beans in state.tray) or "none"
-    seats = "; ".join(
-        f"seat {s} holds {held} bean{'s' if held != 1 else ''} and has claimed "
-        f"{sum(1 for who, _ in state.claims if who == s)} cups"
-        for s, held in enumerate(state.hands))
-    return (f"HOPPER, {len(state.hands)} players. Cups in the tray (beans): {cups}. "
-            f"{state.loose} loose beans. {seats}. {_status(state)}")
+def _cup_name(cup: int) -> str:
+    return "the black cup" if cup == BLACK else f"cup {cup}"
 
 
 def _status(state: State) -> str:
     result = outcome(state)
     if result is not None:
         who = ", ".join(str(int(w)) for w in result.winners)
-        return f"The game is over: seat(s) {who} won, scores {list(result.scores)}."
+        return f"game over: seat(s) {who} won, scores {list(result.scores)}"
     if state.phase is Phase.LAND:
-        aim = "" if state.aim is None else f", aimed at cup {state.aim}"
-        return f"Seat {state.turn}'s bean is in the air{aim}."
+        aim = "" if state.aim is None else f", aimed at {_cup_name(state.aim)}"
+        return f"seat {state.turn}'s bean is in the air{aim}"
     if state.turn is None:
-        return "The shoot-out: any seat that may shoot shoots next."
-    return f"Seat {state.turn} is to shoot."
+        return "shoot-out: any seat that may shoot shoots next"
+    return f"seat {state.turn} to shoot"
 
 
-def _beans(group: ET.Element, x: float, y: float, beans: int, cls: str) -> None:
-    for i in range(beans):
-        angle = 2 * math.pi * i / 4 - math.pi / 2
-        ET.SubElement(group, "circle", {"cx": f"{x + 9 * math.cos(angle):.1f}",
-                                        "cy": f"{y + 9 * math.sin(angle):.1f}", "r": "4",
-                                        "class": cls})
+def describe(state: State) -> str:
+    """The position in words (the picture's ``<desc>``)."""
+    cups = ", ".join(f"{_cup_name(cup)} {beans}" for cup, beans in state.tray) or "none"
+    parts = [f"HOPPER, {len(state.hands)} players, {state.config.ending.value}: "
+             f"{_status(state)}.", f"Cups in the tray with their beans: {cups}.",
+             f"{state.loose} loose beans."]
+    for seat, held in enumerate(state.hands):
+        claimed = [_cup_name(cup) for who, cup in state.claims if who == seat]
+        parts.append(f"Seat {seat} holds {held} beans and has claimed "
+                     f"{', '.join(claimed) or 'no cup'}.")
+    if state.claims:
+        parts.append(f"Claimed in the order {', '.join(str(c) for _, c in state.claims)}.")
+    return " ".join(parts)
 
 
 def svg(state: State, seat: int | None = None) -> str:
-    """The position as an SVG document; *seat* changes nothing (nothing is hidden)."""
-    side = 4 if len(state.tray) > 4 else 2
-    tray_px = side * CELL
-    width = max(tray_px + 2 * MARGIN, 320)
-    rows = len(state.hands) + 2
-    height = tray_px + 2 * MARGIN + 18 * rows + 10
-    root = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "width": str(width),
-                              "height": str(height), "viewBox": f"0 0 {width} {height}",
-                              "role": "img"})
-    ET.SubElement(root, "title").text = "HOPPER position"
-    ET.SubElement(root, "desc").text = describe(state)
-    ET.SubElement(root, "style").text = _STYLE
-    ET.SubElement(root, "rect", {"x": "0", "y": "0", "width": str(width), "height": str(height),
-                                 "class": "bg"})
-    ET.SubElement(root, "rect", {"x": str(MARGIN), "y": str(MARGIN), "width": str(tray_px),
-                                 "height": str(tray_px), "rx": "8", "class": "tray"})
+    """The position as SVG text; with *seat*, titled as that seat's view (nothing is hidden).
+
+    A cup shows its name and its beans (up to 3 dots); the black cup is drawn dark; a dashed
+    ring marks the cup a bean in the air was aimed at. Pure and deterministic.
+    """
+    rows = max(1, math.ceil(len(state.tray) / _SIDE))
+    tray_height = _CELL * rows
+    width = _LEFT * 2 + _CELL * _SIDE + 250
+    height = _TOP + max(tray_height, 32 * (len(state.hands) + 1)) + 30
+    view = "" if seat is None else f", as seat {seat} sees it"
+    drawing = Drawing(width, height, title=f"HOPPER: {_status(state)}{view}",
+                      desc=describe(state))
+    drawing.text(width / 2, 28, _status(state), size=15, bold=True)
+    drawing.add("rect", class_="board", x=_LEFT - 6, y=_TOP - 6, width=_CELL * _SIDE + 12,
+                height=tray_height + 12, rx=10)
     for i, (cup, beans) in enumerate(state.tray):
-        x = MARGIN + CELL * (i % side) + CELL / 2
-        y = MARGIN + CELL * (i // side) + CELL / 2
+        x = _LEFT + _CELL * (i % _SIDE) + _CELL / 2
+        y = _TOP + _CELL * (i // _SIDE) + _CELL / 2
         black = cup == BLACK
-        group = ET.SubElement(root, "g")
-        ET.SubElement(group, "circle", {"cx": f"{x:.1f}", "cy": f"{y:.1f}", "r": "22",
-                                        "class": "black" if black else "cup"})
+        drawing.add("circle", class_="dark" if black else "cup", cx=x, cy=y, r=24)
         if state.phase is Phase.LAND and state.aim == cup:
-            ET.SubElement(group, "circle", {"cx": f"{x:.1f}", "cy": f"{y:.1f}", "r": "26",
-                                            "class": "aim"})
-        _beans(group, x, y, beans, "black-bean" if black else "bean")
-        label = ET.SubElement(group, "text", {"x": f"{x - 20:.1f}", "y": f"{y - 14:.1f}",
-                                              "class": "small on-black" if black else "small"})
-        label.text = "B" if black else str(cup)
-    y = MARGIN + tray_px + 20
-    ET.SubElement(root, "text", {"x": str(MARGIN), "y": str(y)}).text = (
-        f"loose beans: {state.loose}")
+            drawing.add("circle", class_="mark", cx=x, cy=y, r=28)
+        for b in range(beans):
+            angle = 2 * math.pi * b / 3 - math.pi / 2
+            drawing.add("circle", class_="light", cx=round(x + 10 * math.cos(angle), 2),
+                        cy=round(y + 4 + 10 * math.sin(angle), 2), r=4.5)
+        drawing.text(x, y - 10, "B" if black else str(cup), size=10,
+                     cls="paper" if black else "muted")
+    column = _LEFT * 2 + _CELL * _SIDE
+    drawing.text(column, _TOP + 8, f"loose beans: {state.loose}", anchor="start", size=13)
     for s, held in enumerate(state.hands):
-        y += 18
         cups = " ".join("B" if cup == BLACK else str(cup) for who, cup in state.claims
                         if who == s)
-        ET.SubElement(root, "text", {"x": str(MARGIN), "y": str(y)}).text = (
-            f"{NAMES[s]} (seat {s}): hand {held}; cups [{cups}]")
-    y += 18
-    ET.SubElement(root, "text", {"x": str(MARGIN), "y": str(y)}).text = _status(state)
-    return ET.tostring(root, encoding="unicode")
+        drawing.text(column, _TOP + 34 + 32 * s, f"seat {s}: {held} beans", anchor="start",
+                     size=13)
+        drawing.text(column, _TOP + 48 + 32 * s, f"cups [{cups}]", anchor="start", size=10,
+                     cls="muted")
+    return drawing.to_string()

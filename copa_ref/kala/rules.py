@@ -61,10 +61,15 @@ from copa_ref.kala.state import (
 )
 
 __all__ = [
+    "SOWING",
     "apply",
+    "bonus_due",
     "bonus_length",
     "check_state",
+    "cup_destination",
+    "excess_receiver",
     "harvest_split",
+    "harvestable",
     "is_legal",
     "legal_actions",
     "new_game",
@@ -74,6 +79,7 @@ __all__ = [
     "sample_chance",
     "sow_beans",
     "to_move",
+    "too_few",
     "total_beans",
     "well_formed",
 ]
@@ -83,6 +89,9 @@ Field = tuple[int, ...]
 
 START_SQUARES: tuple[Square, Square] = ((0, 0), (BOARD - 1, BOARD - 1))
 """KALA-2: the playing cups start on two diagonally opposite corners."""
+
+SOWING = 4
+"""KALA-4: a regular sowing takes this many beans from the store (one per square)."""
 
 _MOVERS = (ToMove.seat(0), ToMove.seat(1))
 
@@ -172,7 +181,7 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
         return ()
     phase = state.phase
     if phase is Phase.SOW:
-        return _SOWS[(turn, state.cups[turn], 4)]
+        return _SOWS[(turn, state.cups[turn], SOWING)]
     if phase is Phase.BONUS_SOW:
         return _SOWS[(turn, state.cups[turn], bonus_length(state))]
     if phase is Phase.HARVEST:
@@ -242,11 +251,16 @@ def _last_cup_beans(state: State) -> int:
 
 def _after_sowing(state: State) -> State:
     """KALA-15, KALA-16: a harvest first (decided, or forced when mandatory), then the cup."""
-    if _last_cup_beans(state) >= 4:
+    if harvestable(_last_cup_beans(state)):
         if state.config.harvest is HarvestRule.MANDATORY:
             return _harvest(state)
         return _with_phase(state, Phase.HARVEST)
     return _move_cup(state)
+
+
+def harvestable(beans: int) -> bool:
+    """KALA-15: a cup the last bean leaves with 4 or more beans may be harvested."""
+    return beans >= 4
 
 
 def _harvest(state: State) -> State:
@@ -269,6 +283,11 @@ def _harvest(state: State) -> State:
     return _move_cup(harvested)
 
 
+def cup_destination(cups: tuple[Square, Square], seat: int, last: Square) -> Square:
+    """KALA-8: after sowing, the playing cup goes onto the field cup that took the last bean."""
+    return last
+
+
 def _move_cup(state: State) -> State:
     """KALA-8, KALA-10: onto the last bean's field cup, or (last bean in the opponent's cup)
     onto a neighbour of it that the player chooses."""
@@ -278,7 +297,7 @@ def _move_cup(state: State) -> State:
         if len(options) > 1:
             return _with_phase(state, Phase.PLACE)
         return _place(state, options[0])
-    return _place(state, state.last)
+    return _place(state, cup_destination(state.cups, state.turn, state.last))
 
 
 def _place(state: State, square: Square) -> State:
@@ -286,12 +305,27 @@ def _place(state: State, square: Square) -> State:
     cups = (square, state.cups[1]) if seat == 0 else (state.cups[0], square)
     placed = State(state.config, state.field, cups, state.cup_beans, state.stores, state.bank,
                    seat, Phase.PLACE, state.bonus_sowing, None)
-    if not state.bonus_sowing and placed.cup_beans[seat] >= 4:
+    if not state.bonus_sowing and bonus_due(placed.cup_beans[seat]):
         # KALA-12: after moving, 4 or more beans in the playing cup give a bonus move.
         if placed.config.bonus is BonusRule.OPTIONAL:
             return _with_phase(placed, Phase.BONUS)
         return _start_bonus(placed)
     return _end_turn(placed)
+
+
+def bonus_due(beans: int) -> bool:
+    """KALA-12: 4 or more beans in the playing cup after it moved give a bonus move."""
+    return beans >= 4
+
+
+def too_few(beans: int) -> bool:
+    """KALA-17: a player with fewer than 4 beans in his store cannot finish a turn."""
+    return beans < 4
+
+
+def excess_receiver(seat: int) -> int:
+    """KALA-14: the beans no bonus path holds go to the opponent of *seat*."""
+    return 1 - seat
 
 
 def _start_bonus(state: State) -> State:
@@ -305,8 +339,8 @@ def _start_bonus(state: State) -> State:
 def _end_turn(state: State) -> State:
     """KALA-17: the game ends when a player has fewer than 4 beans for his turn."""
     seat, nxt = state.turn, 1 - state.turn
-    over = (state.stores[seat] < 4 if state.config.end_check is EndCheck.AFTER_TURN
-            else state.stores[nxt] < 4)
+    over = too_few(state.stores[seat] if state.config.end_check is EndCheck.AFTER_TURN
+                   else state.stores[nxt])
     if over and state.config.end_check is EndCheck.AFTER_TURN:
         return State(state.config, state.field, state.cups, state.cup_beans, state.stores,
                      state.bank, seat, Phase.OVER)
@@ -326,10 +360,12 @@ def _sow(state: State, path: tuple[Square, ...]) -> State:
         excess = cup_beans[seat] - len(path)
         cup_beans = (0, cup_beans[1]) if seat == 0 else (cup_beans[0], 0)
         if excess:
-            stores = (stores[0], stores[1] + excess) if seat == 0 else (
-                stores[0] + excess, stores[1])
+            receiver = excess_receiver(seat)
+            stores = (stores[0] + excess, stores[1]) if receiver == 0 else (
+                stores[0], stores[1] + excess)
     else:
-        stores = (stores[0] - 4, stores[1]) if seat == 0 else (stores[0], stores[1] - 4)
+        stores = (stores[0] - SOWING, stores[1]) if seat == 0 else (
+            stores[0], stores[1] - SOWING)
     field, cup_beans = sow_beans(state.field, state.cups, cup_beans, seat, path)
     sown = State(state.config, field, state.cups, cup_beans, stores, state.bank, seat,
                  Phase.HARVEST, bonus, path[-1])
@@ -409,7 +445,7 @@ def _check_action(action: object) -> None:
 def _apply_sow(state: State, path: tuple[Square, ...]) -> State:
     seat = state.turn
     start = state.cups[seat]
-    length = 4 if state.phase is Phase.SOW else bonus_length(state)
+    length = SOWING if state.phase is Phase.SOW else bonus_length(state)
     if path not in PATH_SETS[(start, length)]:
         _refuse_path(state, start, path, length)
     return _sow(state, path)

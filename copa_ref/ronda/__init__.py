@@ -40,6 +40,7 @@ from copa_ref.ronda.state import (
     State,
     Stop,
 )
+from copa_ref.ronda.svg import svg
 
 __all__ = [
     "FACTS",
@@ -68,6 +69,7 @@ __all__ = [
     "remember",
     "render",
     "sample_chance",
+    "svg",
     "to_move",
     "well_formed",
 ]
@@ -108,5 +110,6 @@ GAME: Game[State, Action, Config, Observation] = Game(
     step_invariants=STEP_INVARIANTS,
     render=render,
     demo=demo,
+    svg=svg,
 )
 """RONDA as a :class:`~copa_ref.core.game.Game`."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from typing import cast
 
 from copa_ref.core import (
     CHANCE,
@@ -30,6 +31,8 @@ from copa_ref.core import (
     register_union,
     shuffled,
 )
+from copa_ref.core.codec import MAX_INT
+from copa_ref.core.fields import check_instance, check_int, check_position, check_tuple
 from copa_ref.ronda.state import (
     CIRCLE_BEANS,
     COUNTS,
@@ -126,13 +129,12 @@ def check_config(config: Config) -> None:
     :raises InvalidStateError: RONDA-1 for a player count other than 2 to 5, RONDA-2 for
         other than 9 or 10 beans each, RONDA-17 for a maximum other than 5 or 4.
     """
-    if not isinstance(config, Config):
-        msg = f"expected a RONDA Config, got {type(config).__name__}"
-        raise MalformedInputError(msg)
-    if (type(config.players) is not int or type(config.beans_per_player) is not int
-            or type(config.max_beans) is not int or type(config.relift_after_match) is not bool
-            or type(config.penalty_beans) is not bool):
-        msg = "a RONDA option has the wrong type"
+    check_instance(config, Config, "a RONDA Config", "the config")
+    check_int(config.players, "players")
+    check_int(config.beans_per_player, "beans_per_player")
+    check_int(config.max_beans, "max_beans")
+    if type(config.relift_after_match) is not bool or type(config.penalty_beans) is not bool:
+        msg = "relift_after_match and penalty_beans are true or false"
         raise MalformedInputError(msg)
     # RONDA-1: a game for 2 to 5 players.
     if not MIN_PLAYERS <= config.players <= MAX_PLAYERS:
@@ -149,7 +151,11 @@ def check_config(config: Config) -> None:
 
 
 def num_players(config: Config) -> int:
-    """RONDA-1: how many seats play."""
+    """RONDA-1: how many seats play.
+
+    :raises MalformedInputError: for a value that is not a RONDA config.
+    """
+    check_instance(config, Config, "a RONDA config")
     return config.players
 
 
@@ -185,9 +191,8 @@ def arrangement_error(cups: object) -> str | None:
 
     :raises MalformedInputError: when *cups* is not a tuple of integers.
     """
-    if type(cups) is not tuple or any(type(c) is not int for c in cups):
-        msg = f"an arrangement is a list of ten integers, got {cups!r}"
-        raise MalformedInputError(msg)
+    check_tuple(cups, "cups", check_int)
+    assert isinstance(cups, tuple)
     if len(cups) != PLACES:
         return f"{len(cups)} places, not {PLACES}"
     if sorted(cups) != list(COUNTS):
@@ -201,7 +206,11 @@ def arrangement_error(cups: object) -> str | None:
 
 def to_move(state: State) -> ToMove:
     """Chance at the set-up, the seat whose turn it is, nobody once a player has won
-    (RONDA-3, RONDA-4, RONDA-13)."""
+    (RONDA-3, RONDA-4, RONDA-13).
+
+    :raises MalformedInputError: for a value that is not a RONDA state.
+    """
+    _check_state(state)
     phase = state.phase
     if phase is Phase.OVER:
         return NOBODY
@@ -212,7 +221,12 @@ def to_move(state: State) -> ToMove:
 
 def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
     """Every legal action, sorted by canonical JSON; only the mover has any (none at the
-    chance node and once over)."""
+    chance node and once over).
+
+    :raises MalformedInputError: for a value that is not a RONDA state, or a seat that is
+        neither ``None`` nor a seat of the game.
+    """
+    _check_state(state, seat)
     phase = state.phase
     turn = state.turn
     if seat is not None and seat != turn:
@@ -443,20 +457,13 @@ def apply(state: State, action: Action) -> State:
         ``specs/ronda.md``: RONDA-13 after the end, RONDA-3 the set-up, RONDA-4 out of turn,
         RONDA-5/7/8/16 the wrong kind of action or place.
     """
-    if type(state) is not State:
-        msg = f"not a RONDA state: {type(state).__name__}"
-        raise MalformedInputError(msg)
+    _check_state(state)
+    _check_action(action)
     kind = type(action)
     if kind is Arrange:
         return _apply_arrange(state, action)  # type: ignore[arg-type]
-    if kind not in _TYPES:
-        msg = f"not a RONDA action: {action!r}"
-        raise MalformedInputError(msg)
     seat = action.seat  # type: ignore[union-attr]
     cup = getattr(action, "cup", 0)
-    if type(seat) is not int or type(cup) is not int:
-        msg = f"seat and cup are integers, got {action!r}"
-        raise MalformedInputError(msg)
     phase = state.phase
     _check_turn(state, seat)
     if kind is Lift:
@@ -494,6 +501,43 @@ def apply(state: State, action: Action) -> State:
         msg = "the player covers one of the two groups and keeps the other open"
         raise IllegalActionError("RONDA-8", msg)
     return _again(state)
+
+
+# The input checks of the entry points: a RONDA state, a seat, an action of exact types.
+
+
+def _check_state(state: object, seat: object = None) -> None:
+    """*state* is a RONDA state (the class only: ``check_state`` is for states that enter)
+    and *seat* is ``None`` or one of its seats.
+
+    :raises MalformedInputError: otherwise.
+    """
+    if type(state) is State and (seat is None or (
+            type(seat) is int and 0 <= seat < state.config.players)):
+        return  # the common case, checked without a call
+    check_position(state, State, "a RONDA state", seat, lambda s: s.config.players)
+
+
+def _check_action(action: object) -> None:
+    """*action* is a RONDA action whose fields have exactly their types (``True`` is not a
+    seat, ``3.0`` is not a place, a list is not an arrangement).
+
+    :raises MalformedInputError: otherwise.
+    """
+    kind = type(action)
+    if kind is Lift or kind is Add or kind is Keep:
+        seat, cup = action.seat, action.cup  # type: ignore[attr-defined]
+        if (type(seat) is int and type(cup) is int and -MAX_INT <= seat <= MAX_INT
+                and -MAX_INT <= cup <= MAX_INT):
+            return  # the common case, checked without a call
+    check_instance(action, _TYPES, "a RONDA action")
+    checked = cast(Action, action)
+    if isinstance(checked, Arrange):
+        check_tuple(checked.cups, "cups", check_int)
+        return
+    check_int(checked.seat, "seat")
+    if isinstance(checked, Lift | Add | Keep):
+        check_int(checked.cup, "cup")
 
 
 def _check_turn(state: State, seat: int) -> None:
@@ -541,11 +585,13 @@ def _apply_arrange(state: State, action: Arrange) -> State:
 def sample_chance(state: State, rng: random.Random) -> Arrange:
     """RONDA-3: shuffle the filled cups (a uniformly random arrangement).
 
-    :raises ValueError: when no arrangement is due.
+    :raises IllegalActionError: RONDA-3 when no arrangement is due.
+    :raises MalformedInputError: for a value that is not a RONDA state.
     """
+    _check_state(state)
     if state.phase is not Phase.SET_UP:
         msg = "the cups are arranged already"
-        raise ValueError(msg)
+        raise IllegalActionError("RONDA-3", msg)
     return Arrange(shuffled(rng, COUNTS))
 
 
@@ -556,16 +602,21 @@ def chance_step(
     the outcomes for the next place (the count itself, with its probability), or, with all
     ten chosen, the arrangement they make.
 
-    :raises ValueError: when no arrangement is due, or *prefix* is no start of one.
+    :raises IllegalActionError: RONDA-3 when no arrangement is due, or *prefix* is no start
+        of one.
+    :raises MalformedInputError: for a value that is not a RONDA state, or a prefix that is
+        not a tuple of integers.
     """
+    _check_state(state)
+    check_tuple(prefix, "prefix", check_int)
     if state.phase is not Phase.SET_UP:
         msg = "the cups are arranged already"
-        raise ValueError(msg)
+        raise IllegalActionError("RONDA-3", msg)
     left = list(COUNTS)
     for count in prefix:
-        if type(count) is not int or count not in left:
+        if count not in left:
             msg = f"{list(prefix)} is no start of an arrangement of 1,1,2,2,3,3,4,4,0,0"
-            raise ValueError(msg)
+            raise IllegalActionError("RONDA-3", msg)
         left.remove(count)
     if not left:
         return Arrange(tuple(prefix))
@@ -574,7 +625,11 @@ def chance_step(
 
 def outcome(state: State) -> Outcome | None:
     """RONDA-13: the first player to get rid of all his beans wins; ``None`` while the game
-    goes on."""
+    goes on.
+
+    :raises MalformedInputError: for a value that is not a RONDA state.
+    """
+    _check_state(state)
     if state.phase is not Phase.OVER:
         return None
     return Outcome(winners=(Seat(state.turn),), rule="RONDA-13")
@@ -592,9 +647,7 @@ def observe(state: State, seat: int | None = None) -> Observation:
 
     :raises MalformedInputError: when *seat* is neither ``None`` nor a seat of the game.
     """
-    if seat is not None and (type(seat) is not int or not 0 <= seat < len(state.supplies)):
-        msg = f"seat {seat!r} is no seat of {len(state.supplies)}"
-        raise MalformedInputError(msg)
+    _check_state(state, seat)
     cups = state.cups
     return Observation(
         config=state.config,
@@ -620,7 +673,7 @@ def remember(memory: Memory | None, action: Action, after: Observation) -> Memor
     cups.
     """
     if memory is None or type(action) is Arrange:
-        return (None,) * PLACES
+        memory = (None,) * PLACES
     known = list(memory)
     if type(action) is Lift and after.shown is not None:
         known[after.shown[0]] = after.shown[1]
@@ -730,9 +783,7 @@ def check_state(state: State) -> None:
     :raises MalformedInputError: when a field has the wrong shape or type.
     :raises InvalidStateError: naming the rule the state contradicts.
     """
-    if not isinstance(state, State):
-        msg = f"not a RONDA state: {state!r}"
-        raise MalformedInputError(msg)
+    _check_state(state)
     check_config(state.config)
     shape = _shape_error(state)
     if shape is not None:

@@ -53,7 +53,7 @@ RULE_ID = re.compile(r"\b(?:(?:KALA|RONDA|HOPPER|DACAPO|KOPA|COPAS)-Q?\d+|P-\d+)
 """A rule ID, a register entry ID or a protocol section ID."""
 _HEADING = re.compile(r"^(" + RULE_ID.pattern + r")\.?\s")
 
-PICTURE_EVERY = 200
+PICTURE_EVERY = 100
 """A case with more positions than this is pictured at every ``k``-th step only (and at its
 last), ``k`` chosen so that about this many pictures remain; every step keeps its words."""
 
@@ -249,6 +249,9 @@ def _case_or_fail(directive: SphinxDirective, case_id: str) -> dict[str, Any]:
     if case is None:
         msg = f"unknown corpus case {case_id!r}"
         raise directive.error(msg)
+    # The page is read again when its game's corpus files change.
+    for path in sorted((_ROOT / "conformance" / "cases" / str(case["game"])).glob("*.json")):
+        directive.env.note_dependency(str(path))
     game = GAMES.get(case["game"])
     if game is None or game.svg is None:
         msg = f"case {case_id!r}: its game {case['game']!r} draws no pictures (Game.svg)"
@@ -364,10 +367,11 @@ def _mover_words(to_move: Any) -> str:
 def _outcome_words(outcome: Any) -> str:
     if not isinstance(outcome, dict):
         return "the game goes on"
-    parts = [f"winners {', '.join(map(str, outcome.get('winners') or [])) or 'none'}"]
+    winners = ", ".join(f"seat {s}" for s in outcome.get("winners") or []) or "nobody"
+    parts = [f"won by {winners}"]
     if outcome.get("losers"):
-        parts.append(f"losers {', '.join(map(str, outcome['losers']))}")
-    if outcome.get("scores") is not None:
+        parts.append(f"lost by {', '.join(f'seat {s}' for s in outcome['losers'])}")
+    if outcome.get("scores"):
         parts.append(f"scores {', '.join(map(str, outcome['scores']))}")
     if outcome.get("rule"):
         parts.append(f"by {outcome['rule']}")

@@ -20,6 +20,7 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from copa_ref.conformance.engine import Engine, ReferenceEngine, serve
+from copa_ref.copas.state import Suit
 from copa_ref.core import JSON, Misreading, misread
 
 Message = dict[str, JSON]
@@ -241,6 +242,7 @@ class Misread(Wrong):
         super().new_game(game, config)
         if game == self.game_name:
             self.game = misread_game(self.game, self.misreading)
+            self.state = self.game.new_game(self.state.config)
 
 
 _MISREAD: dict[tuple[str, str], Any] = {}
@@ -328,6 +330,45 @@ def _da_capo_last_step_all_to_box(table: Any, seat: int) -> Any:
     return reserves, lines, target, box + 1
 
 
+def _copas_ouros_taken(tricks: Any, players: int) -> tuple[int, ...]:
+    count = [0] * players
+    for t in tricks:
+        for c in t.cards:
+            if c.suit is Suit.OUROS:
+                count[t.winner] += 1
+    return tuple(count)
+
+
+def _copas_void_discards_copas(hand: Any, trick: Any) -> Any:
+    from copa_ref.copas import rules
+    from copa_ref.copas.state import Suit
+
+    found = rules.legal_cards(hand, trick)
+    if trick and not any(c.suit is trick[0].suit for c in hand):
+        copas = tuple(c for c in hand if c.suit is Suit.COPAS)
+        return copas or found
+    return found
+
+
+def _copas_first_dealer_ignored(config: Any = None) -> Any:
+    from copa_ref.copas import rules
+
+    state = rules.new_game(config)
+    first = rules.new_game(attrs.evolve(state.config, first_dealer=0))
+    return attrs.evolve(first, config=state.config)
+
+
+def _kala_stores_of_27(config: Any = None) -> Any:
+    from copa_ref.kala import rules
+
+    state = rules.new_game(config)
+    return attrs.evolve(state, stores=(27, 27), bank=2)
+
+
+def _da_capo_lines_of_three(players: int) -> int:
+    return 3
+
+
 MISREAD: dict[str, tuple[str, Misreading]] = {m.slug: (game, m) for game, m in (
     ("copas", Misreading(rule="COPAS-2", slug="copas-q-above-j",
                          description="the Q ranks above the J",
@@ -347,6 +388,21 @@ MISREAD: dict[str, tuple[str, Misreading]] = {m.slug: (game, m) for game, m in (
     ("copas", Misreading(rule="COPAS-13", slug="copas-discard-can-win",
                          description="the highest card takes the trick, whatever its suit",
                          replacements={"trick_winner": _copas_discard_can_win})),
+    ("copas", Misreading(rule="COPAS-3", slug="copas-ouros-are-the-penalty",
+                         description="the ouros are the penalty cards",
+                         replacements={"copas_taken": _copas_ouros_taken})),
+    ("copas", Misreading(rule="COPAS-12", slug="copas-void-discards-copas",
+                         description="a seat without the led suit must discard a copa",
+                         replacements={"legal_cards": _copas_void_discards_copas})),
+    ("copas", Misreading(rule="COPAS-5", slug="copas-first-dealer-ignored",
+                         description="seat 0 always deals first",
+                         replacements={"new_game": _copas_first_dealer_ignored})),
+    ("kala", Misreading(rule="KALA-1", slug="kala-stores-of-27",
+                        description="27 beans per store and 2 in the bank",
+                        replacements={"new_game": _kala_stores_of_27})),
+    ("da_capo", Misreading(rule="DACAPO-2", slug="da-capo-lines-of-three",
+                           description="every line has three cups",
+                           replacements={"line_length": _da_capo_lines_of_three})),
     ("kala", Misreading(rule="KALA-12", slug="kala-bonus-above-four",
                         description="a bonus at more than 4 beans, not at 4 or more",
                         replacements={"_place": _kala_place_bonus_above_four})),
@@ -518,6 +574,8 @@ def main(argv: list[str]) -> int:
             # The garbage line is written before the real answer: serve answers next.
             return serve(engine)
         return serve(engine)
+    if name.startswith("misbehaving-"):
+        return serve(misbehaving(name.removeprefix("misbehaving-"))())
     if name == "silent":  # starts, then never answers anything
         time.sleep(3600)
         return 0

@@ -10,7 +10,8 @@ attacks the runner in one way. Run as ``python tests/conformance/hostile_engines
 - ``longline``: answers with one line of SIZE MB (20 by default).
 - ``never-ends``: plays correctly, but ignores SIGTERM, ``stop`` and the end of its input:
   it never ends by itself.
-- ``escape``: answers with terminal escape sequences (clear screen, window title).
+- ``escape``: names itself, and answers, with terminal escape sequences (clear screen,
+  window title).
 """
 
 from __future__ import annotations
@@ -84,6 +85,8 @@ def main(argv: list[str]) -> int:
     for raw in sys.stdin.buffer:
         request = json.loads(raw)
         answer = engine.handle(request)
+        if how == "escape" and request.get("op") == "start":
+            answer = {**answer, "name": "\x1b]0;pwned\x07copa\x1b[2J", "version": "\u202e1"}
         line = None
         if request.get("op") == "observe":
             line = attack(how, answer, size, out)

@@ -71,6 +71,9 @@ class TestShape:
         from copa_ref.conformance.observables import options_of
 
         for case in cases:
+            if case["kind"] == "config":  # a config new_game refuses: no options to need
+                assert case["options"] == [], case["id"]
+                continue
             game = GAMES[case["game"]]
             config = game.config_from_json(case["config"])
             assert case["options"] == options_of(game, config), case["id"]
@@ -79,7 +82,7 @@ class TestShape:
         """Each registered game has traces, rejections and counts."""
         kinds = {(c["game"], c["kind"]) for c in cases}
         for name in GAMES:
-            for kind in ("trace", "rejection", "count"):
+            for kind in ("trace", "rejection", "count", "config"):
                 assert (name, kind) in kinds, f"{name} has no {kind} case"
 
 
@@ -92,8 +95,8 @@ class TestCoverage:
 
     def test_cases_cite_only_spec_rules(self, cases: list[dict]) -> None:
         """No case cites a rule ID that the specs do not define (a malformed action cites
-        the protocol's section on errors, P-9)."""
-        known = spec_rules() | {"P-9"}
+        the protocol's section on errors, P-9; a malformed config canonical JSON, P-8)."""
+        known = spec_rules() | {"P-8", "P-9"}
         cited = {rule for case in cases for rule in case["rules"]}
         assert cited <= known, sorted(cited - known)
 
@@ -102,7 +105,7 @@ class TestCoverage:
         observables are checked along it."""
         traces = {c["id"]: c for c in cases if c["kind"] == "trace"}
         for case in cases:
-            if case["kind"] == "trace":
+            if case["kind"] in ("trace", "config"):
                 continue
             if not case["prefix"] and case["kind"] == "count":
                 assert case["trace"] is None
@@ -112,6 +115,27 @@ class TestCoverage:
             assert [s["action"] for s in steps] == case["prefix"], case["id"]
             last = steps[-1]["expect"] if steps else trace["initial"]
             assert last == case["position"], case["id"]
+
+    def test_bad_configs_are_refused_by_the_reference(self, cases: list[dict]) -> None:
+        """Each game has config cases, malformed and excluded by a rule, and the reference
+        refuses each under its rule (a malformed one with no rule)."""
+        from copa_ref.conformance.registry import record_of
+        from copa_ref.core import RuleViolation
+
+        for name, game in GAMES.items():
+            mine = [c for c in cases if c["game"] == name and c["kind"] == "config"]
+            record = record_of(name)
+            assert any(c["rule"] is None for c in mine), name
+            assert any(c["rule"] for c in mine) or not (record and record.bad_configs), name
+            for case in mine:
+                try:
+                    game.new_game(game.config_from_json(case["config"]))
+                except RuleViolation as exc:
+                    assert exc.rule == case["rule"], case["id"]
+                except ValueError:
+                    assert case["rule"] is None, case["id"]
+                else:
+                    raise AssertionError(case["id"])
 
     def test_each_game_pins_its_refusal_order_and_malformed_actions(
             self, cases: list[dict]) -> None:

@@ -119,6 +119,18 @@ def test_long_lines_are_read_in_linear_time(megabytes: int, tmp_path: Path) -> N
     assert seconds < 5, f"{seconds:.1f} s of CPU"
 
 
+def test_engine_text_comes_back_escaped() -> None:
+    """The strings of an answer (an engine's name and version here) come back with their
+    control characters escaped."""
+    channel = SubprocessChannel([sys.executable, str(ENGINES), "escape"], timeout=30)
+    try:
+        hello = channel.request({"op": "start", "protocol": "1.0"})
+    finally:
+        channel.close()
+    assert hello["name"] == "\\x1b]0;pwned\\x07copa\\x1b[2J"
+    assert hello["version"] == "\\u202e1"
+
+
 def test_printable_escapes_control_characters() -> None:
     """What an engine says (name, version, messages) is printed with escapes only."""
     shown = printable("copa\x1b[2J\x1b]0;pwned\x07\u202e\r\n" + "x" * 5000)

@@ -258,7 +258,7 @@ class TestPrefixes:
         from tests.conformance.engines import WRONG
 
         cases = select(load_corpus(), Filters(game="kala"))
-        cases = [c for c in cases if c["kind"] != "trace" and c["prefix"]]
+        cases = [c for c in cases if c["kind"] in ("rejection", "count") and c["prefix"]]
         results = _run(WRONG["kala-no-bean-into-opponent-cup"], cases)
         early = [r for r, c in zip(results, cases, strict=True)
                  if r.status == "failed" and r.step is not None and r.step < len(c["prefix"])]
@@ -282,6 +282,21 @@ class TestCommandLine:
         assert done.returncode == 2, done.stdout + done.stderr
         assert message in done.stderr
         assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
+
+    def test_a_misshapen_handshake_errors_every_case_and_the_run_completes(
+            self, tmp_path: Path) -> None:
+        """An engine whose handshake says "options": 5 gets every case errored with the
+        reason, and the run ends with its summary and its report's footer (exit 1)."""
+        report = tmp_path / "report.jsonl"
+        engine = f"{sys.executable} {Path(__file__).parent / 'engines.py'} " \
+                 "misbehaving-options-not-a-list"
+        done = cli("conformance", "run", "--engine", engine, "--game", "da_capo",
+                   "--report", str(report))
+        assert done.returncode == 1, done.stdout + done.stderr
+        lines = [json.loads(line) for line in report.read_text().splitlines()]
+        assert lines[-1]["type"] == "footer" and lines[-1]["errored"] == lines[-1]["selected"]
+        assert all("misshapen handshake" in line["reason"] for line in lines[1:-1])
+        assert "errored" in done.stdout
 
     def test_failures_show_the_action_null_and_the_rules(self) -> None:
         """A failed rejection prints the refused action; JSON null prints as null; the

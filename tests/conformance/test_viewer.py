@@ -69,7 +69,7 @@ class TestRuleStep:
 @pytest.mark.parametrize(("action", "words"), [
     ({"type": "sow", "seat": 0, "path": [[0, 0], [0, 1]]}, "seat 0: sow, path [0, 0] → [0, 1]"),
     ({"type": "play", "seat": 2, "card": "Qe"}, "seat 2: play, card Qe"),
-    ({"type": "bids", "bids": [4, None, 1]}, "bids, 4, –, 1"),
+    ({"type": "bids", "bids": [4, None, 1]}, "bids 4, –, 1"),
     ({"type": "harvest", "seat": 1, "take": True}, "seat 1: harvest, take yes"),
 ])
 def test_action_words(action: dict[str, object], words: str) -> None:

@@ -34,9 +34,10 @@ DRIVER = shutil.which("chromedriver")
 
 @pytest.fixture(scope="module")
 def site() -> Path:
-    """The built site (``sphinx-build -W`` into ``docs/_build/html``)."""
+    """The site, built afresh (``sphinx-build -W -E -a`` into ``docs/_build/html``)."""
     result = subprocess.run(
-        [sys.executable, "-m", "sphinx.cmd.build", "-W", "--keep-going", "-q", "-b", "html",
+        [sys.executable, "-m", "sphinx.cmd.build", "-W", "-E", "-a", "--keep-going", "-q",
+         "-b", "html",
          str(ROOT / "docs"), str(SITE)],
         capture_output=True, text=True, timeout=600, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -145,9 +146,12 @@ class TestCaseViewer:
         browser.get((site / "cases" / "copas" / "trace" / "random-4p-seed-1.html").as_uri()
                     + "#step-7")
         assert self.step_label(browser).startswith("step 7 of ")
+        note = browser.find_element(By.CSS_SELECTOR, ".copa-viewer-note")
+        assert "pictured every" in note.text
+        body = browser.find_element(By.TAG_NAME, "body")
+        while note.text:  # forward to the next pictured step
+            body.send_keys(Keys.ARROW_RIGHT)
         title = browser.find_element(By.CSS_SELECTOR, ".copa-viewer-picture svg title")
         assert "view" in title.get_attribute("textContent")
-        assert "pictured every" in browser.find_element(
-            By.CSS_SELECTOR, ".copa-viewer-note").text
         browser.save_screenshot(str(SHOTS / "viewer-copas.png"))
         assert errors(browser) == []

@@ -27,6 +27,21 @@ LONG = os.environ.get("COPA_REF_FUZZ") == "long"
 
 GAME_NAMES = sorted(GAMES)
 
+NOT_YET_HARDENED: dict[str, dict[str, str]] = {}
+"""Games whose entry points do not yet meet the error hierarchy, by test (``"actions"``,
+``"entry"``): their fuzz runs as a non-strict ``xfail``. Remove a game's entry once its
+entry points check their input (``copa_ref.core.fields``)."""
+
+
+def game_params(test: str) -> list[Any]:
+    """Every registered game as a parameter; an expected failure where
+    :data:`NOT_YET_HARDENED` says so for *test*."""
+    import pytest
+
+    return [pytest.param(name, marks=pytest.mark.xfail(
+        reason=NOT_YET_HARDENED[name][test], strict=False))
+        if test in NOT_YET_HARDENED.get(name, {}) else name for name in GAME_NAMES]
+
 
 class Hostile:
     """A value whose comparisons, hash and repr all raise: nothing may touch it unguarded."""

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from copa_ref.core import MalformedInputError, RuleViolation
 from copa_ref.games import GAMES
 from tests.fuzz.conftest import POSITIONS, SCALE, TALLY
-from tests.fuzz.strategies import GAME_NAMES, ill_typed, mutated, positions
+from tests.fuzz.strategies import game_params, ill_typed, mutated, positions
 
 EXPECTED = (RuleViolation, MalformedInputError)
 
@@ -46,7 +46,7 @@ def _try(game: Any, state: Any, action: Any) -> None:
     assert game.well_formed(after), f"not well formed after {action!r}"
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("name", game_params("actions"))
 @settings(max_examples=EXAMPLES)
 @given(data=st.data())
 def test_hostile_actions(name: str, data: st.DataObject) -> None:
@@ -64,7 +64,7 @@ def test_hostile_actions(name: str, data: st.DataObject) -> None:
             _try(game, pool[(start + i * 7919 + j * 104729) % len(pool)][0], hostile)
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("name", game_params("entry"))
 @settings(max_examples=EXAMPLES // 2)
 @given(value=ill_typed, seat=ill_typed, data=st.data())
 def test_hostile_values_at_every_entry_point(name: str, value: Any, seat: Any,
@@ -80,7 +80,8 @@ def test_hostile_values_at_every_entry_point(name: str, value: Any, seat: Any,
         lambda: game.apply(value, pool[0][1]), lambda: game.apply(state, value),
         lambda: game.sample_chance(value, random.Random(0)),
         lambda: game.sample_chance(state, random.Random(0)),
-        lambda: game.new_game(value), lambda: game.check_state(value),
+        lambda: game.new_game(value), lambda: game.num_players(value),
+        lambda: game.check_state(value),
         lambda: game.state_from_json(value), lambda: game.action_from_json(value),
         lambda: game.config_from_json(value),
     ]

@@ -103,3 +103,22 @@ UNMUTATABLE: dict[str, str] = {
                  "part's rule",
 }
 """Rules no one-rule mutant can misread, and why."""
+
+UNNAMED: dict[str, str] = {
+    "no-skip": (
+        "in the shoot-out a seat without beans listed to move is named by the view rule "
+        "for who moves there (HOPPER-15) before the reference's refusal of its shot "
+        "(HOPPER-11)"
+    ),
+}
+"""Mutants the runner does not yet name with their own rule in every failing case, and why
+(the kill-matrix test, ``tests/conformance/test_kill_matrix.py``)."""
+
+VACUOUS: dict[str, str] = {
+    case: "no mutant yet misreads the rule this hand-made case claims the way the case "
+    "would show it (to be added with HOPPER's mutants)"
+    for case in ("hopper/trace/aiming-off", "hopper/trace/seat-accuracy-model",
+                 "hopper/trace/remainder-first-seats",
+                 "hopper/count/initial-first-player-2-depth-1")
+}
+"""Hand-made cases no mutant of their rules fails yet (the kill-matrix test)."""

@@ -129,6 +129,13 @@ class TestTampered:
                                         None)
         fails(turns_go_clockwise, before, action, attrs.evolve(after, turn=2), "HOPPER-4")
 
+    def test_turn_to_an_empty_seat(self) -> None:
+        """HOPPER-11: the turn goes to a seat with no beans while none are loose."""
+        state = table(Config(players=3), tray=tray_of(*(0,) * 16), hands=(38, 0, 40))
+        before, action, after = landing(apply(state, Shoot(0, 0)), 0)
+        assert after.turn == 2
+        fails(turns_go_clockwise, before, action, attrs.evolve(after, turn=1), "HOPPER-11")
+
     def test_turn_in_shoot_out(self) -> None:
         """HOPPER-15: a turn in the shoot-out."""
         claims = tuple((0 if c < 7 else 1, c) for c in range(3, 16))

@@ -466,25 +466,16 @@ class TestWinner:
         assert result is not None and result.scores == (15, 5)
         assert result.winners == (Seat(0),) and result.rule == "HOPPER-17"
 
-    def test_tie_shared(self) -> None:
-        """HOPPER-17: a tie on points is a shared win."""
-        claims = (*((0, c) for c in range(7)), *((1, c) for c in range(7, 15)), (0, 16))
+    @pytest.mark.parametrize(("first", "scores"), [(7, (12, 8)), (6, (11, 9)), (4, (9, 11)),
+                                                   (5, (10, 10))])
+    def test_tie_shared(self, first: int, scores: tuple[int, int]) -> None:
+        """HOPPER-17: the most points win; a tie on points is a shared win."""
+        claims = (*((0, c) for c in range(first)), *((1, c) for c in range(first, 15)), (0, 16))
         state = table(END_2, tray=tray_of(3, cups=(15,)), claims=claims, turn=None)
         result = outcome(shot(state, 0, 15, 15))
-        assert result is not None and result.scores == (12, 8)
-        claims = (*((0, c) for c in range(6)), *((1, c) for c in range(6, 15)), (0, 16))
-        state = table(END_2, tray=tray_of(3, cups=(15,)), claims=claims, turn=None)
-        result = outcome(shot(state, 0, 15, 15))
-        assert result is not None and result.scores == (11, 9)
-        claims = (*((0, c) for c in range(4)), *((1, c) for c in range(4, 15)), (0, 16))
-        state = table(END_2, tray=tray_of(3, cups=(15,)), claims=claims, turn=None)
-        result = outcome(shot(state, 0, 15, 15))
-        assert result is not None and result.scores == (9, 11)
-        claims = (*((0, c) for c in range(5)), *((1, c) for c in range(5, 15)), (0, 16))
-        state = table(END_2, tray=tray_of(3, cups=(15,)), claims=claims, turn=None)
-        result = outcome(shot(state, 0, 15, 15))
-        assert result is not None and result.scores == (10, 10)
-        assert result.winners == (Seat(0), Seat(1))
+        assert result is not None and result.scores == scores
+        best = max(scores)
+        assert result.winners == tuple(Seat(s) for s in (0, 1) if scores[s] == best)
 
 
 class TestPublic:

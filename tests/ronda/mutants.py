@@ -165,3 +165,8 @@ MUTANTS: tuple[Misreading, ...] = (
 UNMUTATABLE: dict[str, str] = {}
 """Every RONDA rule has a mutant."""
 
+
+UNNAMED: dict[str, str] = {
+}
+"""Mutants the runner does not yet name with their own rule in every failing case, and why
+(the kill-matrix test, ``tests/conformance/test_kill_matrix.py``)."""

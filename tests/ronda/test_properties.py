@@ -46,7 +46,6 @@ from tests.support import (
     assert_legal_iff_accepted,
     check_step,
     choose,
-    memo_legal,
     play_random,
 )
 
@@ -94,8 +93,6 @@ class RondaMachine(RuleBasedStateMachine):
     """Legal random steps from a generated config (and a random head start); every invariant
     after each, and legal-iff-accepted at every decision node."""
 
-    legal = staticmethod(memo_legal(GAME))
-
     def __init__(self) -> None:
         super().__init__()
         self.state: State = GAME.new_game(Config())
@@ -111,7 +108,7 @@ class RondaMachine(RuleBasedStateMachine):
         if to_move(self.state).is_over:
             return
         assert_legal_iff_accepted(GAME, self.state, candidates(self.state))
-        action = choose(GAME, self.state, data.draw, self.legal)
+        action = choose(GAME, self.state, data.draw)
         self.state = check_step(GAME, self.state, action)
 
     @invariant()

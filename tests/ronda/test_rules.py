@@ -414,6 +414,8 @@ class TestWhatIsSeen:
             memory = remember(memory, action, observe(state))
         assert memory == (4, 0, 1, None, 2, 3, None, None, None, None)
         assert all(b is None or b == state.cups[c] for c, b in enumerate(memory))
+        # starting from nothing at the first lift is the same as starting at the arrangement
+        assert remember(None, Lift(0, 4), observe(play(arranged(), "lift:4")))[4] == 2
         # the mismatched second cup of seat 1's pair is remembered from `shown`
         assert state.shown == (2, 1) and state.lifted == ()
 

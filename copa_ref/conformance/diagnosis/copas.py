@@ -10,9 +10,20 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from copa_ref.conformance.scenarios import Divergence, Finding, ViewRule
-from copa_ref.copas import Action, Config, Observation, Phase, Play, State
+from copa_ref.copas import (
+    GAME,
+    Action,
+    Config,
+    Deal,
+    Observation,
+    Phase,
+    Play,
+    State,
+    legal_actions,
+)
 from copa_ref.copas.rules import BURST, copas_taken, round_points, trick_winner
-from copa_ref.copas.state import RankOrder
+from copa_ref.copas.state import RankOrder, Suit
+from copa_ref.core import canonical_json
 
 __all__ = ["VIEW_RULES", "diagnose"]
 
@@ -48,7 +59,29 @@ def _first_trick(d: CopasDivergence) -> bool:
     return not d.expected.tricks or d.expected.phase is Phase.DEAL
 
 
+def _start(d: CopasDivergence) -> bool:
+    """The initial position (step 0)."""
+    return d.step == 0
+
+
+def _dealt(d: CopasDivergence) -> bool:
+    """The step is a deal."""
+    return isinstance(d.action, Deal)
+
+
 VIEW_RULES: tuple[CopasView, ...] = (
+    ViewRule(part="public.dealer", rule="COPAS-5", when=_start,
+             says="the first dealer is the seat the config names"),
+    ViewRule(part="public.leader", rule="COPAS-8", when=_start,
+             says="the shuffler, the dealer's right, leads the first trick"),
+    ViewRule(part="public.hand_sizes", rule="COPAS-6", when=_dealt,
+             says="every seat is dealt 13, 10 or 8 cards"),
+    ViewRule(part="public.phase", rule="COPAS-6", when=_dealt,
+             says="the deal starts the round's play"),
+    ViewRule(part="public.leader", rule="COPAS-8", when=_dealt,
+             says="the shuffler, the dealer's right, leads the first trick"),
+    ViewRule(part="to_move", rule="COPAS-8", when=_dealt,
+             says="the shuffler, the dealer's right, leads the first trick"),
     ViewRule(part="public.tricks.winner", rule="COPAS-13",
              says="the highest card of the led suit takes the trick"),
     ViewRule(part="public.phase", rule="COPAS-20", when=_over,
@@ -141,6 +174,14 @@ def _round_findings(d: CopasDivergence, seen: Observation) -> Iterator[Finding]:
                                        d.config.bonus_other_ten)
     ten = copas.index(10) if 10 in copas else None
     if booked != seen.last_round or new_pending != seen.pending:
+        for suit in Suit:
+            taken = [0] * players
+            for t in tricks:
+                taken[t.winner] += sum(1 for c in t.cards if c.suit is suit)
+            if suit is not Suit.COPAS and tuple(taken) == seen.last_round:
+                yield Finding("COPAS-3", f"the penalty cards are the copas; the engine books "
+                                         f"the {suit.name.lower()} each seat took")
+                return
         wrong = [s for s in range(players) if booked[s] != seen.last_round[s]]
         text = (f"from the reported tricks the round books {list(booked)} and leaves "
                 f"{'no seat' if new_pending is None else f'seat {new_pending}'} pending; the "
@@ -148,9 +189,10 @@ def _round_findings(d: CopasDivergence, seen: Observation) -> Iterator[Finding]:
                 f"{'none' if seen.pending is None else f'seat {seen.pending}'}")
         if taker is not None and (any(s != taker for s in wrong) or new_pending != seen.pending):
             yield Finding("COPAS-19", f"seat {taker} took every trick: {text}")
-        if pending is not None and (pending in wrong or ten is None or ten == pending):
+        if pending is not None and (pending in wrong or (
+                ten == pending and new_pending != seen.pending)):
             yield Finding("COPAS-18", f"the bonus round of seat {pending}: {text}")
-        if ten is not None and (ten in wrong or new_pending != seen.pending):
+        if ten is not None and ten != taker and (ten in wrong or new_pending != seen.pending):
             yield Finding("COPAS-17", f"seat {ten} took all ten copas: {text}")
         yield Finding("COPAS-16", f"one minus point per copa taken: {text}")
         return
@@ -188,10 +230,40 @@ def _outcome_findings(d: CopasDivergence, seen: Observation) -> Iterator[Finding
                               f"(seats {losers}) and the lowest total wins (seats {winners})")
 
 
+def _legal_findings(d: CopasDivergence) -> Iterator[Finding]:
+    """Legal cards the engine leaves out (and none it adds), named by the situation: a
+    follower who holds the led suit (COPAS-11), one who does not (COPAS-12), a lead
+    (COPAS-15: no restriction unless copas_lead=broken)."""
+    state = d.expected
+    if set(d.differing) != {"legal"} or state.phase is not Phase.PLAY:
+        return
+    mover = (state.leader + len(state.trick)) % len(state.hands)
+    listed = d.reported.legal.get(mover, d.reported.legal.get(None))
+    if listed is None:
+        return
+    shown = {canonical_json(a) for a in listed}
+    wanted = {canonical_json(GAME.to_json(a)) for a in legal_actions(state, mover)}
+    missing = wanted - shown
+    if not missing or shown - wanted:
+        return
+    hand = state.hands[mover]
+    if not state.trick:
+        yield Finding("COPAS-15", f"any card may be led (copas_lead={d.config.copas_lead.value})"
+                                  f": the engine leaves out {len(missing)} of seat {mover}'s "
+                                  "cards")
+    elif any(c.suit is state.trick[0].suit for c in hand):
+        yield Finding("COPAS-11", f"seat {mover} follows suit with any card of the led suit: "
+                                  f"the engine leaves out {len(missing)} of them")
+    else:
+        yield Finding("COPAS-12", f"seat {mover} holds no card of the led suit and may "
+                                  f"discard any card: the engine leaves out {len(missing)}")
+
+
 def diagnose(d: CopasDivergence) -> Iterator[Finding]:
     """Copas' own findings, re-derived from what the engine reported: the trick's winner
     from its cards, the end of the round, the booking from the reported tricks, the burst
     and the dealer from the reported scores, the losers and winners."""
+    yield from _legal_findings(d)
     seen = d.reported_view
     if seen is None or not isinstance(d.action, Play):
         return

@@ -47,7 +47,20 @@ def _ended(d: DaCapoDivergence) -> bool:
                                                and reported.finisher is not None)
 
 
+def _start(d: DaCapoDivergence) -> bool:
+    """The initial position (step 0)."""
+    return d.step == 0
+
+
 VIEW_RULES: tuple[DaCapoView, ...] = (
+    ViewRule(part="public.lines", rule="DACAPO-2", when=_start,
+             says="each player's line of cups (4 cups with 2-3 players, 3 with 4-5), empty"),
+    ViewRule(part="public.target", rule="DACAPO-2", when=_start,
+             says="the target cup starts empty"),
+    ViewRule(part="public", rule="DACAPO-3", when=_start,
+             says="sixteen beans in each player's hand, none in the box"),
+    ViewRule(part="to_move", rule="DACAPO-4", when=_start,
+             says="a round is simultaneous: every player bids at once"),
     ViewRule(part="public", rule="DACAPO-14", when=_last_step,
              says="the last player with beans puts one into his next cup, the rest into "
                   "the box"),
@@ -120,6 +133,14 @@ def _round_findings(d: DaCapoDivergence, seen: State) -> Iterator[Finding]:
     left = [s for s, r in enumerate(reserves) if r]
     last = left[0] if finisher is None and len(left) == 1 else None
     others = [s for s in range(players) if s != last]
+    returned = [s for s in others if bids[s] is not None and s != winner
+                and seen.reserves[s] == d.before.reserves[s] != reserves[s]]
+    if returned:
+        rule = "DACAPO-12" if winner is None else "DACAPO-10"
+        why = "nobody advances and every bid" if winner is None else "the bids that lose"
+        yield Finding(rule, f"{why} go to the box; the engine gives seat "
+                            f"{returned[0]} its {bids[returned[0]]} beans back")
+        return
     for seat in others:
         if seen.reserves[seat] != reserves[seat]:
             yield Finding("DACAPO-7", f"seat {seat} bid {bids[seat]} from a reserve of "
@@ -172,6 +193,11 @@ def diagnose(d: DaCapoDivergence) -> Iterator[Finding]:
         yield from _round_findings(d, seen)
     if any(p.startswith("outcome") for p in d.differing) or "to_move" in d.differing:
         result = outcome(d.expected)
+        named = d.reported.outcome.get("rule") if isinstance(d.reported.outcome, dict) else None
+        if result is not None and isinstance(named, str) and named != result.rule and (
+                named in ("DACAPO-15", "DACAPO-16", "DACAPO-17")):
+            yield Finding(named, f"the engine decides the match under {named}; the reference "
+                                 f"under {result.rule}: it reads {named} otherwise")
         if result is not None and result.rule:
             yield Finding(result.rule, f"the match is over and {result.rule} decides its "
                                        f"outcome: {', '.join(map(str, result.winners))} won")

@@ -87,7 +87,20 @@ def _bonus_phase(d: KalaDivergence) -> bool:
     return d.expected.phase is Phase.BONUS_SOW or isinstance(d.action, Bonus)
 
 
+def _start(d: KalaDivergence) -> bool:
+    """The initial position (step 0)."""
+    return d.step == 0
+
+
 VIEW_RULES: tuple[KalaView, ...] = (
+    ViewRule(part="public.cups", rule="KALA-2", when=_start,
+             says="the playing cups start in opposite corners"),
+    ViewRule(part="public.turn", rule="KALA-3", when=_start,
+             says="the nominated first player moves first"),
+    ViewRule(part="to_move", rule="KALA-3", when=_start,
+             says="the nominated first player moves first"),
+    ViewRule(part="public", rule="KALA-1", when=_start,
+             says="28 beans in each store, the field and the playing cups empty"),
     ViewRule(part="public.stores", rule="KALA-14", when=_excess,
              says="the beans of a bonus that no path holds go to the opponent's store"),
     ViewRule(part="public", rule="KALA-17", when=_over,
@@ -136,6 +149,13 @@ def _legal_findings(d: KalaDivergence) -> Iterator[Finding]:
                if isinstance(a, Sow) and canonical_json(GAME.to_json(a)) not in shown]
     if not missing:
         return
+    length = len(missing[0].path)
+    shown_lengths = {len(a["path"]) for a in listed if isinstance(a.get("path"), list)}
+    if shown_lengths and shown_lengths != {length}:
+        rule = "KALA-13" if state.phase is Phase.BONUS_SOW else "KALA-4"
+        yield Finding(rule, f"the sowing puts {length} beans into play, one a square: the "
+                            f"engine lists paths of {sorted(shown_lengths)} squares")
+        return
     if all(turns(a.path) == 1 for a in missing):
         yield Finding("KALA-7", f"one 90-degree turn per sowing is allowed: the engine leaves "
                                 f"out {len(missing)} paths that turn once")
@@ -170,6 +190,12 @@ def _step_findings(d: KalaDivergence, seen: State) -> Iterator[Finding]:
                                         f"{list(square)} holds {want.field[index]}, the engine "
                                         f"has {seen.field[index]}")
                 return
+    if seen.cup_beans == (0, 0) and want.cup_beans != (0, 0) and (
+            seen.field, seen.stores, seen.bank) == (want.field, want.stores, want.bank):
+        yield Finding("KALA-11", f"nothing is hidden: the playing cups hold "
+                                 f"{list(want.cup_beans)} beans; the engine's public view shows "
+                                 "none")
+        return
     harvested = want.bank != before.bank or seen.bank != before.bank
     if harvested and (seen.bank != want.bank or seen.stores[seat] != want.stores[seat]):
         yield Finding("KALA-15", f"a harvest gives one bean to the bank and the rest to the "
@@ -192,6 +218,11 @@ def _step_findings(d: KalaDivergence, seen: State) -> Iterator[Finding]:
     if seen.stores[seat] != want.stores[seat]:
         yield Finding("KALA-4", f"a regular sowing takes 4 beans from the store: "
                                 f"{want.stores[seat]}; the engine has {seen.stores[seat]}")
+        return
+    if want.phase is Phase.HARVEST and seen.cups[seat] != want.cups[seat]:
+        yield Finding("KALA-16", f"the harvest is decided before the playing cup moves: it "
+                                 f"stays on {list(want.cups[seat])} while the harvest is "
+                                 f"pending; the engine has it on {list(seen.cups[seat])}")
         return
     if seen.cups[seat] != want.cups[seat] or (
             Phase.PLACE in (seen.phase, want.phase) and seen.phase is not want.phase):

@@ -290,6 +290,10 @@ class GameRecord(Generic[S, A, C, O]):
     """Common misreadings that are not options (``copa_ref.<game>.misreadings``)."""
     diagnose: Diagnose[S, A, C, O] | None = None
     """The game's own diagnosis of a divergence (see :class:`Divergence`)."""
+    bad_configs: tuple[Mapping[str, JSON], ...] = ()
+    """Configs the rules exclude, as changes to the default config's JSON
+    (``{"players": 6}``): each is a ``config`` case that ``new_game`` must refuse (malformed
+    configs are made for every game)."""
 
     @property
     def name(self) -> str:

@@ -64,6 +64,16 @@ def _outcome_rule(rule: str, test: Any = None) -> Any:
     return fires
 
 
+def candidates(game: Any, state: State) -> Any:
+    """DA CAPO's own candidate refusals: a seat that holds beans sits the round out."""
+    active = [seat for seat, held in enumerate(state.reserves) if held]
+    if state.finisher is None and len(active) >= 2:
+        bids = [None if seat == active[0] or not held else 1
+                for seat, held in enumerate(state.reserves)]
+        yield ("null-bid-with-beans", f"seat {active[0]} holds beans but bids null",
+               {"type": "bids", "bids": bids})
+
+
 RECORD: GameRecord[State, Action, Config, State] = GameRecord(
     game=GAME,
     random_games=(
@@ -103,6 +113,11 @@ RECORD: GameRecord[State, Action, Config, State] = GameRecord(
         Scenario("last-player-step", "One player is left with beans: one bean into his next "
                  "cup, the rest to the box, automatically", ("DACAPO-14",), _cfg(3),
                  _round(lambda lv, r, b, a: a.last_step is not None and a.last_step.beans > 1)),
+        Scenario("last-player-step-into-target", "One player is left with beans and his "
+                 "line is full: the last-player step puts his bean into the target cup and he "
+                 "wins at once", ("DACAPO-14", "DACAPO-15"), _cfg(2),
+                 _round(lambda lv, r, b, a: a.last_step is not None
+                        and a.finisher == a.last_step.seat), seeds=range(2000)),
         Scenario("everyone-out-at-once", "The last players all run out in the same round: "
                  "no last-player step (DACAPO-Q7)", ("DACAPO-13", "DACAPO-16"), _cfg(2),
                  _round(lambda lv, r, b, a: not any(a.reserves) and a.last_step is None
@@ -134,6 +149,7 @@ RECORD: GameRecord[State, Action, Config, State] = GameRecord(
                   lambda b, a, af, e: all(2 <= r < 5 for r in af.reserves)),
     ),
     events=events,
+    candidates=candidates,
     rejection_games=6,
     view_rules=VIEW_RULES,
     readings=(
@@ -143,5 +159,6 @@ RECORD: GameRecord[State, Action, Config, State] = GameRecord(
     ),
     misreadings=MISREADINGS,
     diagnose=diagnose,
+    bad_configs=({"players": 1}, {"players": 6}),
 )
 """DA CAPO's conformance record."""

@@ -128,6 +128,29 @@ def _over(before: State, action: Any, after: State, earlier: tuple[Any, ...]) ->
     return after.phase is Phase.OVER
 
 
+def _ends_on(beans: int) -> Any:
+    """The game ends with the player who cannot move holding exactly *beans*."""
+    def fires(before: State, action: Any, after: State, earlier: tuple[Any, ...]) -> bool:
+        return after.phase is Phase.OVER and after.stores[after.turn] == beans
+    return fires
+
+
+def _plays_on_with(beans: int) -> Any:
+    """A new turn starts with the player to move holding exactly *beans*."""
+    def fires(before: State, action: Any, after: State, earlier: tuple[Any, ...]) -> bool:
+        return (after.phase is Phase.SOW and after.turn != before.turn
+                and after.stores[after.turn] == beans)
+    return fires
+
+
+def _turn_ends_with(beans: int) -> Any:
+    """A turn ends (the other player to move) with the mover holding exactly *beans*."""
+    def fires(before: State, action: Any, after: State, earlier: tuple[Any, ...]) -> bool:
+        return (after.phase is Phase.SOW and after.turn != before.turn
+                and after.stores[before.turn] == beans)
+    return fires
+
+
 def candidates(game: Any, state: State) -> Iterator[tuple[str, str, JSON]]:
     """KALA's own candidate refusals: paths that turn twice, turn back, run off the field,
     start elsewhere or have the wrong length, and placements onto or away from the cup."""
@@ -237,6 +260,16 @@ RECORD: GameRecord[State, Action, Config, State] = GameRecord(
         Scenario("bonus-taken-optional", "With the bonus optional (KALA-Q8) the bonus move "
                  "is taken", ("KALA-12",), OPTIONAL_BONUS,
                  _step(Bonus, lambda b, a, af, e: a.take), extra=1),
+        Scenario("end-on-three", "A turn leaves the mover with exactly 3 beans: the game "
+                 "ends at once and he loses", ("KALA-17",), DEFAULT, _ends_on(3)),
+        Scenario("play-on-with-four", "A turn leaves the mover with exactly 4 beans: the game "
+                 "goes on", ("KALA-17",), DEFAULT, _turn_ends_with(4), extra=1),
+        Scenario("end-on-three-start-of-turn", "With the end checked at the start of a turn "
+                 "(KALA-Q10) the player due to move holds exactly 3 beans: the game ends",
+                 ("KALA-17",), START_OF_TURN, _ends_on(3)),
+        Scenario("play-on-with-four-start-of-turn", "With the end checked at the start of a "
+                 "turn (KALA-Q10) the player due to move holds exactly 4 beans and sows",
+                 ("KALA-17",), START_OF_TURN, _plays_on_with(4), extra=1),
         Scenario("end-start-of-turn", "With the end checked at the start of a turn "
                  "(KALA-Q10) the game ends when the player due to move has fewer than 4 "
                  "beans", ("KALA-17",), START_OF_TURN, _over),
@@ -267,5 +300,6 @@ RECORD: GameRecord[State, Action, Config, State] = GameRecord(
     ),
     misreadings=MISREADINGS,
     diagnose=diagnose,
+    bad_configs=({"first_player": 2},),
 )
 """KALA's conformance record."""

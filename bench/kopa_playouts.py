@@ -1,0 +1,48 @@
+"""Kopa benchmark: random-playout decisions per second with ``apply`` validating every action.
+
+Each playout: one sampled deal, then uniformly random legal actions (``legal_actions`` at
+every decision, as a random player must) until the round ends or a cap of 2,000 decisions
+(a pass is always legal, so a random round need not end, KOPA-Q14); then a new match.
+Usage: ``python bench/kopa_playouts.py [seconds]``.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+
+from copa_ref.kopa import rules
+from copa_ref.kopa.state import Config, Phase
+
+CAP = 2000
+
+
+def run(players: int, seconds: float, seed: int = 1) -> tuple[float, float]:
+    """Decisions per second and rounds per second for *players* seats."""
+    rng = random.Random(seed)
+    start = rules.new_game(Config(players=players))
+    decisions = rounds = 0
+    playing = (Phase.PLAY, Phase.DRAWN)
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        state = rules.apply(start, rules.sample_chance(start, rng))
+        for _ in range(CAP):
+            state = rules.apply(state, rng.choice(rules.legal_actions(state)))
+            decisions += 1
+            if state.phase not in playing:
+                break
+        rounds += 1
+    elapsed = time.perf_counter() - t0
+    return decisions / elapsed, rounds / elapsed
+
+
+def main() -> None:
+    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
+    for players in (2, 3, 4, 5):
+        decisions, rounds = run(players, seconds)
+        print(f"kopa {players} players: {decisions:,.0f} decisions/s, {rounds:,.0f} rounds/s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1025 @@
+"""Kopa rules as pure functions: a whole match of the 60-card building game.
+
+Kopa is an imperfect-information game (hidden hands and, with two players, a hidden stock)
+with chance (the deal of every round), for 2 to 5 players who act one at a time, clockwise
+(seat + 1). A match is a sequence of rounds, each dealt by a chance action
+(:class:`~copa_ref.kopa.state.Deal`) and played one card or one pass a turn
+(:class:`~copa_ref.kopa.state.Play`, :class:`~copa_ref.kopa.state.Pass`); after the play that
+empties a hand the round is scored and the match end checked automatically (no action).
+Rule IDs (``KOPA-n``) refer to ``specs/kopa.md``.
+
+Every rule lives in one small function that the others call through this module's globals
+(so that a misreading can replace exactly one rule; see :mod:`copa_ref.core.misreading`).
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+from copa_ref.core import (
+    CHANCE,
+    NOBODY,
+    IllegalActionError,
+    InvalidStateError,
+    MalformedInputError,
+    Outcome,
+    Seat,
+    ToMove,
+    canonical_json,
+    shuffled,
+)
+from copa_ref.core.codec import excerpt
+from copa_ref.core.fields import check_instance, check_int, check_position, check_tuple
+from copa_ref.kopa.state import (
+    SUITS,
+    Action,
+    Card,
+    Config,
+    Deal,
+    DeclinedDraw,
+    FalsePass,
+    Observation,
+    Pass,
+    Phase,
+    Play,
+    State,
+)
+
+__all__ = [
+    "DECK",
+    "PILE_NAMES",
+    "PLAYERS",
+    "TARGETS",
+    "action_space",
+    "apply",
+    "arrange",
+    "card_of",
+    "chance_step",
+    "check_config",
+    "check_state",
+    "deal_shape",
+    "draws",
+    "eight_ready",
+    "failed_turn_penalty",
+    "false_claim_penalty",
+    "first_dealer",
+    "holds",
+    "leader",
+    "legal_actions",
+    "legal_cards",
+    "match_over",
+    "new_game",
+    "next_dealer",
+    "next_down",
+    "next_seat",
+    "next_up",
+    "num_players",
+    "observe",
+    "offer_drawn",
+    "outcome",
+    "pile_accepts",
+    "refusal",
+    "render",
+    "round_changes",
+    "round_over",
+    "sample_chance",
+    "start_cards",
+    "to_move",
+    "wanted",
+    "well_formed",
+]
+
+DECK: tuple[Card, ...] = tuple(sorted(Card, key=lambda c: c.index))
+"""The 60 cards (KOPA-1), in canonical order (sorted by code)."""
+
+PLAYERS = (2, 3, 4, 5)
+"""The player counts the text allows (KOPA-2)."""
+
+TARGETS = (20, 30)
+"""The match targets the text names (KOPA-22)."""
+
+PILE_NAMES = tuple(f"{s} {d}" for s in ("Sable", "Vert", "Gules", "Or") for d in ("up", "down"))
+"""The eight places of the table in the order of KOPA-14."""
+
+_BY_ROW: tuple[tuple[Card, ...], ...] = tuple(
+    tuple(Card(f"{s}{n}") for n in range(16) if n) for s in SUITS
+)
+"""``_BY_ROW[row][number - 1]``: the card of a suit (in table order) and number."""
+
+_PLAYS: tuple[tuple[Play, ...], ...] = tuple(
+    tuple(Play(seat, card) for card in DECK) for seat in range(5)
+)
+_PASSES: tuple[Pass, ...] = tuple(Pass(seat) for seat in range(5))
+_MOVERS = tuple(ToMove.seat(s) for s in range(5))
+
+
+def card_of(row: int, number: int) -> Card:
+    """The card of the suit in table row *row* (0 Sable … 3 Or) and *number* (1 to 15)."""
+    return _BY_ROW[row][number - 1]
+
+
+def _index(card: Card) -> int:
+    return card.index
+
+
+# -- configuration, seats and set-up (KOPA-2 to KOPA-5, KOPA-21) ---------------------------------
+
+
+def check_config(config: Config) -> None:
+    """Raise for a config no match can be played with.
+
+    :raises MalformedInputError: for fields of the wrong type.
+    :raises InvalidStateError: KOPA-2 for a player count other than 2 to 5; KOPA-3 for a first
+        dealer that is no seat; KOPA-22 for a target other than 20 or 30.
+    """
+    if not isinstance(config, Config):
+        msg = f"expected a Kopa Config, got {type(config).__name__}"
+        raise MalformedInputError(msg)
+    if type(config.players) is not int or type(config.target) is not int:
+        msg = "players and target must be integers"
+        raise MalformedInputError(msg)
+    if config.first_dealer is not None and type(config.first_dealer) is not int:
+        msg = "first_dealer must be null or an integer"
+        raise MalformedInputError(msg)
+    if not isinstance(config.false_pass, FalsePass) or not isinstance(
+            config.declined_draw, DeclinedDraw):
+        msg = "a Kopa option has the wrong type"
+        raise MalformedInputError(msg)
+    # KOPA-2: two to five players.
+    if config.players not in PLAYERS:
+        msg = f"Kopa is played by 2 to 5 players, not {config.players}"
+        raise InvalidStateError("KOPA-2", msg)
+    # KOPA-3: the first dealer is a seat.
+    if config.first_dealer is not None and not 0 <= config.first_dealer < config.players:
+        msg = f"first_dealer {config.first_dealer} is no seat of {config.players}"
+        raise InvalidStateError("KOPA-3", msg)
+    # KOPA-22: the match goes to 20, or 30 for a longer game.
+    if config.target not in TARGETS:
+        msg = f"the match goes to 20 or 30 points, not {config.target}"
+        raise InvalidStateError("KOPA-22", msg)
+
+
+def num_players(config: Config) -> int:
+    """How many seats play (KOPA-2).
+
+    :raises MalformedInputError: for a value that is not a Kopa config.
+    """
+    check_instance(config, Config, "a Kopa config")
+    return config.players
+
+
+def first_dealer(config: Config) -> int:
+    """The dealer of the first round: the configured seat, by default the last (KOPA-3)."""
+    # KOPA-3: unstated in the text; the last seat, so that seat 0 leads (KOPA-Q9).
+    return config.players - 1 if config.first_dealer is None else config.first_dealer
+
+
+def next_seat(seat: int, players: int) -> int:
+    """The seat that acts after *seat*: play proceeds clockwise, to the left (KOPA-6)."""
+    # KOPA-6: play proceeds clockwise.
+    return (seat + 1) % players
+
+
+def leader(dealer: int, players: int) -> int:
+    """The seat that begins a round: the dealer's left (KOPA-5)."""
+    # KOPA-5: the player to the dealer's left begins.
+    return (dealer + 1) % players
+
+
+def next_dealer(dealer: int, players: int) -> int:
+    """The dealer of the next round: the deal passes clockwise (KOPA-21)."""
+    # KOPA-21: unstated in the text; the deal passes clockwise (KOPA-Q1).
+    return (dealer + 1) % players
+
+
+def deal_shape(players: int) -> tuple[int, int]:
+    """How many lists a deal has and how many cards each: (n, 60 / n), or for two players
+    three lists of 20, the third the stock (KOPA-4, KOPA-17)."""
+    if players == 2:
+        # KOPA-17: deal as if three players were present; the third hand is the stock.
+        return 3, 20
+    # KOPA-4: all cards dealt evenly; 60 divides by 3, 4 and 5, so none is set aside.
+    return players, 60 // players
+
+
+def new_game(config: Config | None = None) -> State:
+    """The state before the first deal: no points, the first dealer to deal (KOPA-3).
+
+    :raises InvalidStateError: KOPA-2/KOPA-3/KOPA-22 for an unplayable config.
+    """
+    if config is None:
+        config = Config()
+    check_config(config)
+    n = config.players
+    dealer = first_dealer(config)
+    return State(
+        config=config,
+        phase=Phase.DEAL,
+        round=1,
+        dealer=dealer,
+        turn=leader(dealer, n),
+        hands=((),) * n,
+        stock=(),
+        drawn=None,
+        piles=((),) * 8,
+        eights=(),
+        penalties=(0,) * n,
+        scores=(0,) * n,
+        last_round=(),
+    )
+
+
+# -- the table (KOPA-8 to KOPA-14) --------------------------------------------------------------
+
+
+def start_cards(pile: int) -> tuple[Card, ...]:
+    """The cards that start the pile in place *pile* (0 to 7, KOPA-14): its suit's 1 for an
+    up-pile, its 15 for a down-pile (KOPA-8).
+
+    :pre: 0 <= pile < 8
+    :post: len(__return__) == 1 and __return__[0].pile == pile
+    """
+    # KOPA-8: a new sequence starts with a 1 or a 15.
+    return (_BY_ROW[pile >> 1][14 if pile & 1 else 0],)
+
+
+def next_up(top: Card) -> tuple[Card, ...]:
+    """The card that goes on an up-pile showing *top*: the next number of its suit, up to 7
+    (KOPA-9, KOPA-11, KOPA-12).
+
+    :pre: top.number < 8
+    :post: all(c.suit is top.suit and c.number == top.number + 1 <= 7 for c in __return__)
+    """
+    # KOPA-9: build up 2, 3, 4, 5, 6 and 7 on the 1; KOPA-11/KOPA-12: the same suit, the
+    # next number, nothing skipped.
+    n = top.number
+    return (_BY_ROW[top.row][n],) if n < 7 else ()
+
+
+def next_down(top: Card) -> tuple[Card, ...]:
+    """The card that goes on a down-pile showing *top*: the next number down of its suit, to
+    9 (KOPA-10, KOPA-11, KOPA-12).
+
+    :pre: top.number > 8
+    :post: all(c.suit is top.suit and c.number == top.number - 1 >= 9 for c in __return__)
+    """
+    # KOPA-10: build down 14, 13, 12, 11, 10 and 9 on the 15; KOPA-11/KOPA-12 as above.
+    n = top.number
+    return (_BY_ROW[top.row][n - 2],) if n > 9 else ()
+
+
+def pile_accepts(pile: int, cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The cards the pile in place *pile*, holding *cards*, takes now (KOPA-8 to KOPA-12)."""
+    if not cards:
+        return start_cards(pile)
+    top = cards[-1]
+    return next_down(top) if pile & 1 else next_up(top)
+
+
+def eight_ready(up: tuple[Card, ...], down: tuple[Card, ...]) -> bool:
+    """Whether a suit's 8 may be laid: its up-pile ends in the 7 and its down-pile in the 9
+    (KOPA-13).
+
+    :post: __return__ == (len(up) > 0 and up[-1].number == 7 and len(down) > 0 and down[-1].number == 9)
+    """  # noqa: E501 - a contract is one line
+    # KOPA-13: no 8 until both the 7 and the 9 of its suit have been played.
+    return bool(up) and up[-1].number == 7 and bool(down) and down[-1].number == 9
+
+
+_wanted_cache: list[tuple[object, object, tuple[Card, ...]]] = [(None, None, ())]
+"""The last table asked about and its answer (a one-entry memo: a turn asks twice, and a
+pass leaves the table as it was). It holds the piles themselves, so their identity is safe."""
+
+
+def wanted(piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...]) -> tuple[Card, ...]:
+    """Every card the table takes now: each pile's next card and each ready 8."""
+    last_piles, last_eights, last = _wanted_cache[0]
+    if last_piles is piles and last_eights is eights:
+        return last
+    found: list[Card] = []
+    for i in range(8):
+        found += pile_accepts(i, piles[i])
+    for row in range(4):
+        if eight_ready(piles[2 * row], piles[2 * row + 1]):
+            eight = _BY_ROW[row][7]
+            if eight not in eights:
+                found.append(eight)
+    result = tuple(found)
+    _wanted_cache[0] = (piles, eights, result)
+    return result
+
+
+def legal_cards(hand: tuple[Card, ...], piles: tuple[tuple[Card, ...], ...],
+                eights: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The cards of *hand* that may be played now, in the hand's order."""
+    take = wanted(piles, eights)
+    return tuple([c for c in hand if c in take])
+
+
+def arrange(piles: tuple[tuple[Card, ...], ...]) -> tuple[tuple[Card, ...], ...]:
+    """The piles as the public view lists them: Sable, Vert, Gules, Or, each suit's up-pile
+    then its down-pile (KOPA-14; presentation, not a rule of play)."""
+    # KOPA-14: Sable at the top, then Vert, Gules, Or; each 1 beside its 15.
+    return piles
+
+
+def _place(card: Card, piles: tuple[tuple[Card, ...], ...]) -> int:
+    """The place of the pile that takes *card* now, or -1."""
+    own = card.pile
+    if card in pile_accepts(own, piles[own]):
+        return own
+    for i in range(8):
+        if i != own and card in pile_accepts(i, piles[i]):
+            return i
+    return -1
+
+
+def refusal(card: Card, piles: tuple[tuple[Card, ...], ...]) -> IllegalActionError:
+    """Why *card* (not an 8) cannot be played on this table: the rule and a one-line reason
+    (KOPA-8, KOPA-11, KOPA-12)."""
+    own = card.pile
+    name = PILE_NAMES[own]
+    if not piles[own]:
+        # KOPA-8: a pile starts with its 1 or 15 only.
+        first = start_cards(own)[0]
+        msg = f"{card} cannot start the {name}-pile: it starts with {first}"
+        return IllegalActionError("KOPA-8", msg)
+    for i in range(own & 1, 8, 2):
+        if i != own and piles[i] and abs(piles[i][-1].number - card.number) == 1 and (
+                (card.number > piles[i][-1].number) == (own & 1 == 0)):
+            # KOPA-11: only on cards of the same suit.
+            msg = (f"{card} follows the {PILE_NAMES[i]}-pile's {piles[i][-1]}, but a card "
+                   f"builds only on its own suit; the {name}-pile shows {piles[own][-1]}")
+            return IllegalActionError("KOPA-11", msg)
+    # KOPA-12: no number may be skipped.
+    top = piles[own][-1]
+    following = pile_accepts(own, piles[own])
+    want = f"its next card is {following[0]}" if following else "it is complete"
+    msg = f"{card} skips numbers: the {name}-pile shows {top}; {want}"
+    return IllegalActionError("KOPA-12", msg)
+
+
+# -- turns without a card (KOPA-15, KOPA-16, KOPA-18) -------------------------------------------
+
+
+def failed_turn_penalty() -> int:
+    """The penalty of a turn that ends without a card played (KOPA-15)."""
+    # KOPA-15: if you cannot play on your turn, a one-point penalty.
+    return 1
+
+
+def false_claim_penalty() -> int:
+    """The additional penalty of a pass while a card was playable (KOPA-16)."""
+    # KOPA-16: four additional points for a false claim, discovered at once.
+    return 4
+
+
+def draws(players: int, stock: tuple[Card, ...]) -> bool:
+    """Whether a pass draws from the stock: two players and a stock left (KOPA-18)."""
+    # KOPA-18: with two players, a player who cannot play draws one card.
+    return players == 2 and bool(stock)
+
+
+def offer_drawn(card: Card, piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...]
+                ) -> bool:
+    """Whether the drawn *card* may be played at once: when it is playable (KOPA-18)."""
+    # KOPA-18: if they can play the drawn card, they may do so immediately.
+    return card in wanted(piles, eights)
+
+
+def holds(hand: tuple[Card, ...], card: Card) -> bool:
+    """Whether *card* is in *hand* (KOPA-7)."""
+    # KOPA-7: a player plays the cards from their own hand.
+    return card in hand
+
+
+# -- rounds and the match (KOPA-19 to KOPA-22) --------------------------------------------------
+
+
+def round_over(hand: tuple[Card, ...]) -> bool:
+    """Whether a play leaving *hand* ends the round: the hand is empty (KOPA-19)."""
+    # KOPA-19: once a player has played their last card, the round ends immediately.
+    return not hand
+
+
+def round_changes(hands: tuple[tuple[Card, ...], ...], winner: int,
+                  penalties: tuple[int, ...], stock: tuple[Card, ...]) -> tuple[int, ...]:
+    """Each seat's score change at the end of a round: the winner gains one point per card in
+    the other hands (not the stock), every seat loses its penalty points (KOPA-20).
+
+    :pre: 2 <= len(hands) <= 5 and len(penalties) == len(hands) and 0 <= winner < len(hands)
+    :pre: all(p >= 0 for p in penalties)
+    :post: __return__[winner] == sum(len(h) for h in hands) - len(hands[winner]) - penalties[winner]
+    :post: all(__return__[s] == -penalties[s] for s in range(len(hands)) if s != winner)
+    """
+    # KOPA-20: one point per card still held by opponents; penalties are subtracted; the
+    # stock is not held by an opponent (KOPA-Q12).
+    gain = 0
+    for s in range(len(hands)):
+        if s != winner:
+            gain += len(hands[s])
+    return tuple([(gain if s == winner else 0) - penalties[s] for s in range(len(hands))])
+
+
+def match_over(scores: tuple[int, ...], target: int) -> bool:
+    """Whether the match ends: a seat has reached the target (KOPA-22)."""
+    # KOPA-22: the game continues until a player reaches 20 points (or 30).
+    return max(scores) >= target
+
+
+# -- who moves, what is legal --------------------------------------------------------------------
+
+
+def to_move(state: State) -> ToMove:
+    """Chance at a deal, the seat whose turn it is in play, nobody when over (KOPA-6).
+
+    :raises MalformedInputError: for a value that is not a Kopa state.
+    """
+    _check_state(state)
+    phase = state.phase
+    if phase is Phase.PLAY or phase is Phase.DRAWN:
+        return _MOVERS[state.turn]
+    if phase is Phase.DEAL:
+        return CHANCE
+    return NOBODY
+
+
+def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
+    """The legal plays and the pass, sorted by canonical JSON (plays by card code, then the
+    pass); empty at chance nodes and when the match is over.
+
+    :param seat: only this seat's actions (empty unless it is the seat to act).
+    :raises MalformedInputError: for a value that is not a Kopa state, or a seat that is not
+        at the table.
+    """
+    _check_state(state, seat)
+    phase = state.phase
+    if phase is not Phase.PLAY and phase is not Phase.DRAWN:
+        return ()
+    mover = state.turn
+    if seat is not None and seat != mover:
+        return ()
+    plays = _PLAYS[mover]
+    if phase is Phase.DRAWN:
+        drawn = state.drawn
+        assert drawn is not None
+        return (plays[drawn.index], _PASSES[mover])
+    cards = legal_cards(state.hands[mover], state.piles, state.eights)
+    actions: list[Action] = [plays[c.index] for c in cards]
+    if not cards or state.config.false_pass is FalsePass.PENALTY:
+        actions.append(_PASSES[mover])
+    return tuple(actions)
+
+
+def action_space(config: Config) -> tuple[Action, ...]:
+    """Every non-chance action that can ever be legal under *config*: each seat's play of
+    each card and each seat's pass, sorted by canonical JSON text."""
+    check_config(config)
+    actions: list[Play | Pass] = [Play(s, c) for s in range(config.players) for c in DECK]
+    actions += [Pass(s) for s in range(config.players)]
+
+    def text(action: Play | Pass) -> str:
+        if isinstance(action, Play):
+            return canonical_json({"card": action.card.value, "seat": action.seat,
+                                   "type": "play"})
+        return canonical_json({"seat": action.seat, "type": "pass"})
+
+    return tuple(sorted(actions, key=text))
+
+
+# -- apply ----------------------------------------------------------------------------------------
+
+
+def _wrong_node(state: State, what: str) -> IllegalActionError:
+    if state.phase is Phase.OVER:
+        return IllegalActionError("KOPA-22", f"the match is over; no {what}")
+    if state.phase is Phase.DEAL:
+        # KOPA-4: every round starts with the deal.
+        return IllegalActionError("KOPA-4", f"the round must be dealt first; no {what}")
+    return IllegalActionError("KOPA-6", f"seat {state.turn} is to act; no {what}")
+
+
+def apply(state: State, action: Action) -> State:
+    """The state after *action*; a round's scoring follows the play that empties a hand.
+
+    :raises IllegalActionError: naming the broken rule (KOPA-4, KOPA-6 to KOPA-8, KOPA-11 to
+        KOPA-13, KOPA-16 to KOPA-18, KOPA-22); the state is unchanged.
+    :raises MalformedInputError: for a value that is not a Kopa state, or an action whose
+        fields do not have exactly their types (KOPA-1: a card is a ``Card``; ``True`` is
+        not a seat; a list is not a hand).
+    """
+    _check_state(state)
+    _check_action(action)
+    kind = type(action)
+    if kind is Play:
+        return _play(state, action)  # type: ignore[arg-type]
+    if kind is Pass:
+        return _pass(state, action)  # type: ignore[arg-type]
+    if kind is Deal:
+        return _deal(state, action)  # type: ignore[arg-type]
+    raise _wrong_node(state, f"{kind.__name__} action")
+
+
+# The input checks of the entry points: a Kopa state, a seat, an action of exact types.
+
+
+def _check_state(state: object, seat: object = None) -> None:
+    """*state* is a Kopa state and *seat* is ``None`` or a seat at its table.
+
+    :raises MalformedInputError: otherwise.
+    """
+    check_position(state, State, "a Kopa state", seat, lambda s: len(s.hands))
+
+
+def _check_card(card: object, what: str) -> None:
+    # KOPA-1: only the 60 cards exist.
+    check_instance(card, Card, "a Kopa card", what)
+
+
+def _check_hand(hand: object, what: str) -> None:
+    check_tuple(hand, what, _check_card)
+
+
+def _check_action(action: object) -> None:
+    """*action* is a Kopa action whose fields have exactly their types.
+
+    :raises MalformedInputError: otherwise.
+    """
+    check_instance(action, (Play, Pass, Deal), "a Kopa action")
+    if isinstance(action, Play):
+        check_int(action.seat, "seat")
+        _check_card(action.card, "card")
+    elif isinstance(action, Pass):
+        check_int(action.seat, "seat")
+    else:
+        check_tuple(action.hands, "hands", _check_hand)  # type: ignore[attr-defined]
+
+
+def _deal(state: State, action: Deal) -> State:
+    if state.phase is not Phase.DEAL:
+        raise _wrong_node(state, "deal")
+    n = state.config.players
+    lists, size = deal_shape(n)
+    rule = "KOPA-17" if n == 2 else "KOPA-4"
+    hands = action.hands
+    # KOPA-4 / KOPA-17: one list per hand (and the stock).
+    if len(hands) != lists:
+        what = "two hands and the stock" if n == 2 else f"one hand per seat ({n})"
+        msg = f"a deal lists {what}: {lists} lists, got {len(hands)}"
+        raise IllegalActionError(rule, msg)
+    seen: set[Card] = set()
+    for k, hand in enumerate(hands):
+        for card in hand:
+            # KOPA-1: only the 60 cards exist.
+            if card not in DECK:
+                msg = f"list {k} of the deal holds {card}, which is no card of the deck"
+                raise IllegalActionError("KOPA-1", msg)
+            # KOPA-4: every card dealt exactly once.
+            if card in seen:
+                msg = f"{card} is dealt twice"
+                raise IllegalActionError("KOPA-4", msg)
+            seen.add(card)
+        # KOPA-4 / KOPA-17: the cards are dealt evenly.
+        if len(hand) != size:
+            msg = f"list {k} of the deal has {len(hand)} cards; with {n} players each has {size}"
+            raise IllegalActionError(rule, msg)
+    if len(seen) != len(DECK):  # pragma: no cover - sizes and uniqueness imply it
+        raise IllegalActionError("KOPA-4", "the deal is not the whole deck")
+    dealt = tuple(tuple(sorted(hand, key=_index)) for hand in hands[:n])
+    return State(
+        config=state.config,
+        phase=Phase.PLAY,
+        round=state.round,
+        dealer=state.dealer,
+        # KOPA-5: the player to the dealer's left begins.
+        turn=leader(state.dealer, n),
+        hands=dealt,
+        # KOPA-17: with two players the third list is the stock, top card first.
+        stock=hands[2] if n == 2 else (),
+        drawn=None,
+        piles=((),) * 8,
+        eights=(),
+        penalties=(0,) * n,
+        scores=state.scores,
+        last_round=state.last_round,
+    )
+
+
+def _seat_to_act(state: State, seat: object) -> None:
+    phase = state.phase
+    if phase is not Phase.PLAY and phase is not Phase.DRAWN:
+        raise _wrong_node(state, "play or pass")
+    # KOPA-6: one turn at a time, clockwise.
+    if seat != state.turn:
+        msg = f"seat {seat} acted, but it is seat {state.turn}'s turn"
+        raise IllegalActionError("KOPA-6", msg)
+
+
+def _play(state: State, action: Play) -> State:
+    seat = action.seat
+    card = action.card
+    _seat_to_act(state, seat)
+    hands = state.hands
+    hand = hands[seat]
+    # KOPA-7: a card from one's own hand.
+    if not holds(hand, card):
+        msg = f"seat {seat} does not hold {card}"
+        raise IllegalActionError("KOPA-7", msg)
+    # KOPA-18: after a draw, only the drawn card may be played.
+    if state.phase is Phase.DRAWN and card is not state.drawn:
+        msg = f"seat {seat} may play only the card it drew ({state.drawn}), not {card}"
+        raise IllegalActionError("KOPA-18", msg)
+    piles = state.piles
+    eights = state.eights
+    if card.number == 8:
+        row = card.row
+        # KOPA-13: the 8 only across its suit's 7 and 9.
+        if not eight_ready(piles[2 * row], piles[2 * row + 1]):
+            msg = f"{card} needs its suit's 7 and 9 on the table first"
+            raise IllegalActionError("KOPA-13", msg)
+        eights = tuple(sorted((*eights, card), key=_row))
+    else:
+        place = _place(card, piles)
+        if place < 0:
+            raise refusal(card, piles)
+        piles = (*piles[:place], (*piles[place], card), *piles[place + 1:])
+    new_hand = tuple([c for c in hand if c is not card])
+    hands = (*hands[:seat], new_hand, *hands[seat + 1:])
+    if round_over(new_hand):
+        return _end_round(state, hands, piles, eights, seat)
+    return State(
+        config=state.config,
+        phase=Phase.PLAY,
+        round=state.round,
+        dealer=state.dealer,
+        turn=next_seat(seat, len(hands)),
+        hands=hands,
+        stock=state.stock,
+        drawn=None,
+        piles=piles,
+        eights=eights,
+        penalties=state.penalties,
+        scores=state.scores,
+        last_round=state.last_round,
+    )
+
+
+def _row(card: Card) -> int:
+    return card.row
+
+
+def _charge(penalties: tuple[int, ...], seat: int, points: int) -> tuple[int, ...]:
+    if not points:
+        return penalties
+    return (*penalties[:seat], penalties[seat] + points, *penalties[seat + 1:])
+
+
+def _pass(state: State, action: Pass) -> State:
+    seat = action.seat
+    _seat_to_act(state, seat)
+    config = state.config
+    n = config.players
+    hands = state.hands
+    penalties = state.penalties
+    stock = state.stock
+    phase = Phase.PLAY
+    turn = next_seat(seat, n)
+    drawn = None
+    if state.phase is Phase.DRAWN:
+        # KOPA-18: keeping a playable drawn card is a turn without a card (KOPA-Q6).
+        cost = failed_turn_penalty() if config.declined_draw is DeclinedDraw.PENALTY else 0
+        penalties = _charge(penalties, seat, cost)
+    else:
+        could = legal_cards(hands[seat], state.piles, state.eights)
+        if could:
+            # KOPA-16: a false claim costs four more points, or is refused (KOPA-Q3).
+            if config.false_pass is FalsePass.REFUSED:
+                msg = f"seat {seat} claims it cannot play but holds {could[0]}"
+                raise IllegalActionError("KOPA-16", msg)
+            penalties = _charge(penalties, seat, false_claim_penalty())
+        if draws(n, stock):
+            # KOPA-18: draw the top card of the stock; play it at once if playable, else keep
+            # it and take the one-point penalty.
+            card = stock[0]
+            stock = stock[1:]
+            hand = tuple(sorted((*hands[seat], card), key=_index))
+            hands = (*hands[:seat], hand, *hands[seat + 1:])
+            if offer_drawn(card, state.piles, state.eights):
+                phase, turn, drawn = Phase.DRAWN, seat, card
+            else:
+                penalties = _charge(penalties, seat, failed_turn_penalty())
+        else:
+            # KOPA-15: a turn without a card costs one point.
+            penalties = _charge(penalties, seat, failed_turn_penalty())
+    return State(
+        config=config,
+        phase=phase,
+        round=state.round,
+        dealer=state.dealer,
+        turn=turn,
+        hands=hands,
+        stock=stock,
+        drawn=drawn,
+        piles=state.piles,
+        eights=state.eights,
+        penalties=penalties,
+        scores=state.scores,
+        last_round=state.last_round,
+    )
+
+
+def _end_round(state: State, hands: tuple[tuple[Card, ...], ...],
+               piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...], winner: int
+               ) -> State:
+    config = state.config
+    n = config.players
+    changes = round_changes(hands, winner, state.penalties, state.stock)
+    # KOPA-20: the round's points and penalties are booked.
+    scores = tuple([a + b for a, b in zip(state.scores, changes, strict=True)])
+    over = match_over(scores, config.target)
+    # KOPA-21: otherwise the deal passes clockwise and a new round begins.
+    dealer = state.dealer if over else next_dealer(state.dealer, n)
+    return State(
+        config=config,
+        # KOPA-22: the match ends when a seat reaches the target.
+        phase=Phase.OVER if over else Phase.DEAL,
+        round=state.round if over else state.round + 1,
+        dealer=dealer,
+        turn=winner if over else leader(dealer, n),
+        hands=hands,
+        stock=state.stock,
+        drawn=None,
+        piles=piles,
+        eights=eights,
+        penalties=state.penalties,
+        scores=scores,
+        last_round=changes,
+    )
+
+
+# -- chance, outcome, observation -----------------------------------------------------------------
+
+
+def _seat_lists(state: State, cards: list[Card]) -> Deal:
+    n = state.config.players
+    lists, _ = deal_shape(n)
+    dealt: list[list[Card]] = [[] for _ in range(lists)]
+    for k, card in enumerate(cards):
+        dealt[k % lists].append(card)
+    # The k-th list is dealt to the k-th seat clockwise from the dealer's left (the stock,
+    # with two players, last); the Deal lists hands in seat order.
+    by_seat: list[tuple[Card, ...]] = [()] * lists
+    for k in range(lists):
+        target = (state.dealer + 1 + k) % n if k < n else k
+        by_seat[target] = tuple(dealt[k]) if target >= n else tuple(sorted(dealt[k], key=_index))
+    return Deal(tuple(by_seat))
+
+
+def sample_chance(state: State, rng: random.Random) -> Deal:
+    """Shuffle the deck and deal it one card at a time clockwise from the dealer's left
+    (KOPA-4; with two players, the stock third in every circuit, KOPA-17).
+
+    :raises IllegalActionError: KOPA-6 (a seat is to act) or KOPA-22 (the match is over)
+        when no deal is due (a ``ValueError``).
+    :raises MalformedInputError: for a value that is not a Kopa state.
+    """
+    _check_state(state)
+    if state.phase is not Phase.DEAL:
+        raise _wrong_node(state, "deal is due")
+    return _seat_lists(state, list(shuffled(rng, DECK)))
+
+
+def chance_step(state: State, prefix: tuple[int, ...]
+                ) -> tuple[tuple[int, Fraction], ...] | Action:
+    """The deal broken into 60 small steps, one card each (shared contract 2).
+
+    *prefix* holds the cards dealt so far at this chance node, by their canonical index
+    (``Card.index``), in dealing order (clockwise from the dealer's left; with two players
+    the stock third in every circuit). Returns the next card's outcomes (each remaining card
+    by its index, probability 1 / remaining), or, once all 60 are chosen, the whole
+    :class:`~copa_ref.kopa.state.Deal` they build.
+
+    :raises IllegalActionError: when no deal is due (a ``ValueError``).
+    :raises MalformedInputError: for a value that is not a Kopa state, or a *prefix* that
+        names a card twice or no card.
+    """
+    _check_state(state)
+    if state.phase is not Phase.DEAL:
+        raise _wrong_node(state, "deal is due")
+    check_tuple(prefix, "prefix")
+    taken: set[int] = set()
+    for i in prefix:
+        if type(i) is not int or not 0 <= i < 60 or i in taken:
+            msg = f"the prefix names {excerpt(i)}, which is no card left to deal"
+            raise MalformedInputError(msg)
+        taken.add(i)
+    if len(prefix) == 60:
+        return _seat_lists(state, [DECK[i] for i in prefix])
+    left = [i for i in range(60) if i not in taken]
+    p = Fraction(1, len(left))
+    return tuple((i, p) for i in left)
+
+
+def outcome(state: State) -> Outcome | None:
+    """The winner once a seat has reached the target (KOPA-22), else ``None``.
+
+    :raises MalformedInputError: for a value that is not a Kopa state.
+    """
+    _check_state(state)
+    if state.phase is not Phase.OVER:
+        return None
+    scores = state.scores
+    n = len(scores)
+    # KOPA-22: the seat that reached the target wins (the highest, ties shared, KOPA-Q13).
+    top = max(scores)
+    winners = tuple(Seat(s) for s in range(n) if scores[s] == top)
+    losers = tuple(Seat(s) for s in range(n) if scores[s] != top)
+    return Outcome(winners=winners, losers=losers, scores=scores, rule="KOPA-22")
+
+
+def observe(state: State, seat: int | None = None) -> Observation:
+    """What *seat* may know: the public state and its own hand (and its drawn card);
+    ``None``: the public view (KOPA-Q15).
+
+    :raises MalformedInputError: for a value that is not a Kopa state, or a seat that is not
+        at the table.
+    """
+    _check_state(state, seat)
+    hands = state.hands
+    own = seat is not None and state.turn == seat
+    return Observation(
+        config=state.config,
+        seat=seat,
+        phase=state.phase,
+        round=state.round,
+        dealer=state.dealer,
+        turn=state.turn,
+        hand=() if seat is None else hands[seat],
+        drawn=state.drawn if own else None,
+        hand_sizes=tuple(len(h) for h in hands),
+        stock_size=len(state.stock),
+        piles=arrange(state.piles),
+        eights=state.eights,
+        penalties=state.penalties,
+        scores=state.scores,
+        last_round=state.last_round,
+    )
+
+
+# -- validity of a whole state ---------------------------------------------------------------------
+
+
+def _cards_ok(value: object) -> bool:
+    return type(value) is tuple and all(type(c) is Card for c in value)
+
+
+def _shape_problem(state: State) -> str | None:
+    """A type or shape problem (MalformedInputError), or None."""
+    n = state.config.players
+    if not isinstance(state.phase, Phase):
+        return "phase is not a Phase"
+    for name in ("round", "dealer", "turn"):
+        if type(getattr(state, name)) is not int:
+            return f"{name} is not an integer"
+    for name in ("penalties", "scores", "last_round"):
+        value = getattr(state, name)
+        if type(value) is not tuple or any(type(v) is not int for v in value):
+            return f"{name} is not a tuple of integers"
+    if len(state.penalties) != n or len(state.scores) != n or len(state.last_round) not in (
+            0, n):
+        return f"penalties, scores and last_round have one entry per seat ({n})"
+    if type(state.hands) is not tuple or len(state.hands) != n or not all(
+            _cards_ok(h) for h in state.hands):
+        return f"hands is not one tuple of cards per seat ({n})"
+    if type(state.piles) is not tuple or len(state.piles) != 8 or not all(
+            _cards_ok(p) for p in state.piles):
+        return "piles is not eight tuples of cards"
+    if not _cards_ok(state.stock) or not _cards_ok(state.eights):
+        return "stock or eights is not a tuple of cards"
+    if state.drawn is not None and type(state.drawn) is not Card:
+        return "drawn is neither null nor a card"
+    return None
+
+
+def _table_problem(piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...]
+                   ) -> tuple[str, str] | None:
+    for i, pile in enumerate(piles):
+        for k, card in enumerate(pile):
+            expected = pile_accepts(i, pile[:k])
+            if card not in expected:
+                rule = "KOPA-8" if k == 0 else ("KOPA-10" if i & 1 else "KOPA-9")
+                return rule, f"the {PILE_NAMES[i]}-pile {[str(c) for c in pile]} is no run"
+    if list(eights) != sorted(eights, key=_row) or any(c.number != 8 for c in eights):
+        return "KOPA-13", "eights are the 8s laid, in suit order"
+    for card in eights:
+        if not eight_ready(piles[2 * card.row], piles[2 * card.row + 1]):
+            return "KOPA-13", f"{card} lies without its 7 and 9"
+    return None
+
+
+def _rule_problem(state: State) -> tuple[str, str] | None:
+    """The first rule a state breaks, as (rule, message), or None."""
+    config = state.config
+    n = config.players
+    seats = range(n)
+    phase = state.phase
+    if state.dealer not in seats or state.turn not in seats or state.round < 1:
+        return "KOPA-21", "dealer, turn or round out of range"
+    if any(p < 0 for p in state.penalties):
+        return "KOPA-15", "negative penalty points"
+    # KOPA-22: the match goes on exactly while nobody has reached the target.
+    if (phase is Phase.OVER) != match_over(state.scores, config.target):
+        return "KOPA-22", "the match is over exactly when a seat has reached the target"
+    hands, stock, piles, eights = state.hands, state.stock, state.piles, state.eights
+    if (phase is Phase.DRAWN) != (state.drawn is not None):
+        return "KOPA-18", "a drawn card exactly in the drawn phase"
+    fresh = not any(hands) and not stock and not any(piles) and not eights
+    if phase is Phase.DEAL and fresh:
+        if state.round == 1 and state.dealer != first_dealer(config):
+            return "KOPA-3", "the first round is dealt by the first dealer"
+        if state.turn != leader(state.dealer, n):
+            return "KOPA-5", "the dealer's left begins the round"
+        return None
+    # KOPA-1: every card of the deck exactly once.
+    cards = [c for h in hands for c in h] + list(stock) + [c for p in piles for c in p]
+    cards += list(eights)
+    if len(cards) != len(set(cards)) or sorted(cards, key=_index) != list(DECK):
+        return "KOPA-1", "the cards in play are not exactly the deck"
+    if any(list(h) != sorted(h, key=_index) for h in hands):
+        return "KOPA-7", "hands are kept sorted by card code"
+    if stock and n != 2:
+        return "KOPA-17", "a stock with more than two players"
+    problem = _table_problem(piles, eights)
+    if problem is not None:
+        return problem
+    if phase is Phase.DRAWN:
+        if n != 2 or state.drawn not in hands[state.turn]:
+            return "KOPA-18", "the drawn card is not in the drawer's hand"
+        if state.drawn is None or not offer_drawn(state.drawn, piles, eights):
+            return "KOPA-18", "a drawn card that cannot be played is kept at once"
+    if phase is Phase.PLAY or phase is Phase.DRAWN:
+        if not all(hands):
+            return "KOPA-19", "a round goes on after a hand is empty"
+    else:
+        if state.round == 1 and phase is Phase.DEAL:
+            return "KOPA-21", "a finished round before round 1"
+        if all(hands):
+            return "KOPA-19", "a round ended with no empty hand"
+        if phase is Phase.DEAL and state.turn != leader(state.dealer, n):
+            return "KOPA-5", "the dealer's left begins the round"
+    return None
+
+
+def check_state(state: State) -> None:
+    """Raise the precise error for a state no legal play can produce.
+
+    :raises MalformedInputError: for values of the wrong type or shape.
+    :raises InvalidStateError: naming the rule the state breaks.
+    """
+    if not isinstance(state, State):
+        msg = f"expected a Kopa State, got {type(state).__name__}"
+        raise MalformedInputError(msg)
+    check_config(state.config)
+    problem = _shape_problem(state)
+    if problem is not None:
+        raise MalformedInputError(f"malformed Kopa state: {problem}")
+    rule_problem = _rule_problem(state)
+    if rule_problem is not None:
+        raise InvalidStateError(*rule_problem)
+
+
+def well_formed(state: State) -> bool:
+    """Whether *state* could arise from legal play (pure, total, never raises)."""
+    try:
+        check_state(state)
+    except Exception:
+        return False
+    return True
+
+
+# -- text --------------------------------------------------------------------------------------
+
+
+def _cards(cards: tuple[Card, ...]) -> str:
+    return " ".join(str(c) for c in cards) if cards else "-"
+
+
+def render(state: State) -> str:
+    """A readable picture: round, dealer, scores, penalties, the table, the hands."""
+    n = state.config.players
+    lines = [
+        f"Kopa, round {state.round}, dealer seat {state.dealer}, phase {state.phase.value}, "
+        f"seat {state.turn} to act",
+        "scores: " + " ".join(f"{s}:{p}" for s, p in enumerate(state.scores))
+        + "  penalties: " + " ".join(f"{s}:{p}" for s, p in enumerate(state.penalties)),
+    ]
+    for row, name in enumerate(("Sable", "Vert", "Gules", "Or")):
+        up, down = state.piles[2 * row], state.piles[2 * row + 1]
+        eight = " + 8" if any(c.row == row for c in state.eights) else ""
+        lines.append(f"  {name:6} up {_cards(up):28} down {_cards(down)}{eight}")
+    for s in range(n):
+        lines.append(f"  seat {s}: {_cards(state.hands[s])}")
+    if state.stock:
+        lines.append(f"  stock: {len(state.stock)} cards")
+    return "\n".join(lines)

@@ -1,0 +1,272 @@
+"""Copas mutants: the reference with one rule misread, at least one per rule of
+``specs/copas.md`` (the kill-matrix test, ``tests/conformance/test_kill_matrix.py``)."""
+
+from __future__ import annotations
+
+from copa_ref.copas import rules as _rules
+from copa_ref.copas.misreadings import MISREADINGS
+from copa_ref.copas.state import (
+    AllCards,
+    BonusOtherTen,
+    Card,
+    Config,
+    Phase,
+    Play,
+    State,
+    Suit,
+    Trick,
+)
+from copa_ref.core import IllegalActionError, Misreading, Outcome, Seat
+
+Points = tuple[tuple[int, ...], int | None]
+
+
+def _accepting_deal(rule: str):
+    """A ``_deal`` that deals whatever it is given where the reference refuses under *rule*."""
+
+    def _deal(state: State, action: object) -> State:
+        try:
+            return _rules._deal(state, action)
+        except IllegalActionError as exc:
+            if exc.rule != rule:
+                raise
+        hands = action.hands
+        return State(config=state.config, phase=Phase.PLAY, round=state.round,
+                     dealer=state.dealer, scores=state.scores, pending=state.pending,
+                     hands=tuple(tuple(sorted(h, key=lambda c: c.index)) for h in hands),
+                     leader=_rules.first_leader(state.dealer, len(state.hands)), trick=(),
+                     tricks=(), last_round=state.last_round)
+    return _deal
+
+
+def _play_any_card(state: State, action: Play) -> State:
+    """A card the seat does not hold is played all the same (it is put into its hand)."""
+    hands = state.hands
+    seat, card = action.seat, action.card
+    if (state.phase is Phase.PLAY and type(seat) is int and 0 <= seat < len(hands)
+            and type(card) is Card and card not in hands[seat]):
+        hand = tuple(sorted((*hands[seat], card), key=lambda c: c.index))
+        hands = (*hands[:seat], hand, *hands[seat + 1:])
+        state = State(config=state.config, phase=state.phase, round=state.round,
+                      dealer=state.dealer, scores=state.scores, pending=state.pending,
+                      hands=hands, leader=state.leader, trick=state.trick,
+                      tricks=state.tricks, last_round=state.last_round)
+    return _rules._play(state, action)
+
+
+def _plain_keeps_queen_below_jack(card: Card, plain: bool) -> int:
+    strength = _rules.strength(card, plain)
+    if plain and card.value[0] in "QJ":  # plain order ...7 J Q K...: swap J and Q back
+        return 13 - strength
+    return strength
+
+
+def _two_of_ouros_left_out(players: int) -> Card | None:
+    return Card.C2o if players == 3 else None
+
+
+def _revoke(hand: tuple[Card, ...], trick: tuple[Card, ...]) -> tuple[Card, ...]:
+    return hand
+
+
+def _void_discards_copa(hand: tuple[Card, ...], trick: tuple[Card, ...]) -> tuple[Card, ...]:
+    legal = _rules.legal_cards(hand, trick)
+    if not trick or any(c.suit is trick[0].suit for c in hand):
+        return legal
+    copas = tuple(c for c in hand if c.suit is Suit.COPAS)
+    return copas or legal
+
+
+def _dealer_rotates_left(dealer: int, players: int) -> int:
+    return (dealer - 1) % players
+
+
+def _ends_when_copas_out(hand: tuple[Card, ...], tricks: tuple[Trick, ...],
+                         config: Config) -> bool:
+    return not hand or sum(_rules.copas_taken(tricks, config.players)) == 10
+
+
+def _house_end_ignored(hand: tuple[Card, ...], tricks: tuple[Trick, ...],
+                       config: Config) -> bool:
+    return not hand
+
+
+def _house_lead_ignored(state: State, hand: tuple[Card, ...]) -> tuple[Card, ...]:
+    return hand
+
+
+def _copas_lead_broken(state: State, hand: tuple[Card, ...]) -> tuple[Card, ...]:
+    if _rules._copas_broken(state.tricks):
+        return hand
+    others = tuple(c for c in hand if c.suit is not Suit.COPAS)
+    return others or hand
+
+
+def _copas_to_leader(tricks: tuple[Trick, ...], players: int) -> tuple[int, ...]:
+    count = [0] * players
+    for t in tricks:
+        count[t.leader] += sum(c.suit is Suit.COPAS for c in t.cards)
+    return tuple(count)
+
+
+def _points(adjust):
+    """A ``round_points`` whose result *adjust* changes: ``adjust(copas, taker, pending,
+    all_cards, bonus_other_ten, points, new_pending)``."""
+
+    def round_points(copas: tuple[int, ...], taker: int | None, pending: int | None,
+                     all_cards: AllCards, bonus_other_ten: BonusOtherTen,
+                     *options: object) -> Points:
+        points, new_pending = _rules.round_points(copas, taker, pending, all_cards,
+                                                  bonus_other_ten, *options)
+        result: Points = adjust(copas, taker, pending, all_cards, bonus_other_ten,
+                                list(points), new_pending, *options)
+        return result
+    return round_points
+
+
+def _other_ten_booked(copas, taker, pending, all_cards, other, points, new, *options):
+    # A different seat's ten in a bonus round are booked, whatever bonus_other_ten says.
+    if pending is not None and new is not None:
+        points[new] = 10
+        new = None
+    return tuple(points), new
+
+
+def _other_ten_new_bonus(copas, taker, pending, all_cards, other, points, new, *options):
+    # A different seat's ten in a bonus round always give it a bonus round of its own.
+    if pending is not None and other is BonusOtherTen.BOOK:
+        return _rules.round_points(copas, taker, pending, all_cards, BonusOtherTen.NEW_BONUS,
+                                   *options)
+    return tuple(points), new
+
+
+def _pending_books_only_its_copas(copas, taker, pending, all_cards, other, points, new, *options):
+    if pending is not None and copas[pending] > 0:
+        points[pending] -= 10
+    return tuple(points), new
+
+
+def _pending_never_erased(copas, taker, pending, all_cards, other, points, new, *options):
+    if pending is not None and copas[pending] == 0 and taker is None:
+        points[pending] += 10
+    return tuple(points), new
+
+
+def _pending_ten_again_new_bonus(copas, taker, pending, all_cards, other, points, new, *options):
+    if pending is not None and copas[pending] == 10 and taker is None:
+        points[pending] = 0
+        new = pending
+    return tuple(points), new
+
+
+def _tied_burst_first_seat_loses(state: State) -> Outcome | None:
+    result = _rules.outcome(state)
+    if result is None or len(result.losers) < 2:
+        return result
+    loser = result.losers[0]
+    scores = state.scores
+    rest = [s for s in range(len(scores)) if s != loser]
+    low = min(scores[s] for s in rest)
+    return Outcome(winners=tuple(Seat(s) for s in rest if scores[s] == low),
+                   losers=(loser,), scores=scores, rule=result.rule)
+
+
+MUTANTS: tuple[Misreading, ...] = (
+    *MISREADINGS,
+    Misreading(rule="COPAS-2", slug="plain-keeps-queen-below-jack",
+               description="under rank_order=plain the queen stays below the jack",
+               replacements={"strength": _plain_keeps_queen_below_jack}),
+    Misreading(rule="COPAS-4", slug="three-players-without-two-of-ouros",
+               description="with three players the two of ouros is left out, not the two of "
+               "clubs", replacements={"left_out": _two_of_ouros_left_out,
+                                      "_DECK_3": tuple(c for c in _rules.DECK
+                                                       if c is not Card.C2o)}),
+    Misreading(rule="COPAS-3", slug="ouros-are-the-penalty-suit",
+               description="the ouros, not the copas, are the penalty cards",
+               replacements={"_COPAS": Suit.OUROS}),
+    Misreading(rule="COPAS-6", slug="deal-unchecked",
+               description="a deal of unequal hands, or with a card twice, is dealt",
+               replacements={"_deal": _accepting_deal("COPAS-6")}),
+    Misreading(rule="COPAS-7", slug="dealer-rotates-left",
+               description="the next dealer is the player to the dealer's left",
+               replacements={"next_dealer": _dealer_rotates_left}),
+    Misreading(rule="COPAS-10", slug="card-not-held",
+               description="a seat may play a card it does not hold",
+               replacements={"_play": _play_any_card}),
+    Misreading(rule="COPAS-11", slug="revoke-allowed",
+               description="a seat holding the led suit may play another suit",
+               replacements={"legal_cards": _revoke}),
+    Misreading(rule="COPAS-12", slug="void-must-discard-copa",
+               description="a seat void in the led suit must discard a copa if it holds one",
+               replacements={"legal_cards": _void_discards_copa}),
+    Misreading(rule="COPAS-14", slug="hand-ends-when-copas-out",
+               description="a round ends as soon as all ten copas are out",
+               replacements={"round_over": _ends_when_copas_out}),
+    Misreading(rule="COPAS-15", slug="copas-must-be-broken",
+               description="no copa may be led before one has been played (as in Hearts)",
+               replacements={"_lead_cards": _copas_lead_broken}),
+    Misreading(rule="COPAS-14", slug="end-when-copas-out-ignored",
+               description="the round is played out even under end_when_copas_out",
+               replacements={"round_over": _house_end_ignored}),
+    Misreading(rule="COPAS-15", slug="copas-lead-broken-ignored",
+               description="copas may be led at once even under copas_lead=broken",
+               replacements={"_lead_cards": _house_lead_ignored}),
+    Misreading(rule="COPAS-20", slug="burst-above-51",
+               description="a seat bursts above 51 minus points, not at 51",
+               replacements={"BURST": 52}),
+    Misreading(rule="COPAS-16", slug="copas-to-the-leader",
+               description="a trick's copas are booked to the seat that led it",
+               replacements={"copas_taken": _copas_to_leader}),
+    Misreading(rule="COPAS-17", slug="other-ten-booked",
+               description="another seat's ten copas in a bonus round are booked, even under "
+               "bonus_other_ten=new_bonus",
+               replacements={"round_points": _points(_other_ten_booked)}),
+    Misreading(rule="COPAS-17", slug="other-ten-new-bonus",
+               description="another seat's ten copas in a bonus round give a new bonus round, "
+               "even under bonus_other_ten=book",
+               replacements={"round_points": _points(_other_ten_new_bonus)}),
+    Misreading(rule="COPAS-18", slug="bonus-lost-books-only-its-copas",
+               description="a pending seat that takes copas in its bonus round books only "
+               "them, not 10 more",
+               replacements={"round_points": _points(_pending_books_only_its_copas)}),
+    Misreading(rule="COPAS-18", slug="bonus-never-erased",
+               description="a pending seat that takes no copas in its bonus round still books "
+               "its ten",
+               replacements={"round_points": _points(_pending_never_erased)}),
+    Misreading(rule="COPAS-18", slug="ten-again-new-bonus",
+               description="a pending seat taking all ten copas again gets another bonus "
+               "round instead of 20",
+               replacements={"round_points": _points(_pending_ten_again_new_bonus)}),
+    Misreading(rule="COPAS-21", slug="tied-burst-first-seat-loses",
+               description="of several burst seats on the same highest total only the "
+               "first loses",
+               replacements={"outcome": _tied_burst_first_seat_loses}),
+)
+"""The Copas mutants: the common misreadings and one-rule mistakes of every rule."""
+
+UNMUTATABLE: dict[str, str] = {
+    "COPAS-1": "the 40 cards are the card encoding itself (P-12): a card that does not exist "
+    "cannot be decoded, and a card missing or dealt twice is the deal's rule (COPAS-6)",
+    "COPAS-22": "it states an absence (the author's variants are lost): every variant an "
+    "engine might add changes the rule it concerns and is a mutant of that rule",
+}
+"""Rules with no one-rule mutant, and why."""
+
+UNNAMED: dict[str, str] = {
+    "three-players-without-two-of-ouros": (
+        "the engine refuses a legal three-player deal (naming COPAS-4 itself); the runner "
+        "names no rule for a refused legal action unless another reading explains it"
+    ),
+    "ouros-are-the-penalty-suit": (
+        "when the first difference is a copa lead under copas_lead=broken (the engine breaks "
+        "copas with ouros), COPAS-15 is named, and the early house end is named COPAS-14: the "
+        "penalty suit is recognised only in a booking"
+    ),
+    "bonus-lost-books-only-its-copas": (
+        "a pending seat that takes all ten copas again and books 10 instead of 20 is taken "
+        "for a wrong penalty suit (COPAS-3: 10 espadas taken match the booking) before "
+        "COPAS-18"
+    ),
+}
+"""Mutants the runner does not yet name with their own rule in every failing case, and why."""
+
