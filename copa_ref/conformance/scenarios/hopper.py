@@ -343,6 +343,7 @@ RECORD: GameRecord[State, Action, Config, State] = GameRecord(
         Reading(option="first_player", question="HOPPER-Q10", rule="HOPPER-4", values=(0, 1)),
     ),
     misreadings=MISREADINGS,
+    bad_configs=({"players": 6}, {"total_beans": 40}),
     diagnose=diagnose,
 )
 """HOPPER's conformance record."""

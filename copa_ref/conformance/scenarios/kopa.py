@@ -310,6 +310,7 @@ RECORD: GameRecord[State, Action, Config, Observation] = GameRecord(
                 values=(None, 0, 1, 2, 3, 4)),
     ),
     misreadings=MISREADINGS,
+    bad_configs=({"players": 6}, {"target": 25}),
     diagnose=diagnose,
 )
 """Kopa's scenarios."""

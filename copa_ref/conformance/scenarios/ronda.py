@@ -287,6 +287,7 @@ RECORD: GameRecord[State, Action, Config, Observation] = GameRecord(
         Reading(option="penalty_beans", question="RONDA-Q7", rule="RONDA-18"),
     ),
     misreadings=MISREADINGS,
+    bad_configs=({"players": 1}, {"beans_per_player": 8}),
     diagnose=diagnose,
 )
 """RONDA's conformance record."""
