@@ -11,7 +11,7 @@ sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
 project = "copa-ref"
 author = "the copa-ref developers"
-copyright = "2026, the copa-ref developers"  # noqa: A001 - Sphinx's name
+copyright = "2026, the copa-ref developers"
 
 extensions = [
     "myst_parser",
@@ -40,6 +40,7 @@ nitpick_ignore_regex = [
     (r"py:class", r"NoneType"),
     (r"py:class", r"copa_ref\.core\.codec\.JSON"),
     (r"py:class", r"JSON"),
+    (r"py:class", r"(pettingzoo|pyspiel|gymnasium|numpy)\..*"),
 ]
 autodoc_typehints = "description"
 autodoc_member_order = "bysource"

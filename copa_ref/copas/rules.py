@@ -11,6 +11,7 @@ scored and the match end checked automatically (no action). Rule IDs (``COPAS-n`
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 
 from copa_ref.copas.state import (
     Action,
@@ -853,3 +854,46 @@ def render(state: State) -> str:
         lines.append(f"trick led by seat {state.leader}: {_cards(state.trick)}")
         lines.append(f"tricks taken: {len(state.tricks)}")
     return "\n".join(lines)
+
+
+# -- the action space of the adapters ------------------------------------------------------
+
+
+def action_space(config: Config) -> tuple[Action, ...]:
+    """Every card play that can ever be legal under *config*: each seat playing each card
+    of the deck (COPAS-4), sorted by canonical JSON text. The integer action space of the
+    OpenSpiel and PettingZoo adapters (the deal is a chance action)."""
+    from copa_ref.core import canonical_json, make_converter, register_union
+
+    check_config(config)
+    converter = make_converter()
+    register_union(converter, Action)
+    plays: list[Action] = [Play(seat, card) for seat in range(config.players)
+                           for card in deck(config.players)]
+    return tuple(sorted(plays, key=lambda a: canonical_json(
+        converter.unstructure(a, unstructure_as=Action))))
+
+
+def chance_step(state: State, prefix: tuple[int, ...]) -> tuple[tuple[int, Fraction], ...] | Deal:
+    """The deal one card at a time (COPAS-6): given the indices of the cards dealt so far
+    (from the dealer's right, round the table), the next card's outcomes (each card left,
+    by its index, equally likely), or, with the deck dealt, the :class:`Deal` they make.
+
+    :raises IllegalActionError: as :func:`sample_chance`, when no deal is due.
+    :raises ValueError: when *prefix* is no start of a deal.
+    """
+    _check_state(state)
+    if state.phase is not Phase.DEAL:
+        raise _wrong_node(state, "deal is due")
+    n = len(state.hands)
+    left = {card.index: card for card in deck(n)}
+    hands: list[list[Card]] = [[] for _ in range(n)]
+    for i, index in enumerate(prefix):
+        if type(index) is not int or index not in left:
+            msg = f"{list(prefix)} is no start of a deal"
+            raise ValueError(msg)
+        hands[(state.dealer + 1 + i) % n].append(left.pop(index))
+    if left:
+        share = Fraction(1, len(left))
+        return tuple((index, share) for index in sorted(left))
+    return Deal(tuple(tuple(sorted(h, key=_index)) for h in hands))

@@ -607,3 +607,19 @@ def well_formed(state: State) -> bool:
     except (ValueError, TypeError, AttributeError, IndexError, KeyError):
         return False
     return True
+
+
+# -- the action space of the adapters ------------------------------------------------------
+
+
+def action_space(config: Config) -> tuple[Action, ...]:
+    """Every seat's part of a round that can ever be legal under *config*: a bid of 1 to 5
+    beans by each seat (DACAPO-6), sorted by canonical JSON text. The integer action space
+    of the OpenSpiel and PettingZoo adapters (the parts of the joint node)."""
+    from copa_ref.core import canonical_json
+
+    _check_config(config)
+    bids = [Bid(seat, beans) for seat in range(config.players)
+            for beans in range(1, MAX_BID + 1)]
+    return tuple(sorted(bids, key=lambda b: canonical_json(
+        {"beans": b.beans, "seat": b.seat, "type": "bid"})))

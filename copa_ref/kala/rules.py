@@ -623,3 +623,31 @@ def well_formed(state: State) -> bool:
     """Whether *state* could arise from legal play (pure, total, never raises)."""
     return isinstance(state, State) and _shape_error(state) is None and _state_error(
         state) is None
+
+
+# --------------------------------------------------------------------------------------
+# The action space of the adapters
+
+
+def action_space(config: Config) -> tuple[Action, ...]:
+    """Every action that can ever be legal under *config*, sorted by canonical JSON text:
+    every sowing path of every seat, every cup placement, and the harvest and bonus
+    choices where the config leaves them to the player (KALA-Q7, KALA-Q8). The integer
+    action space of the OpenSpiel and PettingZoo adapters."""
+    actions: list[Action] = [a for sows in _SOWS.values() for a in sows]
+    actions += [a for places in _PLACES.values() for a in places]
+    if config.harvest is HarvestRule.OPTIONAL:
+        actions += _CHOICES[(Harvest, 0)] + _CHOICES[(Harvest, 1)]
+    if config.bonus is BonusRule.OPTIONAL:
+        actions += _CHOICES[(Bonus, 0)] + _CHOICES[(Bonus, 1)]
+    return _sorted_actions(actions)
+
+
+def _sorted_actions(actions: list[Action]) -> tuple[Action, ...]:
+    from copa_ref.core import canonical_json, make_converter, register_union
+
+    converter = make_converter()
+    register_union(converter, Action)
+    texts = {canonical_json(converter.unstructure(a, unstructure_as=Action)): a
+             for a in actions}
+    return tuple(texts[t] for t in sorted(texts))
