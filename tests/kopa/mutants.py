@@ -145,3 +145,32 @@ MUTANTS: tuple[Misreading, ...] = (
 
 UNMUTATABLE: dict[str, str] = {}
 """Every Kopa rule has a mutant."""
+
+
+UNNAMED: dict[str, str] = {
+    "thirteen-per-suit": "a deck of the wrong size is refused at the deal; the runner names "
+    "KOPA-17 or no rule for the refused deal",
+    "no-two-players": "the engine refuses a valid two-player config: the runner errors the "
+    "case, naming no rule",
+    "cards-aside-with-four": "the deal the engine refuses is named by no rule",
+    "dealer-begins": "the wrong first mover is named by the turn rule KOPA-6",
+    "up-to-six": "the missing 7 is named by the build rule KOPA-12",
+    "down-to-ten": "the missing 9 is named by the build rule KOPA-12",
+    "any-suit": "a card laid on another suit is named by KOPA-8 or KOPA-18",
+    "or-at-the-top": "a misplaced 8 is named by KOPA-11",
+    "free-pass": "a pass that costs nothing is named by the penalty rules KOPA-16/KOPA-18 "
+    "in part of its cases",
+    "no-stock": "a two-player deal without a stock is named by no rule",
+    "drawn-card-kept": "in part of its cases the false-pass penalty KOPA-16 is named first",
+    "last-card-ends": "a round that goes on after an empty hand is named by the scoring "
+    "rule KOPA-20",
+}
+"""Mutants the runner does not yet name with their own rule in every failing case, and why
+(the kill-matrix test, ``tests/conformance/test_kill_matrix.py``): Kopa's diagnosis does not
+yet re-derive these rules' consequences from the engine's reports."""
+
+VACUOUS: dict[str, str] = {
+    "kopa/trace/false-pass-refused": "it plays under false_pass=refused, where no mutant "
+    "of KOPA-16 (the false pass's cost) changes anything",
+}
+"""Hand-made cases no mutant of their rules fails yet (the kill-matrix test)."""
