@@ -63,11 +63,16 @@ def test_mutated_json(name: str, data: st.DataObject) -> None:
 
 def _cost(call: Any, traced: bool) -> tuple[float, int]:
     """CPU seconds (untraced: other processes on the machine do not count) and, where
-    *traced*, peak bytes of *call*, which must refuse."""
-    started = time.process_time()
+    *traced*, peak bytes of *call*, which must refuse. The best of two timed calls: the
+    first may also pay one-time costs (the converter's generated hooks, a collection)."""
+    seconds = float("inf")
+    for _ in range(2):
+        started = time.process_time()
+        with pytest.raises(MalformedInputError):
+            call()
+        seconds = min(seconds, time.process_time() - started)
     with pytest.raises(MalformedInputError) as info:
         call()
-    seconds = time.process_time() - started
     assert len(str(info.value)) <= 1000
     if not traced:
         return seconds, 0
