@@ -47,11 +47,11 @@ def rules_function(game: Game[Any, Any, Any, Any], name: str) -> Callable[..., A
 def action_space(game: Game[Any, Any, Any, Any], config: Any) -> tuple[Any, ...]:
     """The integer action space of *game* under *config*: integer ``i`` is action ``i``.
 
-    :raises NotImplementedError: when the game has no ``action_space`` function.
+    :raises ValueError: when the game has no ``action_space`` function.
     """
     function = rules_function(game, "action_space")
     if function is None:
         msg = f"{game.title} has no action_space(config) in its rules"
-        raise NotImplementedError(msg)
+        raise ValueError(msg)
     actions: tuple[Any, ...] = tuple(function(config))
     return actions

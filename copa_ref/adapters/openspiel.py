@@ -14,7 +14,7 @@ Chance nodes list their outcomes with exact probabilities (as floats). A game wi
 ``chance_step(state, prefix)`` function is dealt in small steps (Copas one card at a time,
 RONDA one cup at a time), the chance action being the small id the game gives; a game with
 ``chance_outcomes(state)`` has chance action ``k`` for the ``k``-th outcome listed there; a
-game with chance nodes and neither cannot be expressed and raises ``NotImplementedError``.
+game with chance nodes and neither cannot be expressed and raises ``ValueError``.
 
 Observation strings are the canonical JSON text of ``observe(state, seat)``; the
 information-state string of a seat is every observation it has had so far, with its own
@@ -196,7 +196,7 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
                 return step
             if game.chance_outcomes is None:
                 msg = f"{game.title} has chance nodes but no chance_step or chance_outcomes"
-                raise NotImplementedError(msg)
+                raise ValueError(msg)
             listed = game.chance_outcomes(self.state)
             return tuple((k, p) for k, (_, p) in enumerate(listed))
 
@@ -281,7 +281,7 @@ class _Observer:
         self.dict: dict[str, Any] = {}
 
     def set_from(self, state: Any, player: int) -> None:
-        pass
+        """Nothing to fill: the observations are strings only (no tensor)."""
 
     def string_from(self, state: Any, player: int) -> str:
         if self.perfect_recall:

@@ -204,4 +204,4 @@ class CopaEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         return text
 
     def close(self) -> None:
-        pass
+        """Nothing to release: the environment holds only immutable values."""

@@ -810,7 +810,7 @@ def _shape_error(state: State) -> str | None:
     except MalformedInputError as exc:
         return str(exc)
     except InvalidStateError:
-        pass
+        pass  # a config no game is played under is a rule problem, reported after the shape
     if not (type(state.hands) is tuple and all(_is_int(h) for h in state.hands)):
         return "hands must be a list of integers"
     for name in ("tray", "claims"):
