@@ -359,7 +359,19 @@ class Runner:
     # -- the operations, checked ---------------------------------------------------------------
 
     def _new_game(self, case: Case) -> None:
-        self._request({"op": "new_game", "game": case["game"], "config": case["config"]})
+        try:
+            self._request({"op": "new_game", "game": case["game"], "config": case["config"]})
+        except EngineFailure as exc:
+            if self.channel is None or not str(exc).startswith("engine answered new_game"):
+                raise
+            record = record_of(case["game"])
+            rule = None
+            if record is not None and record.config_rule is not None:
+                config_rule = record.config_rule
+                rule = _guarded(lambda: config_rule(
+                    record.game.config_from_json(case["config"])), None)
+            raise _Failed(0, f"refused the config {canonical_json(case['config'])}, which the "
+                             f"rules allow", str(exc), rule) from None
 
     def _apply(self, action: JSON) -> Message:
         answer = self._request({"op": "apply", "action": action})
@@ -573,9 +585,21 @@ class Runner:
         if explanation is not None:
             lines.append(f"explanation: {explanation[1]}")
             rule = explanation[0]
+        else:
+            rule = _guarded(lambda: self._legal_rule(case, actions[:-1], action), None)
         raise _Failed(step, f"refused the legal action {canonical_json(action)} at step "
                             f"{step}", "\n".join(lines), rule,
                       None if explanation is None else explanation[1], action)
+
+    @staticmethod
+    def _legal_rule(case: Case, prefix: list[JSON], action: JSON) -> str | None:
+        """The rule the game's record says makes *action* legal after *prefix*."""
+        record = record_of(case["game"])
+        if record is None or record.legal_rule is None:
+            return None
+        game = record.game
+        state = _replay_reference(game, game.config_from_json(case["config"]), prefix)[-1]
+        return record.legal_rule(state, game.action_from_json(action))
 
     def _trace(self, case: Case) -> None:
         steps = case["steps"]

@@ -294,6 +294,12 @@ class GameRecord(Generic[S, A, C, O]):
     """Configs the rules exclude, as changes to the default config's JSON
     (``{"players": 6}``): each is a ``config`` case that ``new_game`` must refuse (malformed
     configs are made for every game)."""
+    config_rule: Callable[[C], str | None] | None = None
+    """The rule that admits a config (the player count's rule, say): named when an engine
+    refuses a config the rules allow."""
+    legal_rule: Callable[[S, A], str | None] | None = None
+    """The rule that makes an action legal in a state (a three-player deal's rule, say):
+    named when an engine refuses a legal action and no other reading explains it."""
 
     @property
     def name(self) -> str:
