@@ -97,9 +97,9 @@ def _games(args: argparse.Namespace) -> int:
 
 
 def _engine(args: argparse.Namespace) -> int:
-    from copa_ref.conformance.engine import ReferenceEngine, serve
+    from copa_ref.conformance.engine import MemoEngine, serve
 
-    return serve(ReferenceEngine())
+    return serve(MemoEngine())
 
 
 # -- the corpus ----------------------------------------------------------------------------

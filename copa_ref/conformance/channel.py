@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import abc
 import contextlib
+import json
+import math
 import os
+import select
 import selectors
 import shlex
 import signal
@@ -26,6 +29,7 @@ import subprocess
 import time
 from collections.abc import Callable, Sequence
 
+from copa_ref.conformance.checks import MAX_DEPTH, canonical, out_of_range
 from copa_ref.conformance.engine import Engine
 from copa_ref.core import JSON, MalformedInputError
 from copa_ref.core.codec import LIMITS, Limits, canonical_json, clip, escape_controls, loads
@@ -71,20 +75,104 @@ def _printable_strings(value: JSON) -> JSON:
     return value
 
 
+def _no_duplicates(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        raise ValueError("duplicate key")
+    return result
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(text)
+    return value
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(name)
+
+
+_PLAIN = json.JSONDecoder(object_pairs_hook=_no_duplicates, parse_float=_finite,
+                          parse_constant=_no_constant)
+_NOT_SHAPE = bytes(b for b in range(256) if b not in b'"[]{}')
+_DIGITS = bytes(48 if 48 <= b <= 57 else 32 for b in range(256))
+"""Every digit to ``0``, every other byte to a space: a run of digits found by ``in``."""
+
+
+def _long_number(raw: bytes) -> bool:
+    """Whether *raw* has a run of sixteen digits (an integer beyond ``2**53`` needs one)."""
+    return b"0000000000000000" in raw.translate(_DIGITS)
+
+
+def _depth_within(raw: bytes, limit: int) -> bool:
+    """Whether the lists and objects of the JSON text *raw* (no escape in it) nest at most
+    *limit* deep; ``False`` too when a string holds a bracket (then the caller's general
+    reader decides).
+
+    Without an escape a string is a plain ``"..."``: with every byte but quotes and
+    brackets deleted, strings without brackets are ``""`` pairs, removed at once (a string
+    holding a bracket leaves a quote). Each pass then removes the innermost pairs, one
+    level of nesting.
+    """
+    shape = raw.translate(None, _NOT_SHAPE).replace(b'""', b"")
+    if b'"' in shape:
+        return False
+    if len(shape) <= 2 * limit:
+        return True  # no more than *limit* openers
+    for _ in range(limit):
+        shape = shape.replace(b"[]", b"\0").replace(b"{}", b"\0").replace(b"\0", b"")
+        if not shape:
+            return True
+    return False
+
+
+def _plain_loads(raw: bytes, limits: Limits) -> JSON:
+    """What :func:`~copa_ref.core.codec.loads` reads from *raw*, for the lines a correct
+    engine sends (ASCII, no escape, no long number), read at C speed; ``None`` when this
+    reader cannot vouch for the line (any other line, or one nested deeper than the limit,
+    with a bracket in a string, not JSON, with a duplicate key or NaN): then ``loads``
+    reads it and says what is wrong.
+    """
+    if (len(raw) > limits.max_length or limits.max_int_digits < 16 or not raw.isascii()
+            or b"\\" in raw or _long_number(raw)):
+        return None
+    if not _depth_within(raw, limits.max_depth):
+        return None
+    try:
+        return _PLAIN.decode(raw.decode("ascii"))
+    except (ValueError, RecursionError):
+        return None
+
+
 def _checked(line: bytes | str, limits: Limits) -> Message:
     """The response object of one answer line, or :class:`EngineFailure`; control
     characters in its strings are escaped, so that no engine text reaches a terminal or a
     report raw (no correct answer holds one: the escaped text still differs from the
     reference where the raw one did)."""
-    try:
-        response = loads(line, limits, "answer")
-    except MalformedInputError as exc:
-        shown = line[:200] if isinstance(line, str) else line[:200].decode("utf-8", "replace")
-        raise EngineFailure(f"not a JSON line ({printable(exc, 300)}): "
-                            f"{printable(repr(shown), 220)}") from None
+    raw = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else line
+    plain = raw.isascii() and b"\\" not in raw
+    long_number = _long_number(raw)
+    response = _plain_loads(raw, limits) if plain and not long_number else None
+    if response is None:
+        try:
+            response = loads(line, limits, "answer")
+        except MalformedInputError as exc:
+            shown = line[:200] if isinstance(line, str) else line[:200].decode("utf-8",
+                                                                                "replace")
+            raise EngineFailure(f"not a JSON line ({printable(exc, 300)}): "
+                                f"{printable(repr(shown), 220)}") from None
     if not isinstance(response, dict) or type(response.get("ok")) is not bool:
         raise EngineFailure(f"not a response object with \"ok\": "
                             f"{printable(canonical_json(response), 300)}")
+    if limits.max_depth > MAX_DEPTH or long_number:
+        problem = out_of_range(response)
+        if problem is not None:
+            raise EngineFailure(f"an answer with {problem}")
+    if plain and b"\x7f" not in raw:
+        # No control character can be in it: JSON text holds none raw in a string, and
+        # this line escapes nothing (the walk below is most of the cost of an answer).
+        return response
     result: Message = _printable_strings(response)
     return result
 
@@ -139,9 +227,9 @@ class SubprocessChannel(Channel):
         self._err: int | None = self.proc.stderr.fileno()
         for fd in (self._in, self._out, self._err):
             os.set_blocking(fd, False)
-        self._selector = selectors.DefaultSelector()
-        self._selector.register(self._out, selectors.EVENT_READ)
-        self._selector.register(self._err, selectors.EVENT_READ)
+        self._poll = select.poll()  # one poll object, no selector's bookkeeping a request
+        self._poll.register(self._out, select.POLLIN)
+        self._poll.register(self._err, select.POLLIN)
         self._buffer = bytearray()
         self._tail = bytearray()
 
@@ -164,7 +252,7 @@ class SubprocessChannel(Channel):
                 chunk = b""
             if not chunk:
                 with contextlib.suppress(KeyError, ValueError):
-                    self._selector.unregister(self._err)
+                    self._poll.unregister(self._err)
                 self._err = None
                 return
             budget -= len(chunk)
@@ -211,8 +299,8 @@ class SubprocessChannel(Channel):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise self._fail(f"no answer within {timeout:g} s (timeout)")
-            for key, _ in self._selector.select(remaining):
-                if key.fd == self._err:
+            for fd, _ in self._poll.poll(math.ceil(remaining * 1000)):
+                if fd == self._err:
                     self._drain_stderr(_CHUNK * 16)
                     continue
                 try:
@@ -247,7 +335,7 @@ class SubprocessChannel(Channel):
             raise EngineFailure("the engine was stopped")
         timeout = self.start_timeout if self.requests == 0 else self.timeout
         self.requests += 1
-        data = (canonical_json(message) + "\n").encode()
+        data = (canonical(message) + "\n").encode()
         try:
             self._write_all(data, timeout)
         except OSError as exc:
@@ -299,7 +387,6 @@ class SubprocessChannel(Channel):
         with contextlib.suppress(OSError, ValueError):
             self._drain_stderr()
         self._err = None
-        self._selector.close()
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             if stream is not None:
                 with contextlib.suppress(OSError, ValueError):

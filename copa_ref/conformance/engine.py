@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import abc
 import io
+import json
 import sys
 from collections.abc import Iterator
-from typing import IO, Any
+from typing import IO, Any, ClassVar
 
 from copa_ref import __version__
 from copa_ref.conformance.observables import PROTOCOL_VERSION
@@ -24,9 +25,12 @@ from copa_ref.core import JSON, IllegalActionError, MalformedInputError, MoverKi
 from copa_ref.core.codec import LIMITS, Limits, canonical_json, clip, excerpt, loads
 from copa_ref.games import GAMES, get_game
 
-__all__ = ["Engine", "ProtocolError", "ReferenceEngine", "serve"]
+__all__ = ["Engine", "MemoEngine", "ProtocolError", "ReferenceEngine", "serve"]
 
 Message = dict[str, JSON]
+
+_canonical = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+""":func:`~copa_ref.core.codec.canonical_json` with one encoder made once."""
 
 
 class ProtocolError(Exception):
@@ -39,6 +43,11 @@ class Engine(abc.ABC):
     Subclasses implement the operations; :meth:`handle` routes a request to them and wraps
     the answer. Raise :class:`ProtocolError` for a request that cannot be carried out.
     """
+
+    leaves_requests_alone: ClassVar[bool] = False
+    """Whether :meth:`handle` never changes a request object it is given: :func:`serve`
+    then parses a short line it has read before only once, and hands the engine the same
+    request object again."""
 
     @abc.abstractmethod
     def hello(self) -> Message:
@@ -70,6 +79,11 @@ class Engine(abc.ABC):
     def undo(self) -> None:
         """Take back the last accepted action (feature ``undo``)."""
         raise ProtocolError("undo is not supported")
+
+    def respond(self, request: Message) -> str:
+        """The answer line to *request*: :meth:`handle`'s answer as canonical JSON
+        (without the newline); :func:`serve` writes it."""
+        return _encode(self.handle(request))
 
     def handle(self, request: Message) -> Message:
         """Answer one request; never raises: a bad request, or an engine that raises, is
@@ -189,6 +203,103 @@ class ReferenceEngine(Engine):
         self.state = self.history.pop()
 
 
+class _Position:
+    """A position of :class:`MemoEngine`'s tree: the state, the positions after the actions
+    tried here (by their canonical text), the refusals, and the answers given."""
+
+    __slots__ = ("children", "lines", "refusals", "state")
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+        self.children: dict[str, _Position] = {}
+        self.refusals: dict[str, tuple[str | None, str]] = {}
+        self.lines: dict[str | int | None, str] = {}
+        """The answer lines given here: to ``observe`` (key ``"observe"``) and to
+        ``legal`` (key: the seat)."""
+
+
+class MemoEngine(ReferenceEngine):
+    """The reference engine with its answers kept by position: a game started again from
+    the same config and played through the same actions (a rejection's prefix, a count's
+    way back without undo) is answered from memory, not recomputed. The rules are pure
+    functions of the state, so the answers are exactly :class:`ReferenceEngine`'s; this is
+    what ``copa-ref engine`` serves. At most :attr:`MAX_POSITIONS` positions are kept (then
+    the tree starts afresh). Its answers are shared: a subclass must not change them.
+    """
+
+    MAX_POSITIONS: ClassVar[int] = 200_000
+    leaves_requests_alone: ClassVar[bool] = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._roots: dict[tuple[str, str], _Position] = {}
+        self._position: _Position | None = None
+        self._trail: list[_Position] = []
+        self._kept = 0
+
+    def _keep(self) -> None:
+        self._kept += 1
+        if self._kept > self.MAX_POSITIONS:
+            self._roots, self._kept = {}, 0
+
+    def new_game(self, game: str, config: JSON) -> None:
+        key = (game, _canonical(config)) if type(game) is str else None
+        found = None if key is None else self._roots.get(key)
+        if found is None:
+            super().new_game(game, config)
+            found = _Position(self.state)
+            assert key is not None
+            self._roots[key] = found
+            self._keep()
+        else:
+            self.game = get_game(game)
+        self._position, self._trail = found, []
+        self.state, self.history = found.state, []
+
+    def _here(self) -> _Position:
+        self._require_game()
+        assert self._position is not None
+        return self._position
+
+    def apply(self, action: JSON) -> tuple[bool, str | None, str]:
+        here = self._here()
+        key = _canonical(action)
+        child = here.children.get(key)
+        if child is None:
+            refused = here.refusals.get(key)
+            if refused is not None:
+                return False, *refused
+            accepted, rule, message = super().apply(action)
+            if not accepted:
+                here.refusals[key] = rule, message
+                return False, rule, message
+            child = here.children[key] = _Position(self.state)
+            self._keep()
+        else:
+            self.history.append(self.state)
+            self.state = child.state
+        self._trail.append(here)
+        self._position = child
+        return True, None, ""
+
+    def respond(self, request: Message) -> str:
+        op = request.get("op")
+        seat = request.get("seat")
+        if self._position is None or not (
+                op == "observe" or (op == "legal" and (seat is None or type(seat) is int))):
+            return super().respond(request)
+        key = "observe" if op == "observe" else seat
+        line = self._position.lines.get(key)
+        if line is None:
+            line = super().respond(request)
+            self._position.lines[key] = line
+        return line
+
+    def undo(self) -> None:
+        super().undo()
+        self._position = self._trail.pop()
+
+
 def _lines(source: IO[Any], limit: int) -> Iterator[bytes | str | None]:
     """The lines of *source* without their newline; ``None`` for a line longer than *limit*
     (read past and dropped in chunks, so memory stays bounded)."""
@@ -207,18 +318,26 @@ def _lines(source: IO[Any], limit: int) -> Iterator[bytes | str | None]:
             yield None
 
 
-def _answer(request: JSON, engine: Engine) -> Message:
+def _answer(request: JSON, engine: Engine) -> str:
     if not isinstance(request, dict):
-        return {"ok": False, "error": "a request is a JSON object"}
-    return engine.handle(request)
+        return _encode({"ok": False, "error": "a request is a JSON object"})
+    return engine.respond(request)
 
 
 def _encode(response: Message) -> str:
     try:
-        return canonical_json(response)
+        return _canonical(response)
     except (TypeError, ValueError, RecursionError) as exc:
         return canonical_json({"ok": False, "error": f"engine error: cannot encode the "
                                                      f"answer: {excerpt(str(exc))}"})
+
+
+_SHORT = 2048
+"""The longest request line :func:`serve` keeps parsed (for an engine that leaves its
+requests alone)."""
+
+_KEPT = 4096
+"""The most request lines kept parsed at once."""
 
 
 def serve(engine: Engine, stdin: IO[Any] | None = None, stdout: IO[Any] | None = None,
@@ -234,21 +353,28 @@ def serve(engine: Engine, stdin: IO[Any] | None = None, stdout: IO[Any] | None =
     source: IO[Any] = sys.stdin.buffer if stdin is None else stdin
     sink: IO[Any] = sys.stdout.buffer if stdout is None else stdout
     text = isinstance(sink, io.TextIOBase)
+    seen: dict[bytes | str, JSON] | None = {} if engine.leaves_requests_alone else None
     for line in _lines(source, limits.max_length):
         request: JSON = None
         if line is None:
-            response: Message = {"ok": False, "error": f"request line longer than "
-                                 f"{limits.max_length} (Limits.max_length)"}
+            response = _encode({"ok": False, "error": f"request line longer than "
+                                f"{limits.max_length} (Limits.max_length)"})
         elif not line.strip():
             continue
         else:
             try:
-                request = loads(line, limits, "request")
+                request = seen.get(line) if seen is not None else None
+                if request is None:
+                    request = loads(line, limits, "request")
+                    if seen is not None and len(line) <= _SHORT:
+                        if len(seen) >= _KEPT:
+                            seen.clear()
+                        seen[line] = request
             except MalformedInputError as exc:
-                response = {"ok": False, "error": str(exc)}
+                response = _encode({"ok": False, "error": str(exc)})
             else:
                 response = _answer(request, engine)
-        answer = _encode(response) + "\n"
+        answer = response + "\n"
         try:
             if text:
                 sink.write(answer)

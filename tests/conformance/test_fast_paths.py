@@ -1,0 +1,108 @@
+"""The runner's fast paths change no answer: the channel's reader of plain lines reads what
+the strict reader reads (or leaves the line to it), and the memoizing reference engine
+answers every request exactly as the reference engine does."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from copa_ref.conformance.channel import _checked, _plain_loads
+from copa_ref.conformance.engine import MemoEngine, ReferenceEngine, serve
+from copa_ref.conformance.runner import Filters, load_corpus, select
+from copa_ref.core import MalformedInputError
+from copa_ref.core.codec import LIMITS, canonical_json, loads
+
+PLAIN_TEXT = st.text(st.sampled_from('ab:[]{},"0 \\\x7f\u00e9'), max_size=6)
+VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**17), 10**17)
+    | st.floats(allow_nan=False, allow_infinity=False) | PLAIN_TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(PLAIN_TEXT, inner, max_size=4),
+    max_leaves=40)
+
+
+def strict(raw: bytes) -> tuple[str, str]:
+    """What the strict reader makes of *raw*: ``("value", canonical text)`` or ``("error",
+    "")``."""
+    try:
+        return "value", canonical_json(loads(raw, LIMITS, "answer"))
+    except MalformedInputError:
+        return "error", ""
+
+
+def agrees(raw: bytes) -> None:
+    fast = _plain_loads(raw, LIMITS)
+    if fast is not None:
+        assert strict(raw) == ("value", canonical_json(fast))
+
+
+class TestPlainReader:
+    @given(VALUES)
+    def test_reads_what_the_strict_reader_reads(self, value: object) -> None:
+        agrees(json.dumps(value).encode())
+        agrees(json.dumps(value, separators=(",", ":"), sort_keys=True).encode())
+
+    @pytest.mark.parametrize("raw", [
+        b"[" * 32 + b"]" * 32, b"[" * 33 + b"]" * 33, b'{"a":' * 33 + b"1" + b"}" * 33,
+        b'[{"x":[' * 11 + b"1" + b"]}]" * 11, b'{"a":1,"a":2}', b'{"a":NaN}', b"[1e999]",
+        b'["[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["]', b'["]","["]', b"[1,]", b'{"a":"b"} x',
+        b"  [1]  ", b"[1.5,-0.0,1E5]", b"null", b'"x"', b"[]", b"{}", b"[[[]],{}]",
+    ])
+    def test_edge_cases(self, raw: bytes) -> None:
+        agrees(raw)
+
+    def test_too_deep_is_left_to_the_strict_reader(self) -> None:
+        assert _plain_loads(b"[" * 33 + b"]" * 33, LIMITS) is None
+
+    @pytest.mark.parametrize("raw", [
+        b'{"ok":true,"n":12345678901234567}', b'{"ok":true,"x":"\\u001b[2J"}',
+        b'{"ok":true,"x":"\x7f"}', b'{"ok":true,"a":1,"a":1}',
+    ])
+    def test_answers_beyond_the_plain_path_are_still_judged(self, raw: bytes) -> None:
+        """A long number, an escape, a DEL, a duplicate key: the general path decides."""
+        try:
+            answer = _checked(raw, LIMITS)
+        except Exception as exc:  # EngineFailure
+            assert "2**53" not in str(exc)
+        else:
+            assert "\x1b" not in json.dumps(answer, ensure_ascii=False)
+            assert "\x7f" not in json.dumps(answer, ensure_ascii=False)
+
+
+def requests() -> list[bytes]:
+    """The requests of a few short cases of every game, each case twice (the second time
+    from memory), with an undo, a refusal, a malformed action and bad requests."""
+    lines: list[dict] = [{"op": "start", "protocol": "1.0"}, {"op": "observe"}]
+    chosen = select(load_corpus(), Filters(kind="trace"))
+    by_game: dict[str, list[dict]] = {}
+    for case in sorted(chosen, key=lambda c: len(c["steps"])):
+        by_game.setdefault(case["game"], []).append(case)
+    for cases in by_game.values():
+        for case in cases[:2] * 2:
+            lines.append({"op": "new_game", "game": case["game"], "config": case["config"]})
+            for step in case["steps"][:12]:
+                lines += [{"op": "observe"}, {"op": "legal", "seat": None},
+                          {"op": "legal", "seat": 0}, {"op": "apply", "action": step["action"]},
+                          {"op": "apply", "action": step["action"]}]
+            lines += [{"op": "undo"}, {"op": "observe"}, {"op": "undo"}, {"op": "legal", "seat": 1},
+                      {"op": "apply", "action": {"type": "nonsense"}},
+                      {"op": "legal", "seat": True}, {"op": "legal", "seat": [0]},
+                      {"op": "export"}]
+    lines.append({"op": "new_game", "game": "kala", "config": {"players": 9}})
+    lines.append({"op": "observe"})
+    return [canonical_json(line).encode() for line in lines] + [b"not json", b'{"op":"stop"}']
+
+
+def test_memo_engine_answers_as_the_reference() -> None:
+    stream = b"\n".join(requests()) + b"\n"
+    answers = []
+    for engine in (ReferenceEngine(), MemoEngine()):
+        out = io.BytesIO()
+        serve(engine, io.BufferedReader(io.BytesIO(stream)), out)  # type: ignore[arg-type]
+        answers.append(out.getvalue().decode().splitlines())
+    assert len(answers[0]) == stream.count(b"\n")
+    assert answers[0] == answers[1]
