@@ -378,14 +378,32 @@ class Runner:
         except EngineFailure as exc:
             if self.channel is None or not str(exc).startswith("engine answered new_game"):
                 raise
-            record = record_of(case["game"])
-            rule = None
-            if record is not None and record.config_rule is not None:
-                config_rule = record.config_rule
-                rule = _guarded(lambda: config_rule(
-                    record.game.config_from_json(case["config"])), None)
+            rule = _guarded(lambda: self._config_refused(case), None)
             raise _Failed(0, f"refused the config {canonical_json(case['config'])}, which the "
                              f"rules allow", str(exc), rule) from None
+
+    def _config_refused(self, case: Case) -> str | None:
+        """The rule that admits a config the engine refused. The engine is asked again with
+        each reading option the config sets away from its default put back: when it takes
+        one of those, the reading it refused is the option's (its rule is named); else the
+        record's ``config_rule`` (the player count's rule, say)."""
+        record = record_of(case["game"])
+        if record is None:
+            return None
+        game = record.game
+        config = game.config_from_json(case["config"])
+        given, default = game.to_json(config), game.to_json(game.default_config())
+        assert self.channel is not None
+        for reading in record.readings:
+            option = reading.option
+            if option not in given or given[option] == default.get(option):
+                continue
+            self._budget -= 1
+            answer = self.channel.request({"op": "new_game", "game": case["game"],
+                                           "config": {**given, option: default[option]}})
+            if answer.get("ok") is True:
+                return reading.rule
+        return None if record.config_rule is None else record.config_rule(config)
 
     def _apply(self, action: JSON) -> Message:
         answer = self._request({"op": "apply", "action": action})

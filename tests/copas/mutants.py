@@ -252,21 +252,6 @@ UNMUTATABLE: dict[str, str] = {
 }
 """Rules with no one-rule mutant, and why."""
 
-UNNAMED: dict[str, str] = {
-    "three-players-without-two-of-ouros": (
-        "the engine refuses a legal three-player deal (naming COPAS-4 itself); the runner "
-        "names no rule for a refused legal action unless another reading explains it"
-    ),
-    "ouros-are-the-penalty-suit": (
-        "when the first difference is a copa lead under copas_lead=broken (the engine breaks "
-        "copas with ouros), COPAS-15 is named, and the early house end is named COPAS-14: the "
-        "penalty suit is recognised only in a booking"
-    ),
-    "bonus-lost-books-only-its-copas": (
-        "a pending seat that takes all ten copas again and books 10 instead of 20 is taken "
-        "for a wrong penalty suit (COPAS-3: 10 espadas taken match the booking) before "
-        "COPAS-18"
-    ),
-}
+UNNAMED: dict[str, str] = {}
 """Mutants the runner does not yet name with their own rule in every failing case, and why."""
 

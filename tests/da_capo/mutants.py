@@ -137,11 +137,6 @@ MUTANTS: tuple[Misreading, ...] = (
 UNMUTATABLE: dict[str, str] = {}
 """Rules with no one-rule mutant, and why."""
 
-UNNAMED: dict[str, str] = {
-    "three-to-five-players": (
-        "the engine refuses the two-player config; the runner reports a refused valid "
-        "new_game config as an engine error (errored), naming no rule"
-    ),
-}
+UNNAMED: dict[str, str] = {}
 """Mutants the runner does not yet name with their own rule in every failing case, and why."""
 

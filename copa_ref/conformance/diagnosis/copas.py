@@ -13,6 +13,7 @@ from copa_ref.conformance.scenarios import Divergence, Finding, ViewRule
 from copa_ref.copas import (
     GAME,
     Action,
+    Card,
     Config,
     Deal,
     Observation,
@@ -22,10 +23,10 @@ from copa_ref.copas import (
     legal_actions,
 )
 from copa_ref.copas.rules import BURST, copas_taken, round_points, trick_winner
-from copa_ref.copas.state import RankOrder, Suit
+from copa_ref.copas.state import CopasLead, RankOrder, Suit, Trick
 from copa_ref.core import canonical_json
 
-__all__ = ["VIEW_RULES", "diagnose"]
+__all__ = ["VIEW_RULES", "diagnose", "legal_rule"]
 
 CopasDivergence = Divergence[State, Action, Config, Observation]
 CopasView = ViewRule[State, Action, Config, Observation]
@@ -144,11 +145,54 @@ def _trick_findings(d: CopasDivergence, seen: Observation) -> Iterator[Finding]:
                                   f"next; the engine has seat {seen.leader} lead")
 
 
+def _taken(tricks: tuple[Trick, ...], players: int, suit: Suit) -> tuple[int, ...]:
+    """How many cards of *suit* each seat took in *tricks*."""
+    count = [0] * players
+    for t in tricks:
+        count[t.winner] += sum(1 for c in t.cards if c.suit is suit)
+    return tuple(count)
+
+
+def _booked_suit(d: CopasDivergence, seen: Observation, taker: int | None) -> Suit | None:
+    """The suit other than copas whose cards, as each seat took them in the reported
+    tricks, give exactly the engine's booking and pending seat by the booking rules
+    (COPAS-16 to COPAS-19), where the copas taken do not: the engine counts that suit as
+    the penalty cards (COPAS-3). ``None`` when no suit does, or when its cards went as the
+    copas went (then the booking, not the suit, is wrong)."""
+    players = len(d.before.scores)
+    tricks = seen.tricks
+    if len(seen.last_round) != players or any(not 0 <= t.winner < players for t in tricks):
+        return None
+    copas = _taken(tricks, players, Suit.COPAS)
+    config = d.config
+    for suit in Suit:
+        taken = _taken(tricks, players, suit)
+        if suit is Suit.COPAS or taken == copas:
+            continue
+        if sum(taken) == 10:
+            booked = round_points(taken, taker, d.before.pending, config.all_cards,
+                                  config.bonus_other_ten, config.bonus_all_cards)
+        else:
+            booked = taken, None
+        if booked == (seen.last_round, seen.pending):
+            return suit
+    return None
+
+
+def _penalty_suit_finding(suit: Suit, what: str) -> Finding:
+    return Finding("COPAS-3", f"the penalty cards are the copas; the engine {what} the "
+                              f"{suit.name.lower()} as if they were")
+
+
 def _round_findings(d: CopasDivergence, seen: Observation) -> Iterator[Finding]:
     """The end of the round and its booking, re-derived from the reported tricks."""
     ended, reported = d.expected.phase is not Phase.PLAY, seen.phase is not Phase.PLAY
     if ended != reported:
         left = sum(len(h) for h in d.expected.hands)
+        suit = _booked_suit(d, seen, None) if reported else None
+        if suit is not None:
+            yield _penalty_suit_finding(suit, "ends the round when all of them are out, "
+                                              "and books")
         if reported:
             yield Finding("COPAS-14", f"a round is played out: the engine ends it with {left} "
                                       "cards still in the hands")
@@ -174,14 +218,10 @@ def _round_findings(d: CopasDivergence, seen: Observation) -> Iterator[Finding]:
                                        d.config.bonus_other_ten)
     ten = copas.index(10) if 10 in copas else None
     if booked != seen.last_round or new_pending != seen.pending:
-        for suit in Suit:
-            taken = [0] * players
-            for t in tricks:
-                taken[t.winner] += sum(1 for c in t.cards if c.suit is suit)
-            if suit is not Suit.COPAS and tuple(taken) == seen.last_round:
-                yield Finding("COPAS-3", f"the penalty cards are the copas; the engine books "
-                                         f"the {suit.name.lower()} each seat took")
-                return
+        suit = _booked_suit(d, seen, taker)
+        if suit is not None:
+            yield _penalty_suit_finding(suit, "books")
+            return
         wrong = [s for s in range(players) if booked[s] != seen.last_round[s]]
         text = (f"from the reported tricks the round books {list(booked)} and leaves "
                 f"{'no seat' if new_pending is None else f'seat {new_pending}'} pending; the "
@@ -259,10 +299,43 @@ def _legal_findings(d: CopasDivergence) -> Iterator[Finding]:
                                   f"discard any card: the engine leaves out {len(missing)}")
 
 
+def _lead_cards(state: State, hand: tuple[Card, ...], suit: Suit) -> tuple[Card, ...]:
+    """The cards *hand* may lead under copas_lead=broken were *suit* the penalty suit: none
+    of it before one was played in the round, unless the hand holds nothing else."""
+    if any(c.suit is suit for t in state.tricks for c in t.cards):
+        return hand
+    others = tuple(c for c in hand if c.suit is not suit)
+    return others or hand
+
+
+def _lead_suit_findings(d: CopasDivergence) -> Iterator[Finding]:
+    """Under copas_lead=broken the cards an engine lets a leader lead show which suit it
+    protects: when that is another suit than copas, it takes that suit for the penalty
+    cards (COPAS-3)."""
+    state = d.expected
+    if (set(d.differing) != {"legal"} or state.phase is not Phase.PLAY or state.trick
+            or d.config.copas_lead is not CopasLead.BROKEN):
+        return
+    mover = state.leader
+    listed = d.reported.legal.get(mover, d.reported.legal.get(None))
+    if listed is None:
+        return
+    shown = {canonical_json(a) for a in listed}
+    hand = state.hands[mover]
+    for suit in Suit:
+        if suit is Suit.COPAS:
+            continue
+        cards = _lead_cards(state, hand, suit)
+        if {canonical_json(GAME.to_json(Play(mover, c))) for c in cards} == shown:
+            yield _penalty_suit_finding(suit, f"keeps seat {mover} from leading")
+            return
+
+
 def diagnose(d: CopasDivergence) -> Iterator[Finding]:
     """Copas' own findings, re-derived from what the engine reported: the trick's winner
     from its cards, the end of the round, the booking from the reported tricks, the burst
     and the dealer from the reported scores, the losers and winners."""
+    yield from _lead_suit_findings(d)
     yield from _legal_findings(d)
     seen = d.reported_view
     if seen is None or not isinstance(d.action, Play):
@@ -270,3 +343,19 @@ def diagnose(d: CopasDivergence) -> Iterator[Finding]:
     yield from _trick_findings(d, seen)
     yield from _round_findings(d, seen)
     yield from _outcome_findings(d, seen)
+
+
+def legal_rule(state: State, action: Action) -> str | None:
+    """The rule that makes a legal Copas action legal here: a deal by the deck and the
+    hands of COPAS-4 (three players) or COPAS-6; a card by COPAS-11 when it follows the led
+    suit, by COPAS-12 when its seat holds none of it or leads, by COPAS-15 when it leads a
+    copa under copas_lead=broken."""
+    if isinstance(action, Deal):
+        return "COPAS-4" if len(state.hands) == 3 else "COPAS-6"
+    if not isinstance(action, Play):
+        return None
+    if not state.trick:
+        if state.config.copas_lead is CopasLead.BROKEN and action.card.suit is Suit.COPAS:
+            return "COPAS-15"
+        return "COPAS-12"
+    return "COPAS-11" if action.card.suit is state.trick[0].suit else "COPAS-12"

@@ -14,7 +14,7 @@ from copa_ref.da_capo import Action, Bids, Config, State, outcome
 from copa_ref.da_capo.rules import filled, last_player_step, line_length, round_winner, settle_round
 from copa_ref.da_capo.state import LastStep, TargetReached
 
-__all__ = ["VIEW_RULES", "diagnose"]
+__all__ = ["VIEW_RULES", "diagnose", "legal_rule"]
 
 DaCapoDivergence = Divergence[State, Action, Config, State]
 DaCapoView = ViewRule[State, Action, Config, State]
@@ -205,3 +205,17 @@ def diagnose(d: DaCapoDivergence) -> Iterator[Finding]:
                 seen.finisher is not None or not any(seen.reserves)):
             yield Finding("DACAPO-16", "the match is not over: a reserve is left and nobody "
                                        "reached the target cup")
+
+
+def legal_rule(state: State, action: Action) -> str | None:
+    """The rule that makes a legal DA CAPO round legal here: a seat out bids null
+    (DACAPO-13); a bid of the whole reserve is allowed by DACAPO-7; any other bid by
+    DACAPO-6 (1 to 5 beans)."""
+    if not isinstance(action, Bids):
+        return None
+    bids = action.bids
+    if any(bid is None for bid in bids):
+        return "DACAPO-13"
+    if any(bid == held for bid, held in zip(bids, state.reserves, strict=False)):
+        return "DACAPO-7"
+    return "DACAPO-6"

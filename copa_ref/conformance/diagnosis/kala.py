@@ -24,7 +24,7 @@ from copa_ref.kala import (
 )
 from copa_ref.kala.paths import turns
 
-__all__ = ["VIEW_RULES", "diagnose"]
+__all__ = ["VIEW_RULES", "diagnose", "legal_rule"]
 
 KalaDivergence = Divergence[State, Action, Config, State]
 KalaView = ViewRule[State, Action, Config, State]
@@ -267,3 +267,25 @@ def diagnose(d: KalaDivergence) -> Iterator[Finding]:
         except (IndexError, TypeError, ValueError):
             return
     yield from _legal_findings(d)
+
+
+def legal_rule(state: State, action: Action) -> str | None:
+    """The rule that makes a legal KALA action legal here: a bonus sowing of every bean
+    (KALA-13); a sowing that turns once (KALA-7) or passes the opponent's cup (KALA-9), any
+    other by KALA-5; a harvest choice (KALA-15), the bonus choice (KALA-12), the cup's move
+    (KALA-8)."""
+    if isinstance(action, Sow):
+        if state.bonus_sowing:
+            return "KALA-13"
+        if turns(action.path) > 0:
+            return "KALA-7"
+        if state.cups[1 - action.seat] in action.path[1:]:
+            return "KALA-9"
+        return "KALA-5"
+    if isinstance(action, Harvest):
+        return "KALA-15"
+    if isinstance(action, Bonus):
+        return "KALA-12"
+    if isinstance(action, Place):
+        return "KALA-8"
+    return None

@@ -12,10 +12,22 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from copa_ref.conformance.scenarios import Divergence, Finding, ViewRule
-from copa_ref.ronda import Action, Add, Again, Config, Keep, Lift, Observation, Phase, State, Stop
+from copa_ref.ronda import (
+    Action,
+    Add,
+    Again,
+    Arrange,
+    Config,
+    Keep,
+    Lift,
+    Observation,
+    Phase,
+    State,
+    Stop,
+)
 from copa_ref.ronda.state import CIRCLE_BEANS
 
-__all__ = ["VIEW_RULES", "diagnose"]
+__all__ = ["VIEW_RULES", "diagnose", "legal_rule"]
 
 RondaDivergence = Divergence[State, Action, Config, Observation]
 RondaView = ViewRule[State, Action, Config, Observation]
@@ -173,3 +185,19 @@ def diagnose(d: RondaDivergence) -> Iterator[Finding]:
     if players > 2 and d.expected.turn == nxt and seen.turn == previous:
         yield Finding("RONDA-4", f"the turn passed from seat {d.before.turn} to seat "
                       f"{previous}, not to the next seat {nxt}: play goes on clockwise")
+
+
+_LEGAL_BY: tuple[tuple[type, str], ...] = (
+    (Arrange, "RONDA-3"), (Lift, "RONDA-5"), (Add, "RONDA-7"), (Stop, "RONDA-8"),
+    (Keep, "RONDA-8"), (Again, "RONDA-16"),
+)
+
+
+def legal_rule(state: State, action: Action) -> str | None:
+    """The rule that makes a legal RONDA action legal here: the arrangement (RONDA-3), a
+    lift (RONDA-5), a bean added on a match (RONDA-7), stopping or keeping a cup
+    (RONDA-8), lifting two again (RONDA-16)."""
+    for kind, rule in _LEGAL_BY:
+        if isinstance(action, kind):
+            return rule
+    return None

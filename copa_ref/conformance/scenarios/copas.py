@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-from copa_ref.conformance.diagnosis.copas import VIEW_RULES, diagnose
+from copa_ref.conformance.diagnosis.copas import VIEW_RULES, diagnose, legal_rule
 from copa_ref.conformance.scenarios import CountSpec, GameRecord, RandomGames, Reading, Scenario
 from copa_ref.copas import GAME, Action, Config, Observation, Phase, Play, State
 from copa_ref.copas.misreadings import MISREADINGS
@@ -449,6 +449,8 @@ RECORD: GameRecord[State, Action, Config, Observation] = GameRecord(
     ),
     misreadings=MISREADINGS,
     diagnose=diagnose,
+    config_rule=lambda _config: "COPAS-4",
+    legal_rule=legal_rule,
     bad_configs=({"players": 6}, {"first_dealer": 4}),
 )
 """Copas' scenarios."""

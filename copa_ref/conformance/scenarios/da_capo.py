@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from copa_ref.conformance.diagnosis.da_capo import VIEW_RULES, diagnose
+from copa_ref.conformance.diagnosis.da_capo import VIEW_RULES, diagnose, legal_rule
 from copa_ref.conformance.scenarios import CountSpec, GameRecord, RandomGames, Reading, Scenario
 from copa_ref.da_capo import GAME, Action, Config, State
 from copa_ref.da_capo.misreadings import MISREADINGS
@@ -159,6 +159,8 @@ RECORD: GameRecord[State, Action, Config, State] = GameRecord(
     ),
     misreadings=MISREADINGS,
     diagnose=diagnose,
+    config_rule=lambda _config: "DACAPO-1",
+    legal_rule=legal_rule,
     bad_configs=({"players": 1}, {"players": 6}),
 )
 """DA CAPO's conformance record."""

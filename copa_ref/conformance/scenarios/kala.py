@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from copa_ref.conformance.diagnosis.kala import VIEW_RULES, diagnose
+from copa_ref.conformance.diagnosis.kala import VIEW_RULES, diagnose, legal_rule
 from copa_ref.conformance.scenarios import CountSpec, GameRecord, RandomGames, Reading, Scenario
 from copa_ref.core import JSON
 from copa_ref.kala import GAME, Action, Bonus, Config, Harvest, Phase, Place, Sow, State
@@ -300,6 +300,8 @@ RECORD: GameRecord[State, Action, Config, State] = GameRecord(
     ),
     misreadings=MISREADINGS,
     diagnose=diagnose,
+    config_rule=lambda _config: "KALA-1",
+    legal_rule=legal_rule,
     bad_configs=({"first_player": 2},),
 )
 """KALA's conformance record."""

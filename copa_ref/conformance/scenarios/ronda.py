@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from copa_ref.conformance.diagnosis.ronda import VIEW_RULES, diagnose
+from copa_ref.conformance.diagnosis.ronda import VIEW_RULES, diagnose, legal_rule
 from copa_ref.conformance.scenarios import CountSpec, GameRecord, RandomGames, Reading, Scenario
 from copa_ref.core import JSON, InvariantViolation
 from copa_ref.ronda import (
@@ -289,5 +289,7 @@ RECORD: GameRecord[State, Action, Config, Observation] = GameRecord(
     misreadings=MISREADINGS,
     bad_configs=({"players": 1}, {"beans_per_player": 8}),
     diagnose=diagnose,
+    config_rule=lambda _config: "RONDA-1",
+    legal_rule=legal_rule,
 )
 """RONDA's conformance record."""
