@@ -139,15 +139,28 @@ class TestCoverage:
 
     def test_each_game_pins_its_refusal_order_and_malformed_actions(
             self, cases: list[dict]) -> None:
-        """Every game has a malformed-action case (refused naming no rule), and KALA's
-        cases pin the refusal order: game over before seat before phase and path."""
+        """Every game has a malformed-action case (refused naming no rule), and the cases
+        pin the refusal orders: KALA's game over before seat before phase and path; DA
+        CAPO's every adjacent pair of its list that one action can break together (the end
+        before a lone bid and before the list's length, the length before the bids, seat by
+        seat, a seat out before its bid's value, the value before the reserve)."""
         for name in GAMES:
             assert any(c["kind"] == "rejection" and c["rule"] is None and c["game"] == name
                        for c in cases), name
-        kinds = {c["id"].split("/")[3] for c in cases
-                 if c["game"] == "kala" and c["kind"] == "rejection"}
+
+        def kinds(game: str) -> dict[str, str]:
+            return {c["id"].split("/")[3]: c["rule"] for c in cases
+                    if c["game"] == game and c["kind"] == "rejection" and c["rule"]}
+
         assert {"order-over-before-seat", "order-seat-before-phase",
-                "order-seat-before-value"} <= kinds
+                "order-seat-before-value"} <= set(kinds("kala"))
+        pinned = {k: v for k, v in kinds("da_capo").items() if k.startswith("order-")}
+        assert pinned == {"order-over-before-lone-bid": "DACAPO-16",
+                          "order-over-before-length": "DACAPO-16",
+                          "order-length-before-bids": "DACAPO-5",
+                          "order-earlier-seat-first": "DACAPO-6",
+                          "order-out-before-value": "DACAPO-13",
+                          "order-value-before-reserve": "DACAPO-6"}
 
     def test_rejections_name_their_rule(self, cases: list[dict]) -> None:
         """A rejection's rule is among the rules it covers, and the reference refuses the

@@ -64,14 +64,46 @@ def _outcome_rule(rule: str, test: Any = None) -> Any:
     return fires
 
 
+def _bids(state: State, **changed: int | None) -> dict[str, Any]:
+    """A round in which every seat with beans bids 1, but for the seats *changed* names
+    (``s0=9``: seat 0 bids 9)."""
+    bids: list[int | None] = [1 if held else None for held in state.reserves]
+    for name, bid in changed.items():
+        bids[int(name[1:])] = bid
+    return {"type": "bids", "bids": bids}
+
+
 def candidates(game: Any, state: State) -> Any:
-    """DA CAPO's own candidate refusals: a seat that holds beans sits the round out."""
-    active = [seat for seat, held in enumerate(state.reserves) if held]
-    if state.finisher is None and len(active) >= 2:
-        bids = [None if seat == active[0] or not held else 1
-                for seat, held in enumerate(state.reserves)]
-        yield ("null-bid-with-beans", f"seat {active[0]} holds beans but bids null",
-               {"type": "bids", "bids": bids})
+    """DA CAPO's own candidate refusals: a seat that holds beans sits the round out; and
+    actions breaking two rules, one for each step of the refusal order of
+    ``specs/da_capo.md`` (the end before a lone bid and before the list's length, the
+    length before the bids, seat by seat in seat order, a seat that is out before its
+    bid's value, the value before the reserve)."""
+    reserves = state.reserves
+    players = len(reserves)
+    active = [seat for seat, held in enumerate(reserves) if held]
+    if state.finisher is not None or not active:
+        yield ("order-over-before-lone-bid", "a lone bid of seat 0 after the match is over",
+               {"type": "bid", "seat": 0, "beans": 1})
+        yield ("order-over-before-length", "one bid too few after the match is over",
+               {"type": "bids", "bids": [1] * (players - 1)})
+        return
+    yield ("order-length-before-bids", "one bid too few, and bids of 9",
+           {"type": "bids", "bids": [9] * (players - 1)})
+    if len(active) >= 2:
+        first, second = active[0], active[1]
+        yield ("null-bid-with-beans", f"seat {first} holds beans but bids null",
+               _bids(state, **{f"s{first}": None}))
+        yield ("order-earlier-seat-first", f"seat {first} bids 9 and seat {second}, who holds "
+               "beans, bids null", _bids(state, **{f"s{first}": 9, f"s{second}": None}))
+    out = [seat for seat, held in enumerate(reserves) if not held]
+    if out:
+        yield ("order-out-before-value", f"seat {out[0]}, out of the match, bids 9",
+               _bids(state, **{f"s{out[0]}": 9}))
+    low = [seat for seat in active if reserves[seat] < 5]
+    if low:
+        yield ("order-value-before-reserve", f"seat {low[0]} holds {reserves[low[0]]} beans "
+               "and bids 6", _bids(state, **{f"s{low[0]}": 6}))
 
 
 RECORD: GameRecord[State, Action, Config, State] = GameRecord(
