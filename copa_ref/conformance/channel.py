@@ -127,15 +127,18 @@ def _depth_within(raw: bytes, limit: int) -> bool:
     return False
 
 
-def _plain_loads(raw: bytes, limits: Limits) -> JSON:
+def _plain_loads(raw: bytes, limits: Limits, long_number: bool | None = None) -> JSON:
     """What :func:`~copa_ref.core.codec.loads` reads from *raw*, for the lines a correct
     engine sends (ASCII, no escape, no long number), read at C speed; ``None`` when this
     reader cannot vouch for the line (any other line, or one nested deeper than the limit,
     with a bracket in a string, not JSON, with a duplicate key or NaN): then ``loads``
-    reads it and says what is wrong.
+    reads it and says what is wrong. *long_number*: whether *raw* has a run of sixteen
+    digits, when the caller knows.
     """
+    if long_number is None:
+        long_number = _long_number(raw)
     if (len(raw) > limits.max_length or limits.max_int_digits < 16 or not raw.isascii()
-            or b"\\" in raw or _long_number(raw)):
+            or b"\\" in raw or long_number):
         return None
     if not _depth_within(raw, limits.max_depth):
         return None
@@ -143,6 +146,25 @@ def _plain_loads(raw: bytes, limits: Limits) -> JSON:
         return _PLAIN.decode(raw.decode("ascii"))
     except (ValueError, RecursionError):
         return None
+
+
+_LINES: dict[tuple[tuple[str, JSON], ...], bytes] = {}
+"""The request lines of the small messages without a value inside (``observe``, ``legal``
+of a seat, ``undo``), each encoded once."""
+
+
+def _request_line(message: Message) -> bytes:
+    """The line of a request: its canonical JSON and a newline."""
+    if len(message) <= 2 and all(v is None or type(v) in (str, int)
+                                 for v in message.values()):
+        key = tuple(sorted(message.items()))
+        line = _LINES.get(key)
+        if line is None:
+            if len(_LINES) > 1024:
+                _LINES.clear()
+            line = _LINES[key] = (canonical(message) + "\n").encode()
+        return line
+    return (canonical(message) + "\n").encode()
 
 
 def _checked(line: bytes | str, limits: Limits) -> Message:
@@ -153,7 +175,7 @@ def _checked(line: bytes | str, limits: Limits) -> Message:
     raw = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else line
     plain = raw.isascii() and b"\\" not in raw
     long_number = _long_number(raw)
-    response = _plain_loads(raw, limits) if plain and not long_number else None
+    response = _plain_loads(raw, limits, long_number) if plain and not long_number else None
     if response is None:
         try:
             response = loads(line, limits, "answer")
@@ -335,7 +357,7 @@ class SubprocessChannel(Channel):
             raise EngineFailure("the engine was stopped")
         timeout = self.start_timeout if self.requests == 0 else self.timeout
         self.requests += 1
-        data = (canonical(message) + "\n").encode()
+        data = _request_line(message)
         try:
             self._write_all(data, timeout)
         except OSError as exc:

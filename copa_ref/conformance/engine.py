@@ -236,6 +236,9 @@ class MemoEngine(ReferenceEngine):
         self._position: _Position | None = None
         self._trail: list[_Position] = []
         self._kept = 0
+        self._encoded: dict[Any, JSON] = {}
+        """The JSON of the actions listed so far (actions are values: equal ones encode
+        alike)."""
 
     def _keep(self) -> None:
         self._kept += 1
@@ -281,6 +284,23 @@ class MemoEngine(ReferenceEngine):
         self._trail.append(here)
         self._position = child
         return True, None, ""
+
+    def legal(self, seat: int | None) -> list[JSON]:
+        game = self._require_game()
+        if seat is not None and type(seat) is not int:
+            return super().legal(seat)
+        if seat is None and game.to_move(self.state).kind is MoverKind.CHANCE:
+            return []
+        encoded = self._encoded
+        if len(encoded) > self.MAX_POSITIONS:
+            encoded.clear()
+        listed = []
+        for action in game.legal_actions(self.state, seat):
+            found = encoded.get(action)
+            if found is None:
+                found = encoded[action] = game.to_json(action)
+            listed.append(found)
+        return listed
 
     def respond(self, request: Message) -> str:
         op = request.get("op")
