@@ -227,7 +227,7 @@ class MemoEngine(ReferenceEngine):
     the tree starts afresh). Its answers are shared: a subclass must not change them.
     """
 
-    MAX_POSITIONS: ClassVar[int] = 200_000
+    MAX_POSITIONS: ClassVar[int] = 50_000
     leaves_requests_alone: ClassVar[bool] = True
 
     def __init__(self) -> None:
