@@ -104,13 +104,7 @@ UNMUTATABLE: dict[str, str] = {
 }
 """Rules no one-rule mutant can misread, and why."""
 
-UNNAMED: dict[str, str] = {
-    "no-skip": (
-        "in the shoot-out a seat without beans listed to move is named by the view rule "
-        "for who moves there (HOPPER-15) before the reference's refusal of its shot "
-        "(HOPPER-11)"
-    ),
-}
+UNNAMED: dict[str, str] = {}
 """Mutants the runner does not yet name with their own rule in every failing case, and why
 (the kill-matrix test, ``tests/conformance/test_kill_matrix.py``)."""
 

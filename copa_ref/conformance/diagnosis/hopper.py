@@ -138,15 +138,44 @@ VIEW_RULES: tuple[HopperView, ...] = (
 """Which rule decides which part of HOPPER's public view, most specific first."""
 
 
+def _listed_seats(d: HopperDivergence) -> list[int]:
+    """The seats the engine reports as able to shoot: those in its ``to_move`` (when it
+    differs) and the shooters of its extra legal shots (when they differ)."""
+    seats: list[int] = []
+    if "to_move" in d.differing:
+        mover = d.reported.to_move
+        if isinstance(mover, dict) and mover.get("kind") in ("seat", "any"):
+            seats += [s for s in mover.get("seats", ()) if type(s) is int]
+    if "legal" in d.differing:
+        for actions in d.reported.legal.values():
+            seats += [a["seat"] for a in actions
+                      if isinstance(a, dict) and a.get("type") == "shoot"
+                      and type(a.get("seat")) is int]
+    return list(dict.fromkeys(seats))
+
+
+def _empty_handed(view: State, seats: list[int]) -> list[int]:
+    """The *seats* that, in *view*, hold no beans while none are loose (HOPPER-11)."""
+    if view.loose != 0:
+        return []
+    return [s for s in seats if 0 <= s < len(view.hands) and view.hands[s] == 0]
+
+
 def diagnose(d: HopperDivergence) -> Iterator[Finding]:
-    """HOPPER's own findings: a reported cup holding 4 or more beans (HOPPER-8), the beans
-    of the reported view not adding up (HOPPER-19)."""
+    """HOPPER's own findings: a reported cup holding 4 or more beans (HOPPER-8), a seat the
+    engine lists to shoot although its own report gives it no beans and none loose
+    (HOPPER-11), the beans of the reported view not adding up (HOPPER-19)."""
     reported = d.reported_view
     if reported is None:
         return
     if any(beans > CUP_BEANS for _, beans in reported.tray):
         yield Finding("HOPPER-8", f"a cup in the reported tray holds more than {CUP_BEANS} "
                                   "beans: a foursome claims the cup")
+    empty = _empty_handed(reported, _listed_seats(d))
+    if empty:
+        yield Finding("HOPPER-11", f"the engine lists seat {empty[0]} to shoot, which by its "
+                                   "own report holds no beans while none are loose: such a "
+                                   "seat cannot shoot")
     before = sum(d.before.hands) + sum(b for _, b in d.before.tray) + d.before.loose
     after = sum(reported.hands) + sum(b for _, b in reported.tray) + reported.loose
     if d.step > 0 and after != before:
