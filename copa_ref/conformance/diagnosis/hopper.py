@@ -79,6 +79,14 @@ def _skip(d: HopperDivergence) -> bool:
             and after.turn != (before.turn + 1) % len(before.hands))
 
 
+def _shot_started(d: HopperDivergence) -> bool:
+    """The engine and the reference disagree on whether a shot has started: one reports a
+    bean in the air (``land``) where the other waits for a shot (``aim``)."""
+    reported = d.reported_view
+    return reported is not None and {reported.phase, d.expected.phase} == {Phase.AIM,
+                                                                           Phase.LAND}
+
+
 def _initial(d: HopperDivergence) -> bool:
     return d.step == 0
 
@@ -126,6 +134,14 @@ VIEW_RULES: tuple[HopperView, ...] = (
              says="in the shoot-out nobody has the turn"),
     ViewRule(part="legal", rule="HOPPER-15", when=_shoot_out,
              says="in the shoot-out every seat that may shoot, at every cup"),
+    ViewRule(part="public.phase", rule="HOPPER-5", when=_shot_started,
+             says="a shot is the shooter's decision only when it chooses among aims; with "
+                  "aiming off (or one cup) a seat that alone may shoot starts its shot at "
+                  "once"),
+    ViewRule(part="to_move", rule="HOPPER-5", when=_shot_started,
+             says="a shot is the shooter's decision only when it chooses among aims; with "
+                  "aiming off (or one cup) a seat that alone may shoot starts its shot at "
+                  "once"),
     ViewRule(part="public.turn", rule="HOPPER-4", says="the turn passes clockwise"),
     ViewRule(part="to_move", rule="HOPPER-4", says="the turn passes clockwise"),
     ViewRule(part="public.aim", rule="HOPPER-5", says="a shot is aimed at a cup in the tray"),
