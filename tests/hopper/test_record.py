@@ -14,6 +14,7 @@ from copa_ref.conformance.diagnosis.hopper import diagnose
 from copa_ref.conformance.observables import observables
 from copa_ref.conformance.scenarios import Divergence, Report
 from copa_ref.conformance.scenarios.hopper import config_rule, legal_rule
+from copa_ref.core import JSON
 from copa_ref.hopper import (
     GAME,
     Action,
@@ -59,15 +60,17 @@ def test_legal_rule() -> None:
     assert legal_rule(unaimed, Shoot(1, None)) == "HOPPER-15"
 
 
-def divergence(state: State, seats: list[int], view: State) -> Divergence[
-        State, Action, Config, State]:
-    """The engine reports *view* with an ``any`` node of *seats*, the reference *state*."""
+def divergence(state: State, seats: list[int], view: State,
+               legal: list[JSON] | None = None) -> Divergence[State, Action, Config, State]:
+    """The engine reports *view* with an ``any`` node of *seats* (and the *legal* shots),
+    the reference *state*."""
     seen = observables(GAME, view)
     mover = {"kind": "any", "seats": seats}
+    report = Report(to_move=mover, public=seen["public"], outcome=None,
+                    legal={} if legal is None else {None: legal})
     return Divergence(config=state.config, step=5, before=state, action=None, expected=state,
-                      reported=Report(to_move=mover, public=seen["public"],
-                                      outcome=None),
-                      reported_before=None, reported_view=view, differing=("to_move",))
+                      reported=report, reported_before=None, reported_view=view,
+                      differing=("to_move",) if legal is None else ("legal",))
 
 
 def test_seat_listed_with_nothing_to_shoot() -> None:
@@ -79,3 +82,16 @@ def test_seat_listed_with_nothing_to_shoot() -> None:
     assert found[:1] == ["HOPPER-11"]
     loose = attrs.evolve(state, hands=(39, 0, 38), loose=1)
     assert "HOPPER-11" not in [f.rule for f in diagnose(divergence(loose, [0, 1, 2], loose))]
+
+
+def test_aims_not_at_the_reported_tray() -> None:
+    """HOPPER-5: the engine's legal shots leave out a cup of its own reported tray (the
+    black cup); the same shots at exactly the tray's cups give no such finding."""
+    state = table(END_2_3, tray=tray_of(0, 0, 0, 0, cups=(0, 1, 2, 16)), hands=(40, 0, 38),
+                  turn=None)
+    shots: list[JSON] = [{"type": "shoot", "seat": s, "aim": c} for s in (0, 2) for c in (0, 1, 2)]
+    found = [f.rule for f in diagnose(divergence(state, [0, 2], state, shots))]
+    assert found[:1] == ["HOPPER-5"]
+    every: list[JSON] = [*shots, {"type": "shoot", "seat": 0, "aim": 16},
+                         {"type": "shoot", "seat": 2, "aim": 16}]
+    assert "HOPPER-5" not in [f.rule for f in diagnose(divergence(state, [0, 2], state, every))]

@@ -170,6 +170,25 @@ def _listed_seats(d: HopperDivergence) -> list[int]:
     return list(dict.fromkeys(seats))
 
 
+def _stray_aims(d: HopperDivergence, view: State) -> list[str]:
+    """The aims of the engine's legal shots that its own reported tray does not explain:
+    with aiming on, every cup in the tray and nothing else; with aiming off, none."""
+    if "legal" not in d.differing or view.phase is not Phase.AIM:
+        return []
+    cups: set[int | None] = {cup for cup, _ in view.tray} if view.config.aiming else {None}
+    stray: list[str] = []
+    for actions in d.reported.legal.values():
+        aims: set[int | None] = set()
+        for a in actions:
+            if isinstance(a, dict) and a.get("type") == "shoot":
+                aim = a.get("aim")
+                if aim is None or type(aim) is int:
+                    aims.add(aim)
+        if aims:
+            stray += sorted(str(x) for x in aims ^ cups)
+    return stray
+
+
 def _empty_handed(view: State, seats: list[int]) -> list[int]:
     """The *seats* that, in *view*, hold no beans while none are loose (HOPPER-11)."""
     if view.loose != 0:
@@ -178,7 +197,8 @@ def _empty_handed(view: State, seats: list[int]) -> list[int]:
 
 
 def diagnose(d: HopperDivergence) -> Iterator[Finding]:
-    """HOPPER's own findings: a reported cup holding 4 or more beans (HOPPER-8), a seat the
+    """HOPPER's own findings: a reported cup holding 4 or more beans (HOPPER-8), legal shots
+    aimed otherwise than at the cups of the engine's own reported tray (HOPPER-5), a seat the
     engine lists to shoot although its own report gives it no beans and none loose
     (HOPPER-11), the beans of the reported view not adding up (HOPPER-19)."""
     reported = d.reported_view
@@ -187,6 +207,11 @@ def diagnose(d: HopperDivergence) -> Iterator[Finding]:
     if any(beans > CUP_BEANS for _, beans in reported.tray):
         yield Finding("HOPPER-8", f"a cup in the reported tray holds more than {CUP_BEANS} "
                                   "beans: a foursome claims the cup")
+    stray = _stray_aims(d, reported)
+    if stray:
+        yield Finding("HOPPER-5", f"the engine's legal shots and its own reported tray "
+                                  f"disagree on cups {', '.join(map(str, stray))}: a shot "
+                                  "may be aimed at every cup in the tray and no other")
     empty = _empty_handed(reported, _listed_seats(d))
     if empty:
         yield Finding("HOPPER-11", f"the engine lists seat {empty[0]} to shoot, which by its "
