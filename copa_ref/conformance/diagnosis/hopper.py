@@ -156,7 +156,7 @@ VIEW_RULES: tuple[HopperView, ...] = (
 
 def _listed_seats(d: HopperDivergence) -> list[int]:
     """The seats the engine reports as able to shoot: those in its ``to_move`` (when it
-    differs) and the shooters of its extra legal shots (when they differ)."""
+    differs) and the shooters of its legal shots (when those differ)."""
     seats: list[int] = []
     if "to_move" in d.differing:
         mover = d.reported.to_move
