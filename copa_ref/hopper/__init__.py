@@ -78,11 +78,17 @@ GAME: Game[State, Action, Config, State] = Game(
     facts=FactSheet(
         min_players=2,
         max_players=5,
+        # Where every bean lands (HOPPER-6), with exact probabilities (chance_outcomes).
         chance=True,
+        # Perfect information: every bean is in sight; observe is the whole state (HOPPER-18).
         hidden_information=False,
         # End 2's shoot-out: any seat with beans may shoot next (HOPPER-15).
         simultaneous=True,
-        # Misses can repeat without end under either ending (HOPPER-Q9).
+        # No bound: misses can repeat without end under either ending (HOPPER-Q9), though
+        # End 1 always has a winner once enough cups are claimed (16 > 3 x 5). So the state
+        # machine caps a run at 40 steps of at most 30 actions, the whole-game tests at
+        # 100,000 actions, the benchmark at 100,000 actions a game (a cut game is
+        # reported); with the default shot model a game takes about 120-300 actions.
         max_decisions=None,
     ),
     config_type=Config,

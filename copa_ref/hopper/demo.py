@@ -76,8 +76,8 @@ def simple_shot(state: State, rng: random.Random) -> Action:
 
 def demo(seed: int, players: int | None = None) -> Iterator[str]:
     """A seeded game between simple players (*players* of them, else 2–5 chosen by the seed;
-    the ending chosen by the seed), shot by shot, with the tray after every claim and the
-    result."""
+    the ending chosen by the seed): every claim, with the shots since the one before, the
+    tray after it, and the result."""
     rng = random.Random(seed)
     config = Config(players=rng.randint(2, 5) if players is None else players,
                     ending=Ending.END_2 if seed % 2 == 0 else Ending.END_1)
@@ -86,7 +86,7 @@ def demo(seed: int, players: int | None = None) -> Iterator[str]:
     yield (f"HOPPER, seed {seed}: {config.players} players, {state.hands[0]} beans each, "
            f"{ending}")
     yield render(state)
-    shots = 0
+    shots = since = 0
     while outcome(state) is None:
         action: Action = (sample_chance(state, rng) if state.phase is Phase.LAND
                           else simple_shot(state, rng))
@@ -94,10 +94,12 @@ def demo(seed: int, players: int | None = None) -> Iterator[str]:
         joined = shoot_out(state)
         if isinstance(action, Land):
             shots += 1
+            since += 1
         line = describe(state, action)
         state = apply(state, action)
         if len(state.claims) > claims:
-            yield line
+            yield f"  ... {since} shot{'s' if since > 1 else ''} on, {line.strip()[4:]}"
+            since = 0
             if shoot_out(state) and not joined:
                 yield "  three cups are left: the black cup joins them; the shoot-out begins"
             yield render(state)

@@ -56,6 +56,7 @@ __all__ = [
     "MIN_BEANS_IN_PLAY",
     "MIN_PLAYERS",
     "action_space",
+    "aim_chosen",
     "aim_targets",
     "apply",
     "beans_in_play",
@@ -67,12 +68,14 @@ __all__ = [
     "check_landing",
     "check_phase",
     "check_seat",
+    "check_shot_model",
     "check_state",
     "check_turn",
     "close_up",
     "cup_value",
     "deal",
     "drop_bean",
+    "first_turn",
     "game_over",
     "initial_tray",
     "is_foursome",
@@ -194,7 +197,17 @@ def check_config(config: object) -> None:
     if not 0 <= config.first_player < config.players:
         msg = f"first_player {config.first_player} is no seat of {config.players}"
         raise InvalidStateError("HOPPER-4", msg)
-    # HOPPER-6: the shot model is a distribution over the landings.
+    check_shot_model(config)
+
+
+def check_shot_model(config: Config) -> None:
+    """HOPPER-6: the shot model is a distribution over the landings: an aimed shot's
+    ``outside`` and ``aimed`` are probabilities adding to at most 1, a seat accuracy model
+    has one probability per seat. Either model is data any engine can read.
+
+    :raises InvalidStateError: HOPPER-6.
+    """
+    model = config.shot_model
     if isinstance(model, AimedShot):
         if not (_is_probability(model.outside) and _is_probability(model.aimed)
                 and model.outside + model.aimed <= 1):
@@ -204,6 +217,11 @@ def check_config(config: object) -> None:
             _is_probability(a) for a in model.accuracy):
         msg = f"accuracy needs one probability per seat, got {model.accuracy}"
         raise InvalidStateError("HOPPER-6", msg)
+
+
+def first_turn(config: Config) -> int:
+    """HOPPER-4: the nominated first player (``Config.first_player``) shoots first."""
+    return config.first_player
 
 
 def initial_tray(config: Config) -> tuple[TrayCup, ...]:
@@ -221,11 +239,11 @@ def new_game(config: Config | None = None) -> State:
     check_config(config)
     hands, loose = deal(config)
     tray = initial_tray(config)
-    state = State(config, hands, tray, loose, (), Phase.AIM, config.first_player)
+    first = first_turn(config)
+    state = State(config, hands, tray, loose, (), Phase.AIM, first)
     # HOPPER-11: a first player with no beans (none loose) would be skipped.
-    if not can_shoot(hands, loose, config.first_player):  # pragma: no cover - 49+ beans
-        state = State(config, hands, tray, loose, (), Phase.AIM,
-                      next_turn(hands, loose, config.first_player))
+    if not can_shoot(hands, loose, first):  # pragma: no cover - 49+ beans
+        state = State(config, hands, tray, loose, (), Phase.AIM, next_turn(hands, loose, first))
     return _settle(state)
 
 
@@ -281,6 +299,13 @@ def aim_targets(state: State) -> tuple[int | None, ...]:
     if not state.config.aiming:
         return (None,)
     return tuple(map(_first, state.tray))
+
+
+def aim_chosen(state: State) -> bool:
+    """HOPPER-5: whether the shooter chooses an aim: aiming is on and the tray does not hold
+    a single cup. Otherwise a shot is pure chance (aiming off) or its one aim is taken
+    (P-3), and a seat that alone may shoot makes no decision: its shot starts by itself."""
+    return state.config.aiming and len(state.tray) != 1
 
 
 def _text_key(aim: int | None) -> str:
@@ -456,7 +481,7 @@ def _settle(state: State) -> State:
     """P-3: an aim node with a single option is no decision; its shot starts by itself."""
     if state.phase is Phase.AIM:
         seats = (state.turn,) if state.turn is not None else shooters(state)
-        if len(seats) == 1 and (len(state.tray) == 1 or not state.config.aiming):
+        if len(seats) == 1 and not aim_chosen(state):
             return _start_shot(state, seats[0], aim_targets(state)[0])
     return state
 

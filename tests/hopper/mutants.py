@@ -4,10 +4,10 @@ misreading exactly that rule (a replaced rule function in a private copy of
 
 from __future__ import annotations
 
-from copa_ref.core import Misreading, Outcome, Seat
+from copa_ref.core import InvalidStateError, Misreading, Outcome, Seat
 from copa_ref.hopper import rules
 from copa_ref.hopper.misreadings import MISREADINGS
-from copa_ref.hopper.state import Config, Ending, Phase, State, TrayCup
+from copa_ref.hopper.state import Config, Ending, Phase, SeatAccuracy, State, TrayCup
 
 __all__ = ["MUTANTS", "UNMUTATABLE"]
 
@@ -23,6 +23,25 @@ def _fifteen_cups(config: Config) -> tuple[TrayCup, ...]:
 def _remainder_dealt(config: Config) -> tuple[tuple[int, ...], int]:
     share, rest = divmod(config.total_beans, config.players)
     return tuple(share + (1 if s < rest else 0) for s in range(config.players)), 0
+
+
+def _remainder_ignored(config: Config) -> tuple[tuple[int, ...], int]:
+    return (config.total_beans // config.players,) * config.players, 0
+
+
+def _seat_0_first(config: Config) -> int:
+    return 0
+
+
+def _unaimed_shot_decided(state: State) -> bool:
+    return len(state.tray) != 1
+
+
+def _aimed_shot_model_only(config: Config) -> None:
+    if isinstance(config.shot_model, SeatAccuracy):
+        msg = "the only shot model is the aimed shot"
+        raise InvalidStateError("HOPPER-6", msg)
+    rules.check_shot_model(config)
 
 
 def _empty_cup_bounces(tray: tuple[TrayCup, ...], cup: int | None, loose: int
@@ -74,6 +93,16 @@ MUTANTS: tuple[Misreading, ...] = (
     _mutant("HOPPER-2", "fifteen-cups", "the tray starts with 15 cups", initial_tray=_fifteen_cups),
     _mutant("HOPPER-3", "remainder-dealt", "the remainder is dealt to the first seats",
             deal=_remainder_dealt),
+    _mutant("HOPPER-3", "remainder-ignored", "the remainder stays in the box whatever "
+            "Config.remainder says", deal=_remainder_ignored),
+    _mutant("HOPPER-4", "first-player-ignored", "seat 0 shoots first whoever is nominated",
+            first_turn=_seat_0_first),
+    _mutant("HOPPER-5", "unaimed-shot-decided", "with aiming off the shooter still decides "
+            "each turn-play shot (an unaimed shoot) instead of every shot being pure chance",
+            aim_chosen=_unaimed_shot_decided),
+    _mutant("HOPPER-6", "aimed-shot-model-only", "only the default aimed-shot model is "
+            "accepted: a config with a per-seat accuracy model is refused",
+            check_shot_model=_aimed_shot_model_only),
     _mutant("HOPPER-5", "aim-anywhere", "a shot may be aimed at any cup name, or none",
             check_aim=_no_check),
     _mutant("HOPPER-6", "land-anywhere", "a bean may land in a cup that is not in the tray",
@@ -104,21 +133,9 @@ UNMUTATABLE: dict[str, str] = {
 }
 """Rules no one-rule mutant can misread, and why."""
 
-UNNAMED: dict[str, str] = {
-    "no-skip": (
-        "in the shoot-out a seat without beans listed to move is named by the view rule "
-        "for who moves there (HOPPER-15) before the reference's refusal of its shot "
-        "(HOPPER-11)"
-    ),
-}
+UNNAMED: dict[str, str] = {}
 """Mutants the runner does not yet name with their own rule in every failing case, and why
 (the kill-matrix test, ``tests/conformance/test_kill_matrix.py``)."""
 
-VACUOUS: dict[str, str] = {
-    case: "no mutant yet misreads the rule this hand-made case claims the way the case "
-    "would show it (to be added with HOPPER's mutants)"
-    for case in ("hopper/trace/aiming-off", "hopper/trace/seat-accuracy-model",
-                 "hopper/trace/remainder-first-seats",
-                 "hopper/count/initial-first-player-2-depth-1")
-}
+VACUOUS: dict[str, str] = {}
 """Hand-made cases no mutant of their rules fails yet (the kill-matrix test)."""

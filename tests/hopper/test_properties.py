@@ -20,7 +20,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import rule
+from hypothesis.stateful import invariant, rule
 
 from copa_ref.core import MoverKind, RuleViolation
 from copa_ref.hopper import (
@@ -86,12 +86,24 @@ def candidates(state: State) -> Iterator[object]:
             yield Shoot(seat, aim)
 
 
+def check_outcomes(state: State) -> None:
+    """HOPPER-6 at any node: at a chance node every landing the model allows, each with a
+    positive ``Fraction``, the landings distinct and summing to exactly 1; elsewhere none."""
+    outcomes = chance_outcomes(state)
+    if not to_move(state).is_chance:
+        assert outcomes == ()
+        return
+    assert all(type(p) is Fraction and p > 0 for _, p in outcomes)
+    assert sum(p for _, p in outcomes) == 1
+    landings = [a.cup for a, _ in outcomes]
+    assert len(set(landings)) == len(landings)
+    assert set(landings) <= {None, *(cup for cup, _ in state.tray)}
+
+
 def check_chance(state: State) -> None:
     """HOPPER-6 at a chance node: the outcomes sum to exactly 1, each is a legal landing,
     and a landing is accepted iff it names a cup in the tray or outside."""
-    outcomes = chance_outcomes(state)
-    assert sum(p for _, p in outcomes) == 1
-    assert all(type(p) is Fraction and p > 0 for _, p in outcomes)
+    check_outcomes(state)
     in_tray = {cup for cup, _ in state.tray}
     for cup in (None, *range(-1, 18)):
         try:
@@ -111,7 +123,13 @@ _Base = playout_machine(GAME, configs(), candidates)
 class HopperMachine(_Base):
     """Random games under generated configs: every invariant after every step (HOPPER-1 …
     HOPPER-19), exact chance outcomes at every chance node (HOPPER-6), legal iff accepted
-    (P-4), and ``burst`` steps that play a few actions at once so games reach their end."""
+    (P-4), and ``burst`` steps that play a few actions at once so games reach their end.
+    The chance outcomes are checked at every state the machine visits."""
+
+    @invariant()
+    def outcomes_are_exact(self) -> None:
+        if self.state is not None:
+            check_outcomes(self.state)
 
     @rule(data=st.data())
     def chance_is_exact(self, data: st.DataObject) -> None:
@@ -127,8 +145,7 @@ class HopperMachine(_Base):
             mover = to_move(state)
             if mover.is_over:
                 return
-            if mover.is_chance:
-                assert sum(p for _, p in chance_outcomes(state)) == 1
+            check_outcomes(state)
             self.state = check_step(GAME, state, GAME.random_action(state, rng))
 
 

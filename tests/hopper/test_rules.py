@@ -581,3 +581,32 @@ class TestActionSpace:
         assert action_space(Config(aiming=False)) == (Shoot(0, None), Shoot(1, None))
         texts = [GAME.dumps(a) for a in action_space(Config(players=3))]
         assert texts == sorted(texts)
+
+
+class TestRefusalOrder:
+    """The refusal order of ``specs/hopper.md``: an action breaking several rules names the
+    first that applies."""
+
+    def test_over_first(self) -> None:
+        """HOPPER-12 before HOPPER-5, HOPPER-1 and HOPPER-6: after the end, the end."""
+        after = shot(three_cups(Config(players=3)), 0, 3, 3)
+        refused(after, Shoot(7, 17), "HOPPER-12")
+        refused(after, Land(17), "HOPPER-12")
+
+    def test_phase_before_seat_and_aim(self) -> None:
+        """HOPPER-5 (a bean in the air) before HOPPER-1, HOPPER-4 and the aim; a landing
+        before a shot is HOPPER-5, not HOPPER-6."""
+        state = new_game()
+        refused(in_air(state), Shoot(7, 17), "HOPPER-5")
+        refused(in_air(state), Shoot(1, 17), "HOPPER-5")
+        refused(state, Land(17), "HOPPER-5")
+
+    def test_seat_before_aim(self) -> None:
+        """HOPPER-1 (no such seat), HOPPER-4 (out of turn) and HOPPER-11 (no beans in the
+        shoot-out) before HOPPER-5 (an aim at no cup in the tray)."""
+        refused(new_game(), Shoot(7, 17), "HOPPER-1")
+        refused(new_game(), Shoot(1, 17), "HOPPER-4")
+        state = table(Config(players=3, ending=Ending.END_2),
+                      tray=tray_of(0, 0, 0, 0, cups=(0, 1, 2, 16)), hands=(40, 0, 38), turn=None)
+        refused(state, Shoot(1, 5), "HOPPER-11")
+        refused(state, Shoot(1, None), "HOPPER-11")

@@ -79,6 +79,14 @@ def _skip(d: HopperDivergence) -> bool:
             and after.turn != (before.turn + 1) % len(before.hands))
 
 
+def _shot_started(d: HopperDivergence) -> bool:
+    """The engine and the reference disagree on whether a shot has started: one reports a
+    bean in the air (``land``) where the other waits for a shot (``aim``)."""
+    reported = d.reported_view
+    return reported is not None and {reported.phase, d.expected.phase} == {Phase.AIM,
+                                                                           Phase.LAND}
+
+
 def _initial(d: HopperDivergence) -> bool:
     return d.step == 0
 
@@ -126,6 +134,14 @@ VIEW_RULES: tuple[HopperView, ...] = (
              says="in the shoot-out nobody has the turn"),
     ViewRule(part="legal", rule="HOPPER-15", when=_shoot_out,
              says="in the shoot-out every seat that may shoot, at every cup"),
+    ViewRule(part="public.phase", rule="HOPPER-5", when=_shot_started,
+             says="a shot is the shooter's decision only when it chooses among aims; with "
+                  "aiming off (or one cup) a seat that alone may shoot starts its shot at "
+                  "once"),
+    ViewRule(part="to_move", rule="HOPPER-5", when=_shot_started,
+             says="a shot is the shooter's decision only when it chooses among aims; with "
+                  "aiming off (or one cup) a seat that alone may shoot starts its shot at "
+                  "once"),
     ViewRule(part="public.turn", rule="HOPPER-4", says="the turn passes clockwise"),
     ViewRule(part="to_move", rule="HOPPER-4", says="the turn passes clockwise"),
     ViewRule(part="public.aim", rule="HOPPER-5", says="a shot is aimed at a cup in the tray"),
@@ -138,15 +154,69 @@ VIEW_RULES: tuple[HopperView, ...] = (
 """Which rule decides which part of HOPPER's public view, most specific first."""
 
 
+def _listed_seats(d: HopperDivergence) -> list[int]:
+    """The seats the engine reports as able to shoot: those in its ``to_move`` (when it
+    differs) and the shooters of its legal shots (when those differ)."""
+    seats: list[int] = []
+    if "to_move" in d.differing:
+        mover = d.reported.to_move
+        if isinstance(mover, dict) and mover.get("kind") in ("seat", "any"):
+            seats += [s for s in mover.get("seats", ()) if type(s) is int]
+    if "legal" in d.differing:
+        for actions in d.reported.legal.values():
+            seats += [a["seat"] for a in actions
+                      if isinstance(a, dict) and a.get("type") == "shoot"
+                      and type(a.get("seat")) is int]
+    return list(dict.fromkeys(seats))
+
+
+def _stray_aims(d: HopperDivergence, view: State) -> list[str]:
+    """The aims of the engine's legal shots that its own reported tray does not explain:
+    with aiming on, every cup in the tray and nothing else; with aiming off, none."""
+    if "legal" not in d.differing or view.phase is not Phase.AIM:
+        return []
+    cups: set[int | None] = {cup for cup, _ in view.tray} if view.config.aiming else {None}
+    stray: list[str] = []
+    for actions in d.reported.legal.values():
+        aims: set[int | None] = set()
+        for a in actions:
+            if isinstance(a, dict) and a.get("type") == "shoot":
+                aim = a.get("aim")
+                if aim is None or type(aim) is int:
+                    aims.add(aim)
+        if aims:
+            stray += sorted(str(x) for x in aims ^ cups)
+    return stray
+
+
+def _empty_handed(view: State, seats: list[int]) -> list[int]:
+    """The *seats* that, in *view*, hold no beans while none are loose (HOPPER-11)."""
+    if view.loose != 0:
+        return []
+    return [s for s in seats if 0 <= s < len(view.hands) and view.hands[s] == 0]
+
+
 def diagnose(d: HopperDivergence) -> Iterator[Finding]:
-    """HOPPER's own findings: a reported cup holding 4 or more beans (HOPPER-8), the beans
-    of the reported view not adding up (HOPPER-19)."""
+    """HOPPER's own findings: a reported cup holding 4 or more beans (HOPPER-8), legal shots
+    aimed otherwise than at the cups of the engine's own reported tray (HOPPER-5), a seat the
+    engine lists to shoot although its own report gives it no beans and none loose
+    (HOPPER-11), the beans of the reported view not adding up (HOPPER-19)."""
     reported = d.reported_view
     if reported is None:
         return
     if any(beans > CUP_BEANS for _, beans in reported.tray):
         yield Finding("HOPPER-8", f"a cup in the reported tray holds more than {CUP_BEANS} "
                                   "beans: a foursome claims the cup")
+    stray = _stray_aims(d, reported)
+    if stray:
+        yield Finding("HOPPER-5", f"the engine's legal shots and its own reported tray "
+                                  f"disagree on cups {', '.join(map(str, stray))}: a shot "
+                                  "may be aimed at every cup in the tray and no other")
+    empty = _empty_handed(reported, _listed_seats(d))
+    if empty:
+        yield Finding("HOPPER-11", f"the engine lists seat {empty[0]} to shoot, which by its "
+                                   "own report holds no beans while none are loose: such a "
+                                   "seat cannot shoot")
     before = sum(d.before.hands) + sum(b for _, b in d.before.tray) + d.before.loose
     after = sum(reported.hands) + sum(b for _, b in reported.tray) + reported.loose
     if d.step > 0 and after != before:
