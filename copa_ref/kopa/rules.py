@@ -78,6 +78,7 @@ __all__ = [
     "observe",
     "offer_drawn",
     "outcome",
+    "pass_refused",
     "pile_accepts",
     "refusal",
     "render",
@@ -375,6 +376,12 @@ def false_claim_penalty() -> int:
     return 4
 
 
+def pass_refused(config: Config) -> bool:
+    """Whether a pass while a card is playable is refused rather than charged (KOPA-16)."""
+    # KOPA-16: "later discovered" read as a claim the table refuses at once (KOPA-Q3).
+    return config.false_pass is FalsePass.REFUSED
+
+
 def draws(players: int, stock: tuple[Card, ...]) -> bool:
     """Whether a pass draws from the stock: two players and a stock left (KOPA-18)."""
     # KOPA-18: with two players, a player who cannot play draws one card.
@@ -467,7 +474,7 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
         return (plays[drawn.index], _PASSES[mover])
     cards = legal_cards(state.hands[mover], state.piles, state.eights)
     actions: list[Action] = [plays[c.index] for c in cards]
-    if not cards or state.config.false_pass is FalsePass.PENALTY:
+    if not cards or not pass_refused(state.config):
         actions.append(_PASSES[mover])
     return tuple(actions)
 
@@ -694,7 +701,7 @@ def _pass(state: State, action: Pass) -> State:
         could = legal_cards(hands[seat], state.piles, state.eights)
         if could:
             # KOPA-16: a false claim costs four more points, or is refused (KOPA-Q3).
-            if config.false_pass is FalsePass.REFUSED:
+            if pass_refused(config):
                 msg = f"seat {seat} claims it cannot play but holds {could[0]}"
                 raise IllegalActionError("KOPA-16", msg)
             penalties = _charge(penalties, seat, false_claim_penalty())

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from copa_ref.conformance.diagnosis.kopa import VIEW_RULES, diagnose
+from copa_ref.conformance.diagnosis.kopa import VIEW_RULES, config_rule, diagnose, legal_rule
 from copa_ref.conformance.scenarios import CountSpec, GameRecord, Reading, Scenario
 from copa_ref.core import JSON, Game, InvariantViolation, MoverKind
 from copa_ref.kopa import (
@@ -312,5 +312,7 @@ RECORD: GameRecord[State, Action, Config, Observation] = GameRecord(
     misreadings=MISREADINGS,
     bad_configs=({"players": 6}, {"target": 25}),
     diagnose=diagnose,
+    config_rule=config_rule,
+    legal_rule=legal_rule,
 )
 """Kopa's scenarios."""
