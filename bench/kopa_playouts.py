@@ -8,6 +8,7 @@ Usage: ``python bench/kopa_playouts.py [seconds]``.
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 import time
@@ -39,6 +40,10 @@ def run(players: int, seconds: float, seed: int = 1) -> tuple[float, float]:
 
 def main() -> None:
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"Kopa: random rounds (one sampled deal, then uniformly random legal actions, apply "
+          f"validating each, to the round's end or {CAP:,} decisions), {seconds:g} s per table "
+          f"size, seed 1; load average {load} on {os.cpu_count()} cores")
     for players in (2, 3, 4, 5):
         decisions, rounds = run(players, seconds)
         print(f"kopa {players} players: {decisions:,.0f} decisions/s, {rounds:,.0f} rounds/s")

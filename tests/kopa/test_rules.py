@@ -259,6 +259,30 @@ class TestBuildUp:
                    for c in legal_cards(state.hands[1], state.piles, state.eights))
 
 
+class TestMemos:
+    def test_remembered_answers_are_the_rules(self) -> None:
+        """KOPA-12, KOPA-13: the table's memos (the last table, each pile, each suit's 8, the
+        last hand) answer what the rules compute afresh, along random rounds."""
+        from copa_ref.kopa import rules
+
+        def fresh(state: State) -> tuple[Card, ...]:
+            take = [c for i in range(8) for c in rules.pile_accepts(i, state.piles[i])]
+            take += [rules.card_of(r, 8) for r in range(4) if rules.eight_ready(
+                state.piles[2 * r], state.piles[2 * r + 1]) and rules.card_of(r, 8)
+                not in state.eights]
+            return tuple(c for c in state.hands[state.turn] if c in take)
+
+        rng = random.Random(4)
+        for players in (2, 3, 5):
+            state = first_deal(players, seed=players)
+            for _ in range(150):
+                if state.phase is not Phase.PLAY:
+                    break
+                assert legal_cards(state.hands[state.turn], state.piles, state.eights) == (
+                    fresh(state))
+                state = apply(state, rng.choice(legal_actions(state)))
+
+
 class TestBuildDown:
     def test_next_card_down(self) -> None:
         """KOPA-10: on a down-pile the next number down goes on top, to 9."""
