@@ -4,7 +4,10 @@ and 30, and whole matches for 2 to 5 players.
 
 Uniformly random players pass so often (and pay for it) that their matches need not end
 (KOPA-Q14), so every trace here is played by a simple player (a legal card when there is
-one) from a seed, or from a deal arranged on purpose. Rule IDs refer to ``specs/kopa.md``.
+one) from a seed, or from a deal arranged on purpose. Two simple players' matches do not end
+either (the draws cost more than a round's winner gains), so the two-player whole matches
+are the arranged ones that reach 20 and 30 in a round (``match-end-20``, ``match-end-30``);
+three to five players play seeded whole matches. Rule IDs refer to ``specs/kopa.md``.
 """
 
 from __future__ import annotations
