@@ -15,7 +15,9 @@ Every rule lives in one small function that the others call through this module'
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from fractions import Fraction
+from operator import attrgetter
 
 from copa_ref.core import (
     CHANCE,
@@ -125,8 +127,8 @@ def card_of(row: int, number: int) -> Card:
     return _BY_ROW[row][number - 1]
 
 
-def _index(card: Card) -> int:
-    return card.index
+_index: Callable[[Card], int] = attrgetter("index")
+"""A card's place in the canonical order (the sort key of hands)."""
 
 
 # -- configuration, seats and set-up (KOPA-2 to KOPA-5, KOPA-21) ---------------------------------
@@ -297,22 +299,11 @@ _wanted_cache: list[tuple[object, object, tuple[Card, ...]]] = [(None, None, ())
 """The last table asked about and its answer (a one-entry memo: a turn asks twice, and a
 pass leaves the table as it was). It holds the piles themselves, so their identity is safe."""
 
-_pile_cache: list[tuple[object, tuple[Card, ...]]] = [(None, ())] * 8
-"""Each place's last pile asked about and the cards it takes (a play changes one pile, and
-the others are the same tuples). The memos hold what they were asked about, so an identity
-is never reused for another value; the functions they remember are pure."""
-
-_eight_cache: list[tuple[object, object, bool]] = [(None, None, False)] * 4
-"""Each suit's last up- and down-pile asked about and whether its 8 may be laid."""
-
-
-def _accepts(pile: int, cards: tuple[Card, ...]) -> tuple[Card, ...]:
-    """:func:`pile_accepts`, remembered for each place's last pile."""
-    seen, takes = _pile_cache[pile]
-    if seen is not cards:
-        takes = pile_accepts(pile, cards)
-        _pile_cache[pile] = (cards, takes)
-    return takes
+_suit_cache: list[tuple[object, object, tuple[Card, ...], bool]] = [(None, None, (), False)] * 4
+"""Each suit's last up- and down-pile asked about, the cards they take and whether the suit's
+8 may be laid (a play changes one pile; the other suits' piles are the same tuples). The
+memos hold what they were asked about, so an identity is never reused for another value; the
+functions they remember are pure."""
 
 
 def wanted(piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -321,14 +312,14 @@ def wanted(piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...]) -> tup
     if last_piles is piles and last_eights is eights:
         return last
     found: list[Card] = []
-    for i in range(8):
-        found += _accepts(i, piles[i])
     for row in range(4):
         up, down = piles[2 * row], piles[2 * row + 1]
-        seen_up, seen_down, ready = _eight_cache[row]
+        seen_up, seen_down, takes, ready = _suit_cache[row]
         if seen_up is not up or seen_down is not down:
+            takes = pile_accepts(2 * row, up) + pile_accepts(2 * row + 1, down)
             ready = eight_ready(up, down)
-            _eight_cache[row] = (up, down, ready)
+            _suit_cache[row] = (up, down, takes, ready)
+        found += takes
         if ready:
             eight = _BY_ROW[row][7]
             if eight not in eights:
@@ -364,10 +355,10 @@ def arrange(piles: tuple[tuple[Card, ...], ...]) -> tuple[tuple[Card, ...], ...]
 def _place(card: Card, piles: tuple[tuple[Card, ...], ...]) -> int:
     """The place of the pile that takes *card* now, or -1."""
     own = card.pile
-    if card in _accepts(own, piles[own]):
+    if card in pile_accepts(own, piles[own]):
         return own
     for i in range(8):
-        if i != own and card in _accepts(i, piles[i]):
+        if i != own and card in pile_accepts(i, piles[i]):
             return i
     return -1
 
@@ -617,23 +608,26 @@ def _deal(state: State, action: Deal) -> State:
         what = "two hands and the stock" if n == 2 else f"one hand per seat ({n})"
         msg = f"a deal lists {what}: {lists} lists, got {len(hands)}"
         raise IllegalActionError(rule, msg)
-    seen: set[Card] = set()
+    in_deck = bytearray(60)  # by card index: 1 for a card of the deck, then 2 once dealt
+    for card in DECK:
+        in_deck[card.index] = 1
     for k, hand in enumerate(hands):
         for card in hand:
+            mark = in_deck[card.index]
             # KOPA-1: only the 60 cards exist.
-            if card not in DECK:
+            if not mark:
                 msg = f"list {k} of the deal holds {card}, which is no card of the deck"
                 raise IllegalActionError("KOPA-1", msg)
             # KOPA-4: every card dealt exactly once.
-            if card in seen:
+            if mark == 2:
                 msg = f"{card} is dealt twice"
                 raise IllegalActionError("KOPA-4", msg)
-            seen.add(card)
+            in_deck[card.index] = 2
         # KOPA-4 / KOPA-17: the cards are dealt evenly.
         if len(hand) != size:
             msg = f"list {k} of the deal has {len(hand)} cards; with {n} players each has {size}"
             raise IllegalActionError(rule, msg)
-    if len(seen) != len(DECK):  # pragma: no cover - sizes and uniqueness imply it
+    if 1 in in_deck:  # pragma: no cover - sizes and uniqueness imply it
         raise IllegalActionError("KOPA-4", "the deal is not the whole deck")
     dealt = tuple(tuple(sorted(hand, key=_index)) for hand in hands[:n])
     return State(

@@ -261,7 +261,7 @@ class TestBuildUp:
 
 class TestMemos:
     def test_remembered_answers_are_the_rules(self) -> None:
-        """KOPA-12, KOPA-13: the table's memos (the last table, each pile, each suit's 8, the
+        """KOPA-12, KOPA-13: the table's memos (the last table, each suit's piles and 8, the
         last hand) answer what the rules compute afresh, along random rounds."""
         from copa_ref.kopa import rules
 
