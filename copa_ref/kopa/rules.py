@@ -586,6 +586,9 @@ def _check_action(action: object) -> None:
 
     :raises MalformedInputError: otherwise.
     """
+    plain = isinstance(action, Pass) or (isinstance(action, Play) and type(action.card) is Card)
+    if plain and type(action.seat) is int and 0 <= action.seat < 5:  # type: ignore[attr-defined]
+        return  # the common case, without the calls below
     check_instance(action, (Play, Pass, Deal), "a Kopa action")
     if isinstance(action, Play):
         check_int(action.seat, "seat")
