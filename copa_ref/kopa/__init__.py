@@ -78,7 +78,10 @@ FACTS = FactSheet(
     chance=True,
     hidden_information=True,
     simultaneous=False,
-    max_decisions=None,  # a pass is always allowed: a round can go on without end (KOPA-Q14)
+    # A pass is always allowed, so a round can go on without end, and penalties can outweigh
+    # the rounds' gains, so a match need not end: random players' matches do not, nor do two
+    # players' who always play a legal card; three to five such players' do (KOPA-Q14).
+    max_decisions=None,
 )
 
 GAME: Game[State, Action, Config, Observation] = Game(

@@ -80,6 +80,10 @@ def _free_pass() -> int:
     return 0
 
 
+def _claims_accepted(config: object) -> bool:
+    return False
+
+
 def _never_offered(card: Card, piles: object, eights: object) -> bool:
     return False
 
@@ -129,6 +133,8 @@ MUTANTS: tuple[Misreading, ...] = (
        arrange=_arranged_or_first),
     _m("KOPA-15", "free-pass", "a pass costs nothing", failed_turn_penalty=_free_pass),
     _BY_SLUG["false-pass-costs-one"],
+    _m("KOPA-16", "false-claim-accepted", "a false claim is accepted at its price even "
+       "under false_pass=refused", pass_refused=_claims_accepted),
     _m("KOPA-17", "no-stock", "two players are dealt 30 each, no stock", deal_shape=_no_stock),
     _m("KOPA-18", "drawn-card-kept", "a drawn card is always kept, even when playable",
        offer_drawn=_never_offered),
@@ -148,29 +154,13 @@ UNMUTATABLE: dict[str, str] = {}
 
 
 UNNAMED: dict[str, str] = {
-    "thirteen-per-suit": "a deck of the wrong size is refused at the deal; the runner names "
-    "KOPA-17 or no rule for the refused deal",
-    "no-two-players": "the engine refuses a valid two-player config: the runner errors the "
-    "case, naming no rule",
-    "cards-aside-with-four": "the deal the engine refuses is named by no rule",
-    "dealer-begins": "the wrong first mover is named by the turn rule KOPA-6",
-    "up-to-six": "the missing 7 is named by the build rule KOPA-12",
-    "down-to-ten": "the missing 9 is named by the build rule KOPA-12",
-    "any-suit": "a card laid on another suit is named by KOPA-8 or KOPA-18",
-    "or-at-the-top": "a misplaced 8 is named by KOPA-11",
-    "free-pass": "a pass that costs nothing is named by the penalty rules KOPA-16/KOPA-18 "
-    "in part of its cases",
-    "no-stock": "a two-player deal without a stock is named by no rule",
-    "drawn-card-kept": "in part of its cases the false-pass penalty KOPA-16 is named first",
-    "last-card-ends": "a round that goes on after an empty hand is named by the scoring "
-    "rule KOPA-20",
+    "thirteen-per-suit": "the engine refuses the reference's first deal in every case, and "
+    "nothing it reports before a deal shows its deck: the only evidence of the missing 14s "
+    "and 15s is its own refusal message, which the runner's legal_rule(state, action) does "
+    "not receive; the deal's shape rule (KOPA-4, or KOPA-17 with two players) is named",
 }
-"""Mutants the runner does not yet name with their own rule in every failing case, and why
-(the kill-matrix test, ``tests/conformance/test_kill_matrix.py``): Kopa's diagnosis does not
-yet re-derive these rules' consequences from the engine's reports."""
+"""Mutants the runner does not name with their own rule in every failing case, and why
+(the kill-matrix test, ``tests/conformance/test_kill_matrix.py``)."""
 
-VACUOUS: dict[str, str] = {
-    "kopa/trace/false-pass-refused": "it plays under false_pass=refused, where no mutant "
-    "of KOPA-16 (the false pass's cost) changes anything",
-}
-"""Hand-made cases no mutant of their rules fails yet (the kill-matrix test)."""
+VACUOUS: dict[str, str] = {}
+"""Hand-made cases no mutant of their rules fails (the kill-matrix test): none."""

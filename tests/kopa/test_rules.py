@@ -259,6 +259,30 @@ class TestBuildUp:
                    for c in legal_cards(state.hands[1], state.piles, state.eights))
 
 
+class TestMemos:
+    def test_remembered_answers_are_the_rules(self) -> None:
+        """KOPA-12, KOPA-13: the table's memos (the last table, each suit's piles and 8, the
+        last hand) answer what the rules compute afresh, along random rounds."""
+        from copa_ref.kopa import rules
+
+        def fresh(state: State) -> tuple[Card, ...]:
+            take = [c for i in range(8) for c in rules.pile_accepts(i, state.piles[i])]
+            take += [rules.card_of(r, 8) for r in range(4) if rules.eight_ready(
+                state.piles[2 * r], state.piles[2 * r + 1]) and rules.card_of(r, 8)
+                not in state.eights]
+            return tuple(c for c in state.hands[state.turn] if c in take)
+
+        rng = random.Random(4)
+        for players in (2, 3, 5):
+            state = first_deal(players, seed=players)
+            for _ in range(150):
+                if state.phase is not Phase.PLAY:
+                    break
+                assert legal_cards(state.hands[state.turn], state.piles, state.eights) == (
+                    fresh(state))
+                state = apply(state, rng.choice(legal_actions(state)))
+
+
 class TestBuildDown:
     def test_next_card_down(self) -> None:
         """KOPA-10: on a down-pile the next number down goes on top, to 9."""
@@ -633,9 +657,26 @@ class TestRegistry:
         assert GAME.facts.min_players == 2 and GAME.facts.max_players == 5
 
     def test_render_and_demo(self) -> None:
-        """KOPA-19: the demo tells a seeded match round by round, deterministically."""
+        """KOPA-19: the demo tells a seeded match round by round, deterministically, and
+        says who plays it."""
         lines = list(GAME.demo(5))
         assert lines == list(GAME.demo(5))
-        assert any("round scored" in line for line in lines)
+        assert "simple player" in lines[0]
+        assert any("goes out after" in line for line in lines)
         assert "match over" in lines[-1] and "KOPA-22" in lines[-1]
+
+    @pytest.mark.parametrize("players", [3, 4, 5])
+    def test_simple_players_matches_end(self, players: int) -> None:
+        """KOPA-22: with three to five simple players (a legal card whenever there is one)
+        the match reaches the target, the default demo's included (KOPA-Q14)."""
+        for seed in (1, 2, 3):
+            last = list(GAME.demo(seed, players=players))[-1]
+            assert last.startswith("match over"), (players, seed, last)
+
+    def test_two_simple_players_fall_below_zero(self) -> None:
+        """KOPA-18, KOPA-20: with two players the draws' penalty points outweigh a round's
+        gain; the demo stops and says why (KOPA-Q14)."""
+        last = list(GAME.demo(1, players=2))[-1]
+        assert last.startswith("stopped after 100 rounds") and "KOPA-Q14" in last
+        assert "draws" in last
         assert "Sable" in render(first_deal())

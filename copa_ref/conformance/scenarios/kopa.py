@@ -4,7 +4,10 @@ and 30, and whole matches for 2 to 5 players.
 
 Uniformly random players pass so often (and pay for it) that their matches need not end
 (KOPA-Q14), so every trace here is played by a simple player (a legal card when there is
-one) from a seed, or from a deal arranged on purpose. Rule IDs refer to ``specs/kopa.md``.
+one) from a seed, or from a deal arranged on purpose. Two simple players' matches do not end
+either (the draws cost more than a round's winner gains), so the two-player whole matches
+are the arranged ones that reach 20 and 30 in a round (``match-end-20``, ``match-end-30``);
+three to five players play seeded whole matches. Rule IDs refer to ``specs/kopa.md``.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from copa_ref.conformance.diagnosis.kopa import VIEW_RULES, diagnose
+from copa_ref.conformance.diagnosis.kopa import VIEW_RULES, config_rule, diagnose, legal_rule
 from copa_ref.conformance.scenarios import CountSpec, GameRecord, Reading, Scenario
 from copa_ref.core import JSON, Game, InvariantViolation, MoverKind
 from copa_ref.kopa import (
@@ -312,5 +315,7 @@ RECORD: GameRecord[State, Action, Config, Observation] = GameRecord(
     misreadings=MISREADINGS,
     bad_configs=({"players": 6}, {"target": 25}),
     diagnose=diagnose,
+    config_rule=config_rule,
+    legal_rule=legal_rule,
 )
 """Kopa's scenarios."""
