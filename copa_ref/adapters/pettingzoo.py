@@ -1,8 +1,8 @@
-"""Every game of the reference as a PettingZoo AEC environment.
+"""Every game of the reference as a PettingZoo AEC environment (:func:`env`) and as a
+parallel one (:func:`parallel_env`: DA CAPO's bids chosen at once).
 
 ::
 
-    import random
     from copa_ref.adapters.pettingzoo import env
     from copa_ref.games import get_game
 
@@ -25,6 +25,9 @@ bids) the acting seats choose their parts in turn, and the joint action is appli
 last part is in; no seat sees another's part, as none is in the state before it is applied.
 At an any-of node (HOPPER's shoot-out) the lowest listed seat with a legal action acts. At
 the end each winner is rewarded +1, each seat the outcome names a loser -1, the others 0.
+``max_steps`` truncates every agent after that many steps (an adapter's limit, not a rule;
+by default none, but Kopa's :data:`~copa_ref.adapters.TRUNCATED_LENGTH`, as its random
+matches need not end).
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ __all__ = [
     "OBSERVATION_BYTES",
     "CopaEnv",
     "CopaParallelEnv",
+    "GameTable",
     "decode_observation",
     "env",
     "parallel_env",
@@ -72,8 +76,9 @@ def parallel_env(game: Game[Any, Any, Any, Any], config: Any = None,
     return CopaParallelEnv(game, config, **kwargs)
 
 
-class _Table:
-    """The game an environment plays: its state, who acts, what is legal, chance."""
+class GameTable:
+    """What both environments share: the game they play, its state, who acts, what is
+    legal, chance (sampled from the environment's own generator), the truncation."""
 
     def __init__(self, game: Game[Any, Any, Any, Any], config: Any, observation_bytes: int,
                  max_steps: Any) -> None:
@@ -172,7 +177,7 @@ class _Table:
         return text
 
 
-class CopaEnv(_Table, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
+class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
     """One game of the reference as an AEC environment (see the module text).
 
     ``max_steps``: truncate every agent after this many steps (an adapter's limit, not a
@@ -184,7 +189,7 @@ class CopaEnv(_Table, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
                  render_mode: str | None = None,
                  observation_bytes: int = OBSERVATION_BYTES, max_steps: Any = DEFAULT) -> None:
         AECEnv.__init__(self)
-        _Table.__init__(self, game, config, observation_bytes, max_steps)
+        GameTable.__init__(self, game, config, observation_bytes, max_steps)
         self.render_mode = render_mode
         self.metadata = {"name": f"copa_ref_{game.name}_v0", "render_modes": ["ansi", "human"],
                          "is_parallelizable": False}
@@ -266,7 +271,7 @@ class CopaEnv(_Table, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         """Nothing to release: the environment holds only immutable values."""
 
 
-class CopaParallelEnv(_Table, ParallelEnv):  # type: ignore[misc]  # ParallelEnv is untyped
+class CopaParallelEnv(GameTable, ParallelEnv):  # type: ignore[misc]  # ParallelEnv is untyped
     """One game of the reference as a parallel environment: each step, every seat to choose
     chooses at once (all of DA CAPO's bidders; the one mover of a turn-based node).
 
@@ -280,7 +285,7 @@ class CopaParallelEnv(_Table, ParallelEnv):  # type: ignore[misc]  # ParallelEnv
     def __init__(self, game: Game[Any, Any, Any, Any], config: Any = None, *,
                  render_mode: str | None = None,
                  observation_bytes: int = OBSERVATION_BYTES, max_steps: Any = DEFAULT) -> None:
-        _Table.__init__(self, game, config, observation_bytes, max_steps)
+        GameTable.__init__(self, game, config, observation_bytes, max_steps)
         self.render_mode = render_mode
         self.metadata = {"name": f"copa_ref_{game.name}_parallel_v0",
                          "render_modes": ["ansi", "human"]}
