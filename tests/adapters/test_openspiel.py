@@ -133,6 +133,23 @@ def test_kopa_is_truncated_by_default_only() -> None:
     assert pyspiel.load_game("copa_ref_kala").get_parameters()[openspiel.LENGTH] == 0
 
 
+def test_a_kopa_match_played_out_ends_with_its_outcome() -> None:
+    """Untruncated, a match whose players play a card whenever they can (seed 1) ends by
+    its rules (KOPA-22) and OpenSpiel returns its outcome."""
+    game = load("kopa", {openspiel.LENGTH: 0})
+    rng, state = random.Random(1), game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+            continue
+        legal = state.legal_actions()
+        cards = [a for a in legal if '"play"' in state.action_to_string(0, a)]
+        state.apply_action(rng.choice(cards or legal))
+    outcome = GAMES["kopa"].outcome(state.state)
+    assert outcome is not None and not state.truncated
+    assert state.returns() == [1.0 if s in outcome.winners else -1.0 for s in range(3)]
+
+
 # -- observations ------------------------------------------------------------------------
 
 
