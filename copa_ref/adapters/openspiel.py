@@ -147,6 +147,9 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
             return CopaState(self)
 
         def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
+            if params:
+                msg = f"{game.title}: observation parameters are not supported, got {params}"
+                raise ValueError(msg)
             perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
             return _Observer(game, perfect_recall)
 
