@@ -206,7 +206,7 @@ class TestObservations:
 
 # -- an algorithm on it ------------------------------------------------------------------
 
-MCTS_GAMES = 4
+MCTS_GAMES = 10
 """KALA games between an MCTS bot and a uniform random player, seats alternating."""
 
 
@@ -223,4 +223,4 @@ def test_mcts_beats_a_random_player_at_kala() -> None:
             mine = state.current_player() == seat
             state.apply_action(bot.step(state) if mine else rng.choice(state.legal_actions()))
         wins += state.returns()[seat] > 0
-    assert wins >= MCTS_GAMES - 1
+    assert wins >= MCTS_GAMES - 2, f"MCTS won {wins} of {MCTS_GAMES}"  # it wins 9
