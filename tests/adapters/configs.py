@@ -81,8 +81,12 @@ def option_configs(name: str) -> list[tuple[str, Any]]:
             if config is None:
                 msg = f"{game.title}: no config admits {option.name}={value!r}"
                 raise AssertionError(msg)
+            label = f"{option.name}={game.dumps(value)}"
+            seats, usual = (getattr(c, "players", None) for c in (config, game.default_config()))
+            if option.name != "players" and seats != usual:
+                label += f",players={seats}"
             if all(config != seen for _, seen in found):
-                found.append((f"{option.name}={game.dumps(value)}", config))
+                found.append((label, config))
     return found
 
 
