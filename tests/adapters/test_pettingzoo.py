@@ -107,20 +107,22 @@ def test_parallel_bids_are_applied_together() -> None:
 # -- what a seat may know ----------------------------------------------------------------
 
 
-def test_another_seats_hidden_cards_change_nothing_for_this_seat() -> None:
-    e = make("copas")
+@pytest.mark.parametrize("name", ["copas", "kopa"])
+def test_another_seats_hidden_cards_change_nothing_for_this_seat(name: str) -> None:
+    e = make(name)
     e.reset(seed=2)
     dealt = e.state
     hands = [list(h) for h in dealt.hands]
     hands[1][0], hands[2][0] = hands[2][0], hands[1][0]
     swapped = attrs.evolve(dealt, hands=tuple(tuple(sorted(h, key=lambda c: c.index))
                                               for h in hands))
-    GAMES["copas"].check_state(swapped)
+    GAMES[name].check_state(swapped)
     seen = {}
     for state in (dealt, swapped):
         e.state = state
         seen[state] = {a: e.observe(a)["observation"] for a in e.possible_agents}
-    for agent in ("player_0", "player_3"):  # neither hand is theirs to see
+    others = [a for a in e.possible_agents if a not in ("player_1", "player_2")]
+    for agent in others:  # neither hand is theirs to see
         assert np.array_equal(seen[dealt][agent], seen[swapped][agent])
     for agent in ("player_1", "player_2"):
         assert not np.array_equal(seen[dealt][agent], seen[swapped][agent])
