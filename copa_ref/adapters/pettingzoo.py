@@ -94,6 +94,7 @@ class GameTable:
         self._rng = random.Random()
         self.state: Any = game.new_game(self.config)
         self.steps = 0
+        self._memo: tuple[Any, int, tuple[Any, ...]] | None = None
 
     def _seat(self, agent: str) -> int:
         return self.possible_agents.index(agent)
@@ -124,11 +125,16 @@ class GameTable:
         return ()
 
     def _legal(self, seat: int) -> tuple[Any, ...]:
+        """*seat*'s legal actions now (kept for the state: the mask, then the step's
+        check, ask for them)."""
+        memo = self._memo
+        if memo is not None and memo[0] is self.state and memo[1] == seat:
+            return memo[2]
         mover = self.game.to_move(self.state)
-        if mover.kind is MoverKind.SEAT:
-            legal: tuple[Any, ...] = self.game.legal_actions(self.state, None)
-            return legal
-        return tuple(self.game.legal_actions(self.state, Seat(seat)))
+        legal: tuple[Any, ...] = tuple(self.game.legal_actions(
+            self.state, None if mover.kind is MoverKind.SEAT else Seat(seat)))
+        self._memo = (self.state, seat, legal)
+        return legal
 
     def _mask(self, seat: int, acting: bool, size: int) -> Any:
         mask = np.zeros(size, dtype=np.int8)
