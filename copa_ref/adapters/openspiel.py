@@ -7,7 +7,8 @@ Game ``copa_ref_<name>`` plays the registered game ``<name>``; its game paramete
 options of the game's ``Config`` (:func:`copa_ref.adapters.parameters`: a flag, number or
 enum as itself, an optional integer as an integer with -1 for none, any other value as
 JSON text with ``;`` for ``,``), decoded and checked by the game's JSON config codec, and
-the adapter's own :data:`LENGTH`. Integer action ``i`` at a decision node is the ``i``-th
+the adapter's own :data:`LENGTH`; a loaded game's ``config`` is the ``Config`` value, a
+state's ``state`` the reference's state. Integer action ``i`` at a decision node is the ``i``-th
 action of the game's ``action_space(config)`` (``copa_ref.adapters.action_space``). A game
 with a joint node (DA CAPO) is a simultaneous-move game; a seat with no part to play there
 (one that is out) has the single action ``len(action_space)``, "no part". At an any-of node
