@@ -31,6 +31,7 @@ SAMPLE = [pytest.param(name, label, config, marks=pytest.mark.skip(reason=NO_DEC
           for name in sorted(GAMES) for label, config in option_configs(name)]
 """Each game's default config and each value of each option once (cheap here: the API test
 plays 200 cycles, not whole games)."""
+IDS = [f"{name}-{label}" for name in sorted(GAMES) for label, _ in option_configs(name)]
 
 
 def make(name: str, config: Any = None, **kwargs: Any) -> Any:
@@ -39,16 +40,14 @@ def make(name: str, config: Any = None, **kwargs: Any) -> Any:
     return env(GAMES[name], config, **kwargs)
 
 
-@pytest.mark.parametrize(("name", "label", "config"), SAMPLE,
-                         ids=[f"{name}-{label}" for name in sorted(GAMES)
-                              for label, _ in option_configs(name)])
+@pytest.mark.parametrize(("name", "label", "config"), SAMPLE, ids=IDS)
 def test_api(name: str, label: str, config: Any) -> None:
     api_test(make(name, config, render_mode="ansi"), num_cycles=200)
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
-def test_seed(name: str) -> None:
-    seed_test(lambda: make(name), num_cycles=50)
+@pytest.mark.parametrize(("name", "label", "config"), SAMPLE, ids=IDS)
+def test_seed(name: str, label: str, config: Any) -> None:
+    seed_test(lambda: make(name, config), num_cycles=50)
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
