@@ -19,6 +19,13 @@ from copa_ref.adapters.pettingzoo import decode_observation, env, parallel_env
 from copa_ref.games import GAMES
 from tests.adapters.configs import option_configs
 
+pytestmark = pytest.mark.filterwarnings(
+    # The observation is a Dict of the bytes and the action mask, as PettingZoo's classic
+    # games have it; api_test warns about any observation that is not one array.
+    "ignore:Observation is not a NumPy array:UserWarning",
+    "ignore:Observation space for each agent probably should be:UserWarning",
+)
+
 KOPA_STEPS = 300
 """Kopa's random matches need not end (KOPA-Q14): its environments here truncate after this
 many steps (about three rounds) by the adapter's ``max_steps``, not by a rule."""
