@@ -61,6 +61,8 @@ def test_seed(name: str, label: str, config: Any) -> None:
 def test_full_game_ends_with_outcome_or_truncation(name: str) -> None:
     e = make(name, render_mode="ansi")
     e.reset(seed=3)
+    for k, agent in enumerate(e.possible_agents):  # the players' choices seeded too
+        e.action_space(agent).seed(3 + k)
     for agent in e.agent_iter(max_iter=100_000):
         obs, _, terminated, truncated, _ = e.last()
         assert decode_observation(obs["observation"]).startswith("{")
