@@ -17,12 +17,31 @@ canonical JSON text); integer ``i`` is the ``i``-th action of that tuple.
 from __future__ import annotations
 
 import importlib
+import json
+import typing
 from collections.abc import Callable
 from typing import Any
 
-from copa_ref.core import Game
+import attrs
 
-__all__ = ["action_space", "rules_function"]
+from copa_ref.core import Game
+from copa_ref.core.codec import JSON, canonical_json
+from copa_ref.core.types import Outcome, Seat
+
+__all__ = [
+    "NULL_INT",
+    "OBSERVATION_BYTES",
+    "TRUNCATED_LENGTH",
+    "Parameter",
+    "action_space",
+    "config_from_parameters",
+    "default_truncation",
+    "observation_bytes",
+    "padded",
+    "parameters",
+    "rewards_of",
+    "rules_function",
+]
 
 
 def rules_function(game: Game[Any, Any, Any, Any], name: str) -> Callable[..., Any] | None:
@@ -55,3 +74,139 @@ def action_space(game: Game[Any, Any, Any, Any], config: Any) -> tuple[Any, ...]
         raise ValueError(msg)
     actions: tuple[Any, ...] = tuple(function(config))
     return actions
+
+
+# -- a config as flat parameters ------------------------------------------------------------
+
+Parameter = int | bool | str
+"""One flat parameter value (what OpenSpiel's game parameters can carry)."""
+
+NULL_INT = -1
+"""The integer that stands for ``null`` in an optional integer option (``first_dealer``)."""
+
+
+def _kind(game: Game[Any, Any, Any, Any], option: attrs.Attribute[Any], default: JSON) -> str:
+    """How *option* is carried: ``"bool"``, ``"int"``, ``"str"``, ``"optional_int"`` (an int,
+    :data:`NULL_INT` for null) or ``"json"`` (JSON text, ``;`` for ``,``)."""
+    declared = option.type
+    if isinstance(declared, str):
+        hints = typing.get_type_hints(game.config_type)
+        declared = hints[option.name]
+    if set(typing.get_args(declared)) == {int, type(None)}:
+        return "optional_int"
+    if isinstance(default, bool):
+        return "bool"
+    if isinstance(default, int):
+        return "int"
+    if isinstance(default, str):
+        return "str"
+    return "json"
+
+
+def _kinds(game: Game[Any, Any, Any, Any]) -> dict[str, tuple[str, JSON]]:
+    data = game.to_json(game.default_config())
+    assert isinstance(data, dict)
+    return {option.name: (_kind(game, option, data[option.name]), data[option.name])
+            for option in attrs.fields(game.config_type)}
+
+
+def _encode(kind: str, value: JSON, game: Game[Any, Any, Any, Any]) -> Parameter:
+    if kind == "optional_int":
+        return NULL_INT if value is None else typing.cast(int, value)
+    if kind == "json":
+        text = canonical_json(value)
+        if ";" in text:
+            msg = f"{game.title}: an option's JSON text {text} holds a ';'"
+            raise ValueError(msg)
+        return text.replace(",", ";")
+    return typing.cast(Parameter, value)
+
+
+def parameters(game: Game[Any, Any, Any, Any], config: Any = None) -> dict[str, Parameter]:
+    """*config* (default: the default reading) as flat parameters, one per ``Config`` option:
+    a flag, a number or a string option as itself (an enum by its JSON value), an optional
+    integer as an integer (:data:`NULL_INT` for none), any other value (HOPPER's
+    ``shot_model``) as its canonical JSON text with ``;`` in place of ``,`` (OpenSpiel's
+    game strings split on commas)."""
+    data = game.to_json(game.default_config() if config is None else config)
+    assert isinstance(data, dict)
+    return {name: _encode(kind, data[name], game) for name, (kind, _) in _kinds(game).items()}
+
+
+def config_from_parameters(game: Game[Any, Any, Any, Any], params: dict[str, Any]) -> Any:
+    """The config that flat *params* (:func:`parameters`; any left out keep their default)
+    stand for, decoded and checked by the game's JSON config codec.
+
+    :raises ValueError: naming the parameter for an unknown one or a misshapen value;
+        ``MalformedInputError`` or ``InvalidStateError`` (with the rule) from the codec for
+        a value the game refuses.
+    """
+    kinds = _kinds(game)
+    unknown = sorted(set(params) - set(kinds))
+    if unknown:
+        msg = f"{game.title}: unknown parameters {unknown}; known: {sorted(kinds)}"
+        raise ValueError(msg)
+    data: dict[str, JSON] = {name: default for name, (_, default) in kinds.items()}
+    for name, value in params.items():
+        kind = kinds[name][0]
+        if kind == "optional_int" and type(value) is int:
+            data[name] = None if value == NULL_INT else value
+        elif kind == "json" and isinstance(value, str):
+            try:
+                data[name] = json.loads(value.replace(";", ","))
+            except ValueError as err:
+                msg = f"{game.title}: parameter {name}={value!r} is not JSON text ({err})"
+                raise ValueError(msg) from None
+        else:
+            data[name] = value
+    return game.config_from_json(data)
+
+
+# -- observations as numbers ------------------------------------------------------------------
+
+OBSERVATION_BYTES = 4096
+"""The length of an observation vector: the longest canonical JSON observation of any
+registered game, with room to spare (a longer one raises ``ValueError``)."""
+
+
+def observation_bytes(game: Game[Any, Any, Any, Any], state: Any, seat: int,
+                      size: int = OBSERVATION_BYTES) -> bytes:
+    """What *seat* may know of *state*, ``observe(state, seat)``, as the UTF-8 bytes of its
+    canonical JSON text, zero-padded to *size* bytes: built from the seat's view only, so
+    it reveals nothing the seat may not know.
+
+    :raises ValueError: when the text is longer than *size*.
+    """
+    return padded(game.dumps(game.observe(state, Seat(seat))), size)
+
+
+def padded(text: str, size: int = OBSERVATION_BYTES) -> bytes:
+    """*text* as UTF-8 bytes, zero-padded to *size*.
+
+    :raises ValueError: when the text is longer than *size*.
+    """
+    data = text.encode("utf-8")
+    if len(data) > size:
+        msg = f"an observation of {len(data)} bytes exceeds {size}"
+        raise ValueError(msg)
+    return data.ljust(size, b"\0")
+
+
+# -- truncation -----------------------------------------------------------------------------------
+
+TRUNCATED_LENGTH = 2000
+"""The default truncation, in actions, of a game whose random play need not end
+(``Game.random_play_ends`` false: Kopa, about thirteen random rounds). An adapter's limit,
+not a rule: a truncated match is undecided."""
+
+
+def default_truncation(game: Game[Any, Any, Any, Any]) -> int | None:
+    """The adapters' default limit on a game's length: :data:`TRUNCATED_LENGTH` for a game
+    whose random play need not end, else none (the game's own end)."""
+    return None if game.random_play_ends else TRUNCATED_LENGTH
+
+
+def rewards_of(outcome: Outcome, players: int) -> tuple[float, ...]:
+    """+1 for each winner, -1 for each loser the outcome names, 0 for the other seats."""
+    return tuple(1.0 if s in outcome.winners else -1.0 if s in outcome.losers else 0.0
+                 for s in range(players))
