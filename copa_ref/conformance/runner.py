@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import fnmatch
 import json
+import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
@@ -33,7 +34,7 @@ from copa_ref.conformance.observables import CORPUS_DIR, PROTOCOL_VERSION, obser
 from copa_ref.conformance.registry import record_of
 from copa_ref.conformance.scenarios import AnyRecord, Divergence, Finding, Report
 from copa_ref.conformance.viewer import viewer_path
-from copa_ref.core import JSON, RuleViolation, Seat, canonical_json
+from copa_ref.core import JSON, MoverKind, RuleViolation, Seat, canonical_json
 from copa_ref.core.codec import structure
 from copa_ref.games import GAMES
 
@@ -629,6 +630,8 @@ class Runner:
         if explanation is not None:
             lines.append(f"explanation: {explanation[1]}")
             rule = explanation[0]
+        elif self.rule_ids and _own_rule(case["game"], named):
+            rule = named  # the engine refuses under its reading of a rule that allows it
         else:
             rule = _guarded(lambda: self._legal_rule(case, actions[:-1], action), None)
         raise _Failed(step, f"refused the legal action {canonical_json(action)} at step "
@@ -667,16 +670,43 @@ class Runner:
                                 f"{shown(expected)}", "\n".join(lines), expected,
                           None if explained is None else explained[1], action)
         if self.rule_ids and answer.get("rule") != expected:
-            raise _Failed(step, f"refused {text} under {shown(answer.get('rule'))}, expected "
-                                f"{shown(expected)}",
-                          f"engine message: {shown(answer.get('message'), bare=True)}\n"
-                          f"refusal order: {_order_hint(case)}", expected, None, action)
+            named = answer.get("rule")
+            lines = [f"engine message: {shown(answer.get('message'), bare=True)}",
+                     f"refusal order: {_order_hint(case)}"]
+            rule = expected
+            if isinstance(named, str) and _own_rule(case["game"], named):
+                probe = self._refused_too(case, prefix, named)
+                if probe is not None:  # the engine's reading of its rule is what differs
+                    lines.append(f"it also refuses the legal action {canonical_json(probe)} "
+                                 f"under {named}")
+                    rule = named
+            raise _Failed(step, f"refused {text} under {shown(named)}, expected "
+                                f"{shown(expected)}", "\n".join(lines), rule, None, action)
         try:
             self._compare(case, case["position"], step, prefix)
         except _Failed as failed:
             raise _Failed(step, f"the position changed after the refused action {text}",
                           failed.diff, failed.rule or expected, failed.explanation,
                           action) from None
+
+    def _refused_too(self, case: Case, prefix: list[JSON], rule: str) -> JSON:
+        """A legal action the engine refuses under *rule* at the end of *prefix* (the
+        reference's first legal action, or a chance action it draws with a fixed seed), or
+        ``None``: whether the engine's refusal under *rule* is its reading of that rule
+        rather than an order of checks. The engine's game may move on: the case fails
+        either way."""
+        game = GAMES[case["game"]]
+        state = _replay_reference(game, game.config_from_json(case["config"]), prefix)[-1]
+        mover = game.to_move(state)
+        if mover.kind is MoverKind.CHANCE:
+            probe = game.sample_chance(state, random.Random(0))
+        elif mover.kind is MoverKind.JOINT:
+            probe = _joint_children(game, state)[0]
+        else:
+            probe = game.legal_actions(state, None)[0]
+        data = game.to_json(probe)
+        answer = self._apply(data)
+        return data if not answer["accepted"] and answer.get("rule") == rule else None
 
     def _reading_where(self, case: Case, prefix: list[JSON], action: JSON,
                        legal: bool) -> tuple[str, str] | None:
@@ -818,6 +848,13 @@ class Runner:
         where = (f" after {canonical_json(path)}" if path else "")
         self._fail(case, step, actions, f"the engine differs at the count's node{where}",
                    lines, differing, extra)
+
+
+def _own_rule(game: str, rule: object) -> bool:
+    """Whether *rule* is a rule ID of *game* (``KOPA-1`` for Kopa, not ``P-8``)."""
+    prefix = GAMES[game].prefix
+    return (isinstance(rule, str) and rule.startswith(f"{prefix}-")
+            and rule[len(prefix) + 1:].isdigit())
 
 
 def _joint_children(game: Any, state: Any) -> list[Any]:

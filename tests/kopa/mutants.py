@@ -153,12 +153,7 @@ UNMUTATABLE: dict[str, str] = {}
 """Every Kopa rule has a mutant."""
 
 
-UNNAMED: dict[str, str] = {
-    "thirteen-per-suit": "the engine refuses the reference's first deal in every case, and "
-    "nothing it reports before a deal shows its deck: the only evidence of the missing 14s "
-    "and 15s is its own refusal message, which the runner's legal_rule(state, action) does "
-    "not receive; the deal's shape rule (KOPA-4, or KOPA-17 with two players) is named",
-}
+UNNAMED: dict[str, str] = {}
 """Mutants the runner does not name with their own rule in every failing case, and why
 (the kill-matrix test, ``tests/conformance/test_kill_matrix.py``)."""
 
