@@ -18,6 +18,7 @@ from copa_ref.conformance.channel import InProcessChannel, SubprocessChannel
 from copa_ref.conformance.engine import ReferenceEngine
 from copa_ref.conformance.observables import CORPUS_DIR
 from copa_ref.conformance.runner import Filters, Runner, load_corpus, select
+from copa_ref.core import JSON
 from copa_ref.games import GAMES
 from tests.conformance.engines import misbehaving
 
@@ -325,3 +326,45 @@ class TestCommandLine:
         assert 'action: {"path":null,"seat":1,"type":"sow"}' in text
         assert "None" not in text
         assert "failures by rule:" in text and "KALA-3          2" in text
+
+
+class TestTheEnginesOwnRule:
+    """A refusal under the engine's own reading of a rule names that rule; a refusal that
+    is only an order of checks names the case's rule."""
+
+    def _deck_engine(self) -> type:
+        from tests.conformance.engines import Misread
+        from tests.kopa.mutants import MUTANTS
+
+        wrong = next(m for m in MUTANTS if m.slug == "thirteen-per-suit")
+        return type("KopaThirteenPerSuit", (Misread,),
+                    {"misreading": wrong, "game_name": "kopa", "label": wrong.slug})
+
+    def test_a_deck_misread_is_named_by_the_deck_rule(self) -> None:
+        """An engine whose Kopa deck stops at 13 refuses every real deal under KOPA-1: a
+        refused legal deal and a bad deal refused under KOPA-1 (not the case's KOPA-17,
+        since it refuses a legal deal under KOPA-1 too) both name KOPA-1."""
+        cases = select(load_corpus(), Filters(game="kopa"))
+        results = {r.id: r for r in _run(self._deck_engine(), cases)}
+        order = results["kopa/rejection/KOPA-17/shortened-hands-n/two-player-draw-kept-ply-0"]
+        assert order.status == "failed" and order.broken_rule == "KOPA-1", order
+        assert "it also refuses the legal action" in (order.diff or "")
+        failed = [r for r in results.values() if r.status == "failed"]
+        assert failed and {r.broken_rule for r in failed} == {"KOPA-1"}
+
+    def test_a_wrong_rule_on_a_refusal_alone_names_the_cases_rule(self) -> None:
+        """An engine that plays the rules but names KOPA-1 for every refusal fails each
+        rejection under the case's own rule: it refuses no legal action under KOPA-1."""
+        from copa_ref.conformance.engine import ReferenceEngine
+
+        class WrongName(ReferenceEngine):
+            def apply(self, action: JSON) -> tuple[bool, str | None, str]:
+                accepted, rule, message = super().apply(action)
+                return accepted, (rule if accepted or rule is None else "KOPA-1"), message
+
+        cases = [c for c in select(load_corpus(), Filters(game="kopa", kind="rejection"))
+                 if c["rule"] != "KOPA-1"]
+        failed = [r for r in _run(WrongName, cases) if r.status == "failed"]
+        assert failed
+        rule_of = {c["id"]: c["rule"] for c in cases}
+        assert all(r.broken_rule == rule_of[r.id] for r in failed), failed[:3]
