@@ -29,7 +29,7 @@ import subprocess
 import time
 from collections.abc import Callable, Sequence
 
-from copa_ref.conformance.checks import MAX_DEPTH, canonical, out_of_range
+from copa_ref.conformance.checks import MAX_DEPTH, out_of_range
 from copa_ref.conformance.engine import Engine
 from copa_ref.core import JSON, MalformedInputError
 from copa_ref.core.codec import LIMITS, Limits, canonical_json, clip, escape_controls, loads
@@ -146,25 +146,6 @@ def _plain_loads(raw: bytes, limits: Limits, long_number: bool | None = None) ->
         return _PLAIN.decode(raw.decode("ascii"))
     except (ValueError, RecursionError):
         return None
-
-
-_LINES: dict[tuple[tuple[str, JSON], ...], bytes] = {}
-"""The request lines of the small messages without a value inside (``observe``, ``legal``
-of a seat, ``undo``), each encoded once."""
-
-
-def _request_line(message: Message) -> bytes:
-    """The line of a request: its canonical JSON and a newline."""
-    if len(message) <= 2 and all(v is None or type(v) in (str, int)
-                                 for v in message.values()):
-        key = tuple(sorted(message.items()))
-        line = _LINES.get(key)
-        if line is None:
-            if len(_LINES) > 1024:
-                _LINES.clear()
-            line = _LINES[key] = (canonical(message) + "\n").encode()
-        return line
-    return (canonical(message) + "\n").encode()
 
 
 def _checked(line: bytes | str, limits: Limits) -> Message:
@@ -357,7 +338,7 @@ class SubprocessChannel(Channel):
             raise EngineFailure("the engine was stopped")
         timeout = self.start_timeout if self.requests == 0 else self.timeout
         self.requests += 1
-        data = _request_line(message)
+        data = (canonical_json(message) + "\n").encode()
         try:
             self._write_all(data, timeout)
         except OSError as exc:

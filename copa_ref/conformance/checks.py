@@ -9,7 +9,6 @@ with hidden information (cards that must add up, say).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from copa_ref.core import (
@@ -21,14 +20,8 @@ from copa_ref.core import (
 )
 from copa_ref.core.codec import structure
 
-__all__ = ["broken_rule", "canonical", "json_diff", "out_of_range", "reference_refusal",
-           "shown"]
+__all__ = ["broken_rule", "json_diff", "out_of_range", "reference_refusal", "shown"]
 
-canonical = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                             check_circular=False).encode
-""":func:`~copa_ref.core.codec.canonical_json` with one encoder made once (``json.dumps``
-builds an encoder for every call): the same text, for the runner's many comparisons of
-values read from JSON (which hold no cycle)."""
 
 
 MAX_INTEGER = 2**53

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import abc
 import io
-import json
 import sys
 from collections.abc import Iterator
 from typing import IO, Any, ClassVar
@@ -28,10 +27,6 @@ from copa_ref.games import GAMES, get_game
 __all__ = ["Engine", "MemoEngine", "ProtocolError", "ReferenceEngine", "serve"]
 
 Message = dict[str, JSON]
-
-_canonical = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
-""":func:`~copa_ref.core.codec.canonical_json` with one encoder made once."""
-
 
 class ProtocolError(Exception):
     """A request the engine cannot carry out; answered with ``{"ok": false, "error": ...}``."""
@@ -246,7 +241,7 @@ class MemoEngine(ReferenceEngine):
             self._roots, self._kept = {}, 0
 
     def new_game(self, game: str, config: JSON) -> None:
-        key = (game, _canonical(config)) if type(game) is str else None
+        key = (game, canonical_json(config)) if type(game) is str else None
         found = None if key is None else self._roots.get(key)
         if found is None:
             super().new_game(game, config)
@@ -266,7 +261,7 @@ class MemoEngine(ReferenceEngine):
 
     def apply(self, action: JSON) -> tuple[bool, str | None, str]:
         here = self._here()
-        key = _canonical(action)
+        key = canonical_json(action)
         child = here.children.get(key)
         if child is None:
             refused = here.refusals.get(key)
@@ -346,7 +341,7 @@ def _answer(request: JSON, engine: Engine) -> str:
 
 def _encode(response: Message) -> str:
     try:
-        return _canonical(response)
+        return canonical_json(response)
     except (TypeError, ValueError, RecursionError) as exc:
         return canonical_json({"ok": False, "error": f"engine error: cannot encode the "
                                                      f"answer: {excerpt(str(exc))}"})

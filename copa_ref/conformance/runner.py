@@ -28,7 +28,7 @@ import attrs
 
 from copa_ref.conformance import schemas
 from copa_ref.conformance.channel import Channel, EngineFailure
-from copa_ref.conformance.checks import broken_rule, canonical, json_diff, shown
+from copa_ref.conformance.checks import broken_rule, json_diff, shown
 from copa_ref.conformance.explain import alternatives, explain, outcome_shown, replays
 from copa_ref.conformance.observables import CORPUS_DIR, PROTOCOL_VERSION, observables
 from copa_ref.conformance.registry import record_of
@@ -165,7 +165,7 @@ class _Failed(Exception):
 
 
 def _text(actions: Iterable[JSON]) -> list[str]:
-    return sorted(map(canonical, actions))
+    return sorted(map(canonical_json, actions))
 
 
 def _listing(label: str, items: list[str]) -> str:
@@ -188,7 +188,7 @@ def _legal_lines(seat: int | None, listed: list[JSON], wanted: list[JSON],
     A listing in the wanted order is recognised by its text as a whole (one encoding, not
     one an action); any other order is compared action by action.
     """
-    if canonical(listed) == known(wanted, canonical):
+    if canonical_json(listed) == known(wanted, canonical_json):
         return False
     got, want = _text(listed), known(wanted, _text)
     if got == want:
@@ -460,7 +460,7 @@ class Runner:
             self._fail(case, step, actions, f"observables differ at step {step}{after}", lines,
                        differing, extra)
 
-    def _known(self, value: Any, make: Callable[[Any], Any] = canonical) -> Any:
+    def _known(self, value: Any, make: Callable[[Any], Any] = canonical_json) -> Any:
         """``make(value)`` for a value of the corpus, computed once per value (the
         positions along a rejection's prefix are its trace's): kept with the value, so that
         its ``id`` stays its own."""
@@ -471,7 +471,7 @@ class Runner:
         return found[1]
 
     def _view_lines(self, report: Report, expect: Case,
-                    text: Callable[[Any], Any] = canonical) -> tuple[list[str], list[str]]:
+                    text: Callable[[Any], Any] = canonical_json) -> tuple[list[str], list[str]]:
         """The differences of who moves, the public view and the outcome: readable lines
         and the differing paths; *text* gives the canonical text of an expected value."""
         lines: list[str] = []
@@ -482,15 +482,15 @@ class Runner:
             lines.append(f"to_move: expected {shown(expect['to_move'])}, "
                          f"got {shown(report.to_move)}")
             differing.append("to_move")
-        if canonical(report.public) != text(expect["public"]):
+        if canonical_json(report.public) != text(expect["public"]):
             found = json_diff(expect["public"], report.public, "public", limit=40)
             lines += found[:12] or ["public: differs in JSON types"]
             differing += [line.split(":", 1)[0] for line in found] or ["public"]
         want_outcome = outcome_shown(expect["outcome"], self.rule_ids)
         got_outcome = outcome_shown(report.outcome, self.rule_ids)
-        if not (got_outcome is None and want_outcome is None) and canonical(got_outcome) != (
+        if not (got_outcome is None and want_outcome is None) and canonical_json(got_outcome) != (
                 text(want_outcome) if want_outcome is expect["outcome"]
-                else canonical(want_outcome)):
+                else canonical_json(want_outcome)):
             found = json_diff(want_outcome, got_outcome, "outcome", limit=12)
             lines += found or [f"outcome: expected {shown(want_outcome)}, "
                                f"got {shown(got_outcome)}"]

@@ -286,9 +286,13 @@ def _check_strings(value: JSON, what: str) -> None:
                 raise MalformedInputError(msg)
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+"""The one encoder of canonical JSON (``json.dumps`` would build one for every call)."""
+
+
 def canonical_json(value: JSON) -> str:
     """The canonical text of an unstructured JSON value: sorted keys, compact separators."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(value)
 
 
 # -- the strict converter --------------------------------------------------------------------
