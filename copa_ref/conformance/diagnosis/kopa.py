@@ -21,6 +21,7 @@ from copa_ref.kopa.rules import (
     PILE_NAMES,
     draws,
     eight_ready,
+    false_claim_penalty,
     leader,
     legal_actions,
     legal_cards,
@@ -259,10 +260,11 @@ def _pass_findings(d: KopaDivergence, seen: Observation) -> Iterator[Finding]:
         yield Finding("KOPA-18", f"keeping the drawn card costs seat {seat} {want}; the engine "
                                  f"charges {got}")
         return
-    extra = 4 if _engine_could(d) else 0
+    extra = false_claim_penalty() if _engine_could(d) else 0
     base = want - extra
     says = (f"seat {seat} passes {'holding' if extra else 'without'} a playable card: "
-            f"{base} for the turn without a card" + (" + 4 for the false claim" if extra else "")
+            f"{base} for the turn without a card"
+            + (f" + {extra} for the false claim" if extra else "")
             + f"; the engine charges {got}")
     if extra and got == want - extra:
         yield Finding("KOPA-16", says)
