@@ -703,7 +703,10 @@ class Runner:
         elif mover.kind is MoverKind.JOINT:
             probe = _joint_children(game, state)[0]
         else:
-            probe = game.legal_actions(state, None)[0]
+            legal = game.legal_actions(state, None)
+            if not legal:  # the game is over: no legal action to try
+                return None
+            probe = legal[0]
         data = game.to_json(probe)
         answer = self._apply(data)
         return data if not answer["accepted"] and answer.get("rule") == rule else None
