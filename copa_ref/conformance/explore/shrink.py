@@ -1,0 +1,284 @@
+"""Shrinking a difference to a minimal case that still names the same rule.
+
+A difference is a failing case (a trace of a seeded reference game, or a refused-action
+probe along one) and the rule its verdict names. Shrinking asks the engine again with
+smaller candidates and keeps a candidate only when its verdict names the same rule:
+
+1. **the shortest prefix**: the trace is cut at the failing step (the steps after it say
+   nothing);
+2. **the smallest config**: each option set away from its default is put back, and the
+   player count lowered, wherever the difference survives: the same actions when the
+   reference plays them under the smaller config, else fresh seeded games under it,
+   steered to the rule;
+3. **a shorter game**: fresh seeded games under the final config, steered to the rule
+   (a step exercising it is preferred), each cut where it first differs; the shortest that
+   names the rule is kept;
+4. **the simplest chance outcomes** (games that enumerate them, HOPPER's shots): each
+   chance action of the prefix is replaced by the first outcome in canonical order while
+   the rest of the prefix stays legal and the rule is still named.
+
+A refused-action probe is shrunk to the earliest position of its game where the same
+action is refused under the same rule and the engine still differs under it.
+
+Every candidate costs one case run; *tries* bounds them. The search is deterministic (its
+seeds come from the difference), so the same exploration shrinks to the same case.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from copa_ref.conformance.explore.play import Played, play, trace_case
+from copa_ref.conformance.generate import _plain, _rejection
+from copa_ref.conformance.observables import options_of
+from copa_ref.conformance.runner import CaseResult
+from copa_ref.core import JSON, MoverKind, RuleViolation, canonical_json
+
+__all__ = ["Shrunk", "shrink_rejection", "shrink_trace"]
+
+Case = dict[str, Any]
+Judge = Callable[[Case], CaseResult]
+"""Runs a case against the engine (the runner's verdict)."""
+
+
+@attrs.frozen
+class Shrunk:
+    """The minimal case found, its verdict and what the shrink cost."""
+
+    case: Case
+    result: CaseResult
+    tries: int
+    steps_before: int
+    players_before: int
+
+
+class _Out(Exception):
+    """The shrink's tries are used up."""
+
+
+class _Search:
+    def __init__(self, judge: Judge, rule: str | None, tries: int) -> None:
+        self.judge = judge
+        self.rule = rule
+        self.left = tries
+        self.used = 0
+
+    def same(self, case: Case) -> CaseResult | None:
+        """The verdict on *case* when it fails naming the rule, else ``None``."""
+        if self.left <= 0:
+            raise _Out
+        self.left -= 1
+        self.used += 1
+        result = self.judge(case)
+        if result.status == "failed" and result.broken_rule == self.rule:
+            return result
+        return None
+
+
+def _length(case: Case) -> int:
+    return len(case["steps"]) if case["kind"] == "trace" else len(case["prefix"])
+
+
+def _replayed(game: Any, config: Any, actions: tuple[Any, ...]) -> Played | None:
+    """The reference's game under *config* through *actions*, or ``None`` where one is not
+    legal there."""
+    try:
+        state = game.new_game(config)
+    except (ValueError, RuleViolation):
+        return None
+    states = [state]
+    for action in actions:
+        if game.to_move(state).is_over:
+            return None
+        try:
+            state = game.apply(state, action)
+        except (ValueError, RuleViolation):
+            return None
+        states.append(state)
+    from copa_ref.conformance.explore.play import _tags
+
+    tags = tuple(_tags(game, states[i], a, states[i + 1]) for i, a in enumerate(actions))
+    return Played(game, config, tuple(actions), tuple(states), tags)
+
+
+def _simpler_configs(game: Any, config: Any) -> list[Any]:
+    """Configs one step simpler than *config*: one option put back to its default, or one
+    player fewer; the simplest first."""
+    default: dict[str, JSON] = game.to_json(game.default_config())
+    given: dict[str, JSON] = game.to_json(config)
+    found: list[Any] = []
+    if "players" in given and isinstance(given["players"], int):
+        for n in range(game.facts.min_players, given["players"]):
+            found.append({**given, "players": n})
+    for key in sorted(given):
+        if key != "players" and given[key] != default.get(key):
+            found.append({**given, key: default[key]})
+    configs = []
+    for data in found:
+        try:
+            candidate = game.config_from_json(data)
+            game.new_game(candidate)
+        except (ValueError, RuleViolation):
+            continue
+        configs.append(candidate)
+    return configs
+
+
+def _size(game: Any, config: Any) -> tuple[int, int]:
+    return game.num_players(config), len(options_of(game, config))
+
+
+def shrink_trace(judge: Judge, played: Played, case: Case, result: CaseResult, *,
+                 tries: int, seed: str, make_id: Callable[[str], str],
+                 declared: Callable[[Any], bool] = lambda _c: True) -> Shrunk:
+    """Shrink a failing trace of *played* (its verdict *result*) to a minimal one naming
+    ``result.broken_rule``. *declared(config)* says whether the engine plays a config;
+    *make_id(slug)* makes a case ID."""
+    game = played.game
+    rule = result.broken_rule
+    search = _Search(judge, rule, tries)
+    steps_before, players_before = len(played.actions), game.num_players(played.config)
+    best_case, best_result = case, result
+    best = played
+
+    def cut(candidate: Played, at: int, note: str) -> Case:
+        return trace_case(candidate, make_id(note), f"A minimal case found by explore: "
+                          f"{note}; the engine differs at step {at} ({rule or 'no rule named'}).",
+                          0, at)
+
+    def try_played(candidate: Played, note: str) -> bool:
+        nonlocal best_case, best_result, best
+        whole = trace_case(candidate, make_id(note), note)
+        verdict = search.same(whole)
+        if verdict is None or verdict.step is None:
+            return False
+        at = verdict.step
+        if at > _length(best_case) and _size(game, candidate.config) >= _size(
+                game, best.config):
+            return False
+        short = cut(candidate, at, note)
+        again = search.same(short)
+        if again is None:
+            return False
+        best_case, best_result = short, again
+        best = attrs.evolve(candidate, actions=candidate.actions[:at],
+                            states=candidate.states[:at + 1], tags=candidate.tags[:at])
+        return True
+
+    try:
+        # 1. the shortest prefix
+        at = result.step or 0
+        if at < len(played.actions):
+            short = cut(played, at, "the game cut at its first difference")
+            again = search.same(short)
+            if again is not None:
+                best_case, best_result = short, again
+                best = attrs.evolve(played, actions=played.actions[:at],
+                                    states=played.states[:at + 1], tags=played.tags[:at])
+        # 2. the smallest config
+        rng = random.Random(f"shrink/{seed}")
+        improved = True
+        while improved:
+            improved = False
+            for config in _simpler_configs(game, best.config):
+                if not declared(config):
+                    continue
+                same = _replayed(game, config, best.actions)
+                if same is not None and try_played(same, "the same moves, a smaller config"):
+                    improved = True
+                    break
+                for attempt in range(2):
+                    fresh = play(game, config, random.Random(f"{seed}/config/{attempt}/"
+                                                             f"{rng.random()}"),
+                                 max(2 * len(best.actions), 20), seen=_fresh_counter(),
+                                 prefer=() if rule is None else (rule,))
+                    if try_played(fresh, "a seeded game under a smaller config"):
+                        improved = True
+                        break
+                if improved:
+                    break
+        # 3. a shorter game
+        for attempt in range(4):
+            if len(best.actions) <= 1:
+                break
+            fresh = play(game, best.config, random.Random(f"{seed}/shorter/{attempt}"),
+                         len(best.actions) - 1, seen=_fresh_counter(),
+                         prefer=() if rule is None else (rule,))
+            try_played(fresh, "a shorter seeded game")
+        # 4. the simplest chance outcomes
+        if game.chance_outcomes is not None:
+            for i in range(len(best.actions)):
+                state = best.states[i]
+                if game.to_move(state).kind is not MoverKind.CHANCE:
+                    continue
+                outcomes = sorted((o for o, _p in game.chance_outcomes(state)),
+                                  key=lambda o: canonical_json(game.to_json(o)))
+                if not outcomes or outcomes[0] == best.actions[i]:
+                    continue
+                actions = (*best.actions[:i], outcomes[0], *best.actions[i + 1:])
+                simpler = _replayed(game, best.config, actions)
+                if simpler is not None:
+                    try_played(simpler, "the simplest chance outcomes")
+    except _Out:
+        pass
+    except KeyboardInterrupt:  # the exploration is being stopped: keep what was found
+        pass
+    return Shrunk(best_case, best_result, search.used, steps_before, players_before)
+
+
+def _fresh_counter() -> Any:
+    from collections import Counter
+
+    return Counter()
+
+
+def shrink_rejection(judge: Judge, played: Played, case: Case, result: CaseResult, *,
+                     tries: int, kind: str, note: str, where: str) -> Shrunk:
+    """Shrink a failing refused-action probe of *played* to the earliest position where the
+    same action is refused under the same rule and the verdict names the same rule."""
+    game = played.game
+    rule = result.broken_rule
+    search = _Search(judge, rule, tries)
+    ply = len(case["prefix"])
+    data: JSON = case["action"]
+    best_case, best_result = case, result
+    try:
+        action = game.action_from_json(data)
+    except ValueError:
+        action = None
+    expected = case["rule"]
+    plies = sorted({0, ply // 16, ply // 8, ply // 4, ply // 2, (3 * ply) // 4} - {ply})
+    try:
+        for earlier in plies:
+            state = played.states[earlier]
+            if action is not None:
+                try:
+                    game.apply(state, action)
+                except RuleViolation as exc:
+                    if exc.rule != expected:
+                        continue
+                    message = exc.message
+                except (ValueError, TypeError):
+                    continue
+                else:
+                    continue
+            elif game.to_move(state).is_over:
+                continue
+            else:
+                message = "malformed"
+            candidate = _rejection(game, expected, message, kind, note, _plain(data), where,
+                                   case["trace"].rsplit("/", 1)[-1], played.config, 0,
+                                   list(played.actions[:earlier]), state)
+            candidate["description"] = candidate["description"].replace(
+                " (seed 0)", "")
+            verdict = search.same(candidate)
+            if verdict is not None:
+                best_case, best_result = candidate, verdict
+                break
+    except (_Out, KeyboardInterrupt):
+        pass
+    return Shrunk(best_case, best_result, search.used, ply, game.num_players(played.config))
