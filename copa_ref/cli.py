@@ -285,6 +285,9 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--out", metavar="DIR",
                           help="the corpus folder (default: the checkout's conformance/)")
     _add_progress(generate)
+    from copa_ref.conformance.cli import add_explore_parsers
+
+    add_explore_parsers(csub, _add, _add_progress)
     return parser
 
 

@@ -157,3 +157,307 @@ def _run(args: argparse.Namespace) -> int:
             show=("failed", "errored") if args.failures_only else ("failed", "errored",
                                                                     "skipped"))
     return 0 if tally.ok else 1
+
+
+# -- explore and merge ------------------------------------------------------------------------
+
+
+def add_explore_parsers(csub: Any, add: Any, add_progress: Any) -> None:
+    """Add ``explore`` and ``merge`` to the ``conformance`` subcommands (*add* makes a
+    subcommand, *add_progress* adds ``--progress``; both from :mod:`copa_ref.cli`)."""
+    explore = add(
+        csub, "explore", explore_command, "find an engine's differences beyond the corpus",
+        "Play seeded games against the engine, the reference choosing the moves (steered "
+        "towards the rules seen least) over every config the engine declares, check every "
+        "step as a trace does and probe refused actions; shrink each difference to a "
+        "minimal case that names its rule, and report each broken rule once. The same "
+        "seed plays the same games. Ctrl-C ends with the summary so far. Exit status 1 "
+        "when a difference was found.",
+        ['copa-ref conformance explore --engine "./my-engine" --games 200',
+         'copa-ref conformance explore --engine "./my-engine" --time 600 --out found/',
+         'copa-ref conformance explore --engine "./my-engine" --shard 2/4 --report p2.jsonl'])
+    explore.add_argument("--engine", required=True,
+                         help='the engine command, e.g. "copa-ref engine"')
+    explore.add_argument("--games", type=int, default=None,
+                         help="stop after this many games (default 100, or no limit with "
+                              "--time)")
+    explore.add_argument("--time", type=float, default=None, metavar="S",
+                         help="stop after this many seconds")
+    explore.add_argument("--seed", type=int, default=0, help="the exploration's seed "
+                                                             "(default 0)")
+    explore.add_argument("--game", action="append", default=[],
+                         help="only this game (repeatable)")
+    explore.add_argument("--max-steps", type=int, default=1000,
+                         help="cut each game after this many actions (default 1000)")
+    explore.add_argument("--probes", type=int, default=2,
+                         help="refused-action probes per game (default 2)")
+    explore.add_argument("--shrink-tries", type=int, default=40,
+                         help="case runs allowed to shrink one difference (default 40)")
+    explore.add_argument("--no-steer", action="store_true",
+                         help="uniform random play (no coverage steering)")
+    explore.add_argument("--no-load-state", action="store_true",
+                         help="do not use the engine's load_state feature")
+    explore.add_argument("--jobs", type=int, default=1,
+                         help="worker processes, each with its own engine (default 1)")
+    explore.add_argument("--shard", default="1/1", metavar="K/N",
+                         help="play only the K-th of N deterministic parts (default 1/1)")
+    explore.add_argument("--report", help="write the JSON-lines report to this file "
+                                          "('-': stdout)")
+    explore.add_argument("--out", metavar="DIR",
+                         help="write each minimal case into DIR as a corpus "
+                              "(conformance run --corpus DIR replays them)")
+    explore.add_argument("--timeout", type=float, default=10.0,
+                         help="seconds to wait for each answer (default 10)")
+    add_progress(explore)
+    merged = add(
+        csub, "merge", merge_command, "merge the reports of an exploration's shards",
+        "Merge the JSON-lines reports of the shards of one exploration (--shard K/N) into "
+        "one report: every game, each broken rule once with its smallest minimal case, the "
+        "totals and the coverage; print its summary.",
+        ["copa-ref conformance merge p1.jsonl p2.jsonl --report all.jsonl"])
+    merged.add_argument("reports", nargs="+", metavar="REPORT")
+    merged.add_argument("--report", help="write the merged report to this file ('-': stdout)")
+    merged.add_argument("--out", metavar="DIR",
+                        help="write each minimal case into DIR as a corpus")
+
+
+def _shard(text: str) -> tuple[int, int]:
+    try:
+        part, _, whole = text.partition("/")
+        shard = int(part), int(whole)
+    except ValueError:
+        msg = f"--shard wants K/N (two integers, 1 <= K <= N), got {text!r}"
+        raise UsageError(msg) from None
+    if not 1 <= shard[0] <= shard[1]:
+        msg = f"--shard wants K/N with 1 <= K <= N, got {text!r}"
+        raise UsageError(msg)
+    return shard
+
+
+def _settings(args: argparse.Namespace, shard: tuple[int, int]) -> Any:
+    from copa_ref.conformance.explore import Settings
+
+    games = args.games if args.games is not None else (None if args.time else 100)
+    if (games is not None and games < 0) or args.max_steps < 1 or args.probes < 0 or (
+            args.shrink_tries < 0) or args.jobs < 1:
+        msg = "--games, --max-steps, --probes, --shrink-tries and --jobs must not be negative"
+        raise UsageError(msg)
+    return Settings(games=games, seconds=args.time, seed=args.seed, only=tuple(args.game),
+                    max_steps=args.max_steps, probes=args.probes,
+                    shrink_tries=args.shrink_tries, steer=not args.no_steer, shard=shard,
+                    load_state=not args.no_load_state)
+
+
+def explore_command(args: argparse.Namespace) -> int:
+    """``copa-ref conformance explore``: 0 when no difference was found, 1 when one was,
+    2 when the exploration could not start."""
+    try:
+        return _explore(args)
+    except UsageError as exc:
+        print(f"copa-ref conformance explore: error: {exc}", file=sys.stderr)
+        return USAGE_ERROR
+
+
+def _header(settings: Any, hello: dict[str, Any], names: list[str],
+            sweeps: dict[str, Any]) -> dict[str, Any]:
+    engine = {k: hello.get(k) for k in ("name", "version", "games", "features")}
+    return {"type": "explore_header", "protocol": PROTOCOL_VERSION,
+            "runner": f"copa-ref {__version__}", "engine": json.loads(json.dumps(engine)),
+            "seed": settings.seed, "games_budget": settings.games,
+            "shard": f"{settings.shard[0]}/{settings.shard[1]}",
+            "settings": settings.as_json(), "explored": names,
+            "configs": {n: [s.label for s in sweeps[n]] for n in names}}
+
+
+def _worker(command: str, timeout: float, settings: Any, queue: Any, job: int) -> None:
+    """One worker of ``--jobs``: explores its shard and sends its report lines back."""
+    from copa_ref.conformance.explore import Explorer
+
+    lines: list[dict[str, Any]] = []
+    runner = Runner(lambda: SubprocessChannel(command, timeout=timeout), load_corpus())
+    explorer = Explorer(runner, settings, runner.traces.values())
+    explorer._corpus = load_corpus()
+    try:
+        hello = runner.start()
+        names = explorer.prepare()
+        lines.append(_header(settings, hello, names, explorer.sweeps))
+        state = explorer.explore(
+            on_line=lines.append,
+            on_progress=lambda s: queue.put(("progress", job, s.games, s.steps,
+                                             len(s.differences))))
+        lines.append(state.footer())
+        queue.put(("done", job, lines))
+    except KeyboardInterrupt:
+        queue.put(("done", job, lines))
+    except Exception as exc:
+        queue.put(("failed", job, f"{type(exc).__name__}: {exc}"))
+
+
+def _explore(args: argparse.Namespace) -> int:
+    from copa_ref.conformance.explore import Explorer
+    from copa_ref.conformance.explore.report import merge, summary, write_cases
+
+    shard = _shard(args.shard)
+    settings = _settings(args, shard)
+    show = args.progress == "always" or (args.progress == "auto" and sys.stderr.isatty())
+    out: IO[str] = sys.stderr if args.report == "-" else sys.stdout
+    report: IO[str] | None = None
+    if args.report == "-":
+        report = sys.stdout
+    elif args.report:
+        try:
+            report = open(args.report, "w")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            msg = f"cannot write the report {args.report}: {exc}"
+            raise UsageError(msg) from None
+    started = time.perf_counter()
+    lines: list[dict[str, Any]] = []
+
+    def progress(games: int, steps: int, found: int) -> None:
+        if show:
+            seconds = max(time.perf_counter() - started, 1e-9)
+            sys.stderr.write(f"\r[explore] {games} games, {steps} steps "
+                             f"({steps / seconds:,.0f} steps/s), {found} differences ")
+            sys.stderr.flush()
+
+    try:
+        if args.jobs == 1:
+            corpus = load_corpus()
+            runner = Runner(lambda: SubprocessChannel(args.engine, timeout=args.timeout),
+                            corpus)
+            explorer = Explorer(runner, settings, corpus)
+            try:
+                hello = runner.start()
+                names = explorer.prepare()
+            except Exception as exc:  # EngineFailure, a handshake the runner refuses
+                runner.close()
+                msg = f"the engine {args.engine!r} did not start: {exc}"
+                raise UsageError(msg) from None
+            if not names:
+                runner.close()
+                msg = "the engine declares no game explore can play (or --game selects none)"
+                raise UsageError(msg)
+            header = _header(settings, hello, names, explorer.sweeps)
+
+            def tell(line: dict[str, Any]) -> None:
+                lines.append(line)
+                if report is not None:
+                    write_line(report, line)
+
+            tell(header)
+            state = explorer.explore(
+                on_line=tell,
+                on_progress=lambda s: progress(s.games, s.steps, len(s.differences)))
+            footer = state.footer()
+            tell(footer)
+        else:
+            lines = _jobs(args, settings, progress)
+            if report is not None:
+                for line in lines:
+                    write_line(report, line)
+            footer = lines[-1]
+        if show:
+            sys.stderr.write("\n")
+    finally:
+        if report is not None and report is not sys.stdout:
+            report.close()
+    differences = [line for line in lines if line.get("type") == "difference"]
+    summary(footer, differences, out)
+    if args.out and differences:
+        written = write_cases(Path(args.out), differences)
+        print(f"minimal cases written to {args.out}: "
+              + ", ".join(f"{g} {n}" for g, n in sorted(written.items())), file=out)
+    _ = merge  # merged shards: see merge_command
+    return 1 if differences or footer["errored"] else 0
+
+
+def _jobs(args: argparse.Namespace, settings: Any, progress: Any) -> list[dict[str, Any]]:
+    """Run ``--jobs`` workers (each a finer shard of this shard) and merge their reports."""
+    import multiprocessing
+
+    import attrs
+
+    from copa_ref.conformance.explore.report import MergeError, merge
+
+    jobs = args.jobs
+    shard, shards = settings.shard
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    workers = []
+    for job in range(jobs):
+        part = attrs.evolve(settings, shard=(shard + shards * job, shards * jobs))
+        worker = context.Process(target=_worker, args=(args.engine, args.timeout, part,
+                                                       queue, job), daemon=True)
+        worker.start()
+        workers.append(worker)
+    done: dict[int, list[dict[str, Any]]] = {}
+    seen: dict[int, tuple[int, int, int]] = {}
+    interrupted = False
+    while len(done) < jobs:
+        try:
+            message = queue.get(timeout=1.0)
+        except KeyboardInterrupt:
+            interrupted = True  # the workers end with their summary so far
+            continue
+        except Exception:
+            if all(not w.is_alive() for w in workers) and queue.empty():
+                break
+            continue
+        kind, job = message[0], message[1]
+        if kind == "progress":
+            seen[job] = message[2:]
+            progress(*(sum(s[i] for s in seen.values()) for i in range(3)))
+        elif kind == "done":
+            done[job] = message[2]
+        else:
+            for worker in workers:
+                worker.terminate()
+            msg = f"a worker failed: {message[2]}"
+            raise UsageError(msg)
+    for worker in workers:
+        worker.join(timeout=5)
+    reports = [done[j] for j in sorted(done) if done[j]]
+    try:
+        merged = merge(reports)
+    except MergeError as exc:
+        msg = f"the workers' reports do not merge: {exc}"
+        raise UsageError(msg) from None
+    merged[0] = {**merged[0], "shard": f"{shard}/{shards}",
+                 "settings": settings.as_json()}
+    merged[0].pop("merged", None)
+    if interrupted:
+        merged[-1]["interrupted"] = True
+    return merged
+
+
+def merge_command(args: argparse.Namespace) -> int:
+    """``copa-ref conformance merge``: 0 when the merged exploration found no difference,
+    1 when it did, 2 when the reports cannot be read or merged."""
+    from copa_ref.conformance.explore.report import (
+        MergeError,
+        merge,
+        read_report,
+        summary,
+        write_cases,
+    )
+
+    try:
+        reports = [read_report(Path(p)) for p in args.reports]
+        lines = merge(reports)
+    except (OSError, ValueError, KeyError, MergeError) as exc:
+        print(f"copa-ref conformance merge: error: {exc}", file=sys.stderr)
+        return USAGE_ERROR
+    out: IO[str] = sys.stdout
+    if args.report == "-":
+        out = sys.stderr
+        for line in lines:
+            write_line(sys.stdout, line)
+    elif args.report:
+        with open(args.report, "w") as report:
+            for line in lines:
+                write_line(report, line)
+    differences = [line for line in lines if line.get("type") == "difference"]
+    summary(lines[-1], differences, out)
+    if args.out and differences:
+        write_cases(Path(args.out), differences)
+    return 1 if differences or lines[-1]["errored"] else 0

@@ -3,7 +3,8 @@
 The values of an option come from its type where the type says them (every member of an
 enum, both values of a flag, each seat for a ``first_*`` seat number) and, for any other
 option, from the configs the game's conformance record plays (its random games, scenarios
-and counts). A config the rules exclude (the reference's ``new_game`` refuses it) is left
+and counts). Combinations follow until every pair of values of two options is played
+together in some config (pairwise coverage). A config the rules exclude (the reference's ``new_game`` refuses it) is left
 out; so is one the engine did not declare (an option or a reading it does not play).
 """
 
@@ -20,11 +21,10 @@ from copa_ref.conformance.observables import options_of
 from copa_ref.conformance.registry import record_of
 from copa_ref.core import JSON, RuleViolation, canonical_json
 
-__all__ = ["Swept", "option_values", "sweep"]
+__all__ = ["Swept", "option_values", "pairs", "sweep"]
 
-COMBINATIONS = 8
-"""How many random combinations of option values a sweep adds (besides the single
-changes)."""
+CANDIDATES = 40
+"""How many random combinations each pick of the pairwise sweep chooses from."""
 
 
 @attrs.frozen
@@ -91,12 +91,54 @@ def _valid(game: Any, data: dict[str, JSON]) -> Any:
     return config
 
 
+def pairs(data: dict[str, JSON]) -> set[tuple[str, str, str, str]]:
+    """The pairs of option values a config's JSON holds."""
+    items = sorted((key, canonical_json(value)) for key, value in data.items())
+    return {(a, x, b, y) for i, (a, x) in enumerate(items) for b, y in items[i + 1:]}
+
+
+def _pairwise(game: Any, values: dict[str, list[JSON]], seed: int) -> list[dict[str, JSON]]:
+    """Combinations of option values until every pair of values of two options that some
+    valid config holds is in one of them. Each pick starts from the first pair not yet
+    held and fills the other options with the random candidate (of :data:`CANDIDATES`, from
+    *seed*) that adds the most pairs not yet held; a pair no valid candidate holds (five
+    dealers for three players, say) is given up."""
+    rng = random.Random(f"combinations/{game.name}/{seed}")
+    keys = sorted(values)
+    held: set[tuple[str, str, str, str]] = set()
+    base = game.to_json(game.default_config())
+    for key in keys:  # the single changes are swept already
+        for value in values[key]:
+            held |= pairs({**base, key: value})
+    wanted = [(a, x, b, y) for i, a in enumerate(keys) for b in keys[i + 1:]
+              for x in values[a] for y in values[b]]
+    chosen: list[dict[str, JSON]] = []
+    for a, x, b, y in wanted:
+        pair = (a, canonical_json(x), b, canonical_json(y))
+        if pair in held:
+            continue
+        best: dict[str, JSON] | None = None
+        gain = 0
+        for _ in range(CANDIDATES):
+            data = {key: rng.choice(values[key]) for key in keys} | {a: x, b: y}
+            new = len(pairs(data) - held)
+            if new > gain and _valid(game, data) is not None:
+                best, gain = data, new
+        if best is None:
+            held.add(pair)  # no valid config holds it
+            continue
+        held |= pairs(best)
+        chosen.append(best)
+    return chosen
+
+
 def sweep(game: Any, declared: Callable[[dict[str, JSON], list[str]], bool] | None = None,
           seed: int = 0) -> list[Swept]:
     """The configs to explore for *game*: the default, each player count, each other option
-    value (one change from the default), then :data:`COMBINATIONS` random combinations
-    (from *seed*); each once, in that order. *declared(config_json, options)* says whether
-    the engine plays a config (``None``: every config)."""
+    value (one change from the default), then combinations until every pair of values of
+    two options is played together (from *seed*); each once, in that order.
+    *declared(config_json, options)* says whether the engine plays a config (``None``:
+    every config)."""
     values = option_values(game)
     base: dict[str, JSON] = game.to_json(game.default_config())
     wanted: list[tuple[str, dict[str, JSON]]] = [("default", dict(base))]
@@ -104,11 +146,8 @@ def sweep(game: Any, declared: Callable[[dict[str, JSON], list[str]], bool] | No
         for value in values[key][1:]:
             shown = value if isinstance(value, str) else canonical_json(value)
             wanted.append((f"{key}={shown}", {**base, key: value}))
-    rng = random.Random(f"combinations/{game.name}/{seed}")
-    for number in range(1, COMBINATIONS + 1):
-        data = {key: rng.choice(values[key]) if rng.random() < 0.6 else base[key]
-                for key in sorted(values)}
-        wanted.append((f"combination-{number}", data))
+    wanted += [(f"combination-{n}", data)
+               for n, data in enumerate(_pairwise(game, values, seed), 1)]
     seen: set[str] = set()
     swept: list[Swept] = []
     for label, data in wanted:
