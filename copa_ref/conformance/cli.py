@@ -258,17 +258,6 @@ def explore_command(args: argparse.Namespace) -> int:
         return USAGE_ERROR
 
 
-def _header(settings: Any, hello: dict[str, Any], names: list[str],
-            sweeps: dict[str, Any]) -> dict[str, Any]:
-    engine = {k: hello.get(k) for k in ("name", "version", "games", "features")}
-    return {"type": "explore_header", "protocol": PROTOCOL_VERSION,
-            "runner": f"copa-ref {__version__}", "engine": json.loads(json.dumps(engine)),
-            "seed": settings.seed, "games_budget": settings.games,
-            "shard": f"{settings.shard[0]}/{settings.shard[1]}",
-            "settings": settings.as_json(), "explored": names,
-            "configs": {n: [s.label for s in sweeps[n]] for n in names}}
-
-
 def _worker(command: str, timeout: float, settings: Any, queue: Any, job: int) -> None:
     """One worker of ``--jobs``: explores its shard and sends its report lines back."""
     from copa_ref.conformance.explore import Explorer
@@ -278,14 +267,10 @@ def _worker(command: str, timeout: float, settings: Any, queue: Any, job: int) -
     explorer = Explorer(runner, settings, runner.traces.values())
     explorer._corpus = load_corpus()
     try:
-        hello = runner.start()
-        names = explorer.prepare()
-        lines.append(_header(settings, hello, names, explorer.sweeps))
-        state = explorer.explore(
+        explorer.explore(
             on_line=lines.append,
             on_progress=lambda s: queue.put(("progress", job, s.games, s.steps,
                                              len(s.differences))))
-        lines.append(state.footer())
         queue.put(("done", job, lines))
     except KeyboardInterrupt:
         queue.put(("done", job, lines))
@@ -327,7 +312,6 @@ def _explore(args: argparse.Namespace) -> int:
                             corpus)
             explorer = Explorer(runner, settings, corpus)
             try:
-                hello = runner.start()
                 names = explorer.prepare()
             except Exception as exc:  # EngineFailure, a handshake the runner refuses
                 runner.close()
@@ -337,19 +321,15 @@ def _explore(args: argparse.Namespace) -> int:
                 runner.close()
                 msg = "the engine declares no game explore can play (or --game selects none)"
                 raise UsageError(msg)
-            header = _header(settings, hello, names, explorer.sweeps)
-
             def tell(line: dict[str, Any]) -> None:
                 lines.append(line)
                 if report is not None:
                     write_line(report, line)
 
-            tell(header)
-            state = explorer.explore(
+            explorer.explore(
                 on_line=tell,
                 on_progress=lambda s: progress(s.games, s.steps, len(s.differences)))
-            footer = state.footer()
-            tell(footer)
+            footer = lines[-1]
         else:
             lines = _jobs(args, settings, progress)
             if report is not None:

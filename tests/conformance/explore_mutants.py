@@ -188,3 +188,26 @@ MULTI: dict[str, tuple[tuple[Rare, ...], ...]] = {
 }
 """Per game two engines with bugs of different rules: the first two rare mutants, and all
 three."""
+
+
+def engine_for(labels: list[str], *, load_state: bool = False) -> BuggyEngine:
+    """The engine with the bugs named by their labels (one game)."""
+    bugs = tuple(r for label in labels for r in RARE if r.label == label)
+    if len(bugs) != len(labels) or len({b.game for b in bugs}) != 1:
+        msg = f"unknown or mixed labels: {labels}"
+        raise KeyError(msg)
+    return BuggyEngine(conditional(bugs), load_state=load_state)
+
+
+if __name__ == "__main__":  # python tests/conformance/explore_mutants.py [--load-state] LABEL...
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    from copa_ref.conformance.engine import serve
+    from tests.conformance.explore_mutants import engine_for as _engine_for
+
+    arguments = sys.argv[1:]
+    loads = "--load-state" in arguments
+    sys.exit(serve(_engine_for([a for a in arguments if a != "--load-state"],
+                               load_state=loads)))

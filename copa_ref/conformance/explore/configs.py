@@ -4,7 +4,8 @@ The values of an option come from its type where the type says them (every membe
 enum, both values of a flag, each seat for a ``first_*`` seat number) and, for any other
 option, from the configs the game's conformance record plays (its random games, scenarios
 and counts). Combinations follow until every pair of values of two options is played
-together in some config (pairwise coverage). A config the rules exclude (the reference's ``new_game`` refuses it) is left
+together in some config (pairwise coverage). A config the rules exclude (the
+reference's ``new_game`` refuses it) is left
 out; so is one the engine did not declare (an option or a reading it does not play).
 """
 

@@ -3,7 +3,8 @@ trace checks it, refused-action probes along them, every difference shrunk and n
 
 Game number *i* of an exploration (from 0) is played from ``random.Random("explore/SEED/i")``:
 its game (the engine's declared games in turn), its config (every config of the sweep once,
-then steered towards the configs whose games exercised the rules seen least), its moves
+in order, by the game's number; then steered towards the configs whose games exercised the
+rules seen least), its moves
 (:func:`~copa_ref.conformance.explore.play.play`) and its probes. The game is judged as a
 trace case of the corpus (:meth:`Runner.run_case`), so a step is checked exactly as a trace
 checks it and a difference is named by the runner's own naming.
@@ -31,10 +32,12 @@ from typing import Any
 
 import attrs
 
+from copa_ref import __version__
 from copa_ref.conformance.explore.configs import Swept, sweep
 from copa_ref.conformance.explore.play import Played, play, rule_key, trace_case
 from copa_ref.conformance.explore.shrink import Shrunk, shrink_rejection, shrink_trace
 from copa_ref.conformance.generate import _mutations, _plain, _rejection, _remember
+from copa_ref.conformance.observables import PROTOCOL_VERSION
 from copa_ref.conformance.registry import record_of
 from copa_ref.conformance.runner import Case, CaseResult, Runner
 from copa_ref.core import JSON, RuleViolation
@@ -171,6 +174,7 @@ class Explorer:
         self._corpus = list(corpus)
         self._by_config: dict[tuple[str, str], Counter[str]] = {}
         self._played_config: Counter[tuple[str, str]] = Counter()
+        self._names: list[str] | None = None
 
     # -- set-up ---------------------------------------------------------------------------
 
@@ -182,6 +186,8 @@ class Explorer:
 
     def prepare(self) -> list[str]:
         """Start the engine; the games to explore (declared by the engine, with a record)."""
+        if self._names is not None:
+            return self._names
         hello = self.runner.start()
         declared: Any = hello["games"]
         names = [n for n in sorted(GAMES) if n in declared and record_of(n) is not None
@@ -196,7 +202,8 @@ class Explorer:
         self.sweeps = {n: s for n, s in self.sweeps.items() if s}
         self.state.load_state = (self.settings.load_state
                                  and "load_state" in self.runner.hello_features)
-        return [n for n in names if n in self.sweeps]
+        self._names = [n for n in names if n in self.sweeps]
+        return self._names
 
     # -- the loop ---------------------------------------------------------------------------
 
@@ -208,11 +215,11 @@ class Explorer:
         tell: Event = on_line or (lambda _line: None)
         try:
             names = self.prepare()
+            tell(self.header(names))
             if not names:
                 return self.state
             shard, shards = settings.shard
             number = -1
-            local = 0
             while True:
                 number += 1
                 if settings.games is not None and number >= settings.games:
@@ -222,9 +229,8 @@ class Explorer:
                     break
                 if number % shards != shard - 1:
                     continue
-                name = names[local % len(names)]
-                local += 1
-                self._one_game(number, name, tell)
+                self._one_game(number, names[number % len(names)], number // len(names),
+                               tell)
                 self.state.seconds = time.perf_counter() - started
                 if on_progress is not None:
                     on_progress(self.state)
@@ -234,14 +240,27 @@ class Explorer:
             self.runner.close()
             self.state.requests = self.runner.requests
             self.state.seconds = time.perf_counter() - started
+        tell(self.state.footer())
         return self.state
 
-    def _config(self, name: str, rng: random.Random) -> Swept:
+    def header(self, names: list[str]) -> dict[str, JSON]:
+        """The first report line: the engine, the seed, the budget, the configs swept."""
+        hello = self.runner.hello or {}
+        settings = self.settings
+        engine = {k: hello.get(k) for k in ("name", "version", "games", "features")}
+        return {"type": "explore_header", "protocol": PROTOCOL_VERSION,
+                "runner": f"copa-ref {__version__}", "engine": _plain(engine),
+                "seed": settings.seed, "games_budget": settings.games,
+                "shard": f"{settings.shard[0]}/{settings.shard[1]}",
+                "settings": settings.as_json(), "explored": list(names),
+                "configs": {n: [s.label for s in self.sweeps[n]] for n in names}}
+
+    def _config(self, name: str, turn: int, rng: random.Random) -> Swept:
+        """The config of the game's *turn*-th game: the sweep's in order, then steered."""
         swept = self.sweeps[name]
         fired = self.state.fired[name]
-        unplayed = [s for s in swept if not self._played_config[(name, s.label)]]
-        if unplayed:
-            return unplayed[0]
+        if turn < len(swept):
+            return swept[turn]
         if not self.settings.steer:
             return rng.choice(swept)
         weights = []
@@ -257,11 +276,11 @@ class Explorer:
         return {d.rule for d in self.state.differences.values()
                 if d.rule is not None and d.game == name}
 
-    def _one_game(self, number: int, name: str, tell: Event) -> None:
+    def _one_game(self, number: int, name: str, turn: int, tell: Event) -> None:
         game = GAMES[name]
         settings = self.settings
         rng = random.Random(f"explore/{settings.seed}/{number}")
-        swept = self._config(name, rng)
+        swept = self._config(name, turn, rng)
         self._played_config[(name, swept.label)] += 1
         seen = Counter(self.state.fired[name]) if settings.steer else None
         played = play(game, swept.config, rng, settings.max_steps, seen=seen,
