@@ -30,9 +30,10 @@ import attrs
 import pytest
 
 from copa_ref.conformance.channel import InProcessChannel
+from copa_ref.conformance.corpus import Filters, load_corpus, select
 from copa_ref.conformance.engine import ProtocolError, ReferenceEngine
 from copa_ref.conformance.registry import record_of
-from copa_ref.conformance.runner import CaseResult, Filters, Runner, load_corpus, select
+from copa_ref.conformance.runner import CaseResult, Runner
 from copa_ref.core import JSON, Misreading, MoverKind, RuleViolation, misread
 from copa_ref.games import GAMES
 

@@ -1,4 +1,8 @@
-"""Where the published conformance corpus is, and whether we run from a checkout.
+"""The conformance corpus: where it is, its version, its cases, and which of them to run.
+
+This module is the one source for all four: the location (:func:`corpus_dir`,
+:data:`CORPUS_DIR`), the version (:func:`corpus_version`), loading (:func:`load_corpus`) and
+selecting (:class:`Filters`, :func:`select`).
 
 The source tree keeps the corpus in its top-level ``conformance/`` folder (``VERSION``,
 ``README.md``, ``schema/``, ``cases/<game>/``). The wheel carries the same folder as the data
@@ -10,19 +14,34 @@ there may ``copa-ref conformance generate`` write it.
 
 from __future__ import annotations
 
+import fnmatch
 import importlib.resources
+import json
 import shutil
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
+
+import attrs
 
 __all__ = [
+    "CORPUS_DIR",
     "PACKAGE",
     "PUBLISHED",
+    "Case",
+    "Filters",
     "NoCheckoutError",
     "checkout_corpus",
     "checkout_root",
     "corpus_dir",
+    "corpus_version",
     "export_corpus",
+    "load_corpus",
+    "select",
 ]
+
+Case = dict[str, Any]
+"""One case of the corpus, as its JSON (``conformance/README.md``)."""
 
 PACKAGE = "copa_ref.conformance.published"
 """The data package the wheel carries the corpus in."""
@@ -89,3 +108,64 @@ def export_corpus(dest: Path, source: Path | None = None) -> list[Path]:
             shutil.copyfile(path, target)
             written.append(target)
     return sorted(written)
+
+
+CORPUS_DIR: Path = corpus_dir()
+"""The published corpus: the checkout's ``conformance/`` folder, or the copy an installed
+package carries."""
+
+
+def corpus_version(corpus: Path = CORPUS_DIR) -> str:
+    """The version of the corpus in *corpus* (its ``VERSION`` file)."""
+    return (corpus / "VERSION").read_text().strip()
+
+
+def load_corpus(corpus: Path = CORPUS_DIR, *, validate: bool = False) -> list[Case]:
+    """Every case of the corpus in *corpus*, in file order (games, then kinds).
+
+    :param validate: also validate each file against ``schema/corpus.schema.json``.
+    """
+    validator = None
+    if validate:
+        from copa_ref.conformance import schemas
+
+        validator = schemas.validator("corpus.schema.json", corpus)
+    cases: list[Case] = []
+    for path in sorted((corpus / "cases").glob("*/*.json")):
+        data = json.loads(path.read_text())
+        if validator is not None:
+            validator.validate(data)
+        cases.extend(data["cases"])
+    return cases
+
+
+@attrs.frozen
+class Filters:
+    """Which cases to run; every given filter must match (``None``: any)."""
+
+    game: str | None = None
+    case: str | None = None
+    """A case ID or a glob pattern over IDs (``kala/rejection/*``)."""
+    rule: str | None = None
+    """A rule ID the case covers."""
+    kind: str | None = None
+
+    def matches(self, case: Case) -> bool:
+        """Whether *case* passes every filter."""
+        if self.game is not None and case["game"] != self.game:
+            return False
+        if self.kind is not None and case["kind"] != self.kind:
+            return False
+        if self.case is not None and not (case["id"] == self.case
+                                          or fnmatch.fnmatchcase(case["id"], self.case)):
+            return False
+        return self.rule is None or self.rule in case["rules"] or case.get("rule") == self.rule
+
+    def as_json(self) -> dict[str, str]:
+        """The filters given, as JSON."""
+        return {k: v for k, v in attrs.asdict(self).items() if v is not None}
+
+
+def select(cases: Iterable[Case], filters: Filters) -> list[Case]:
+    """The cases that pass *filters*."""
+    return [case for case in cases if filters.matches(case)]
