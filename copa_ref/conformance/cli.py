@@ -263,9 +263,9 @@ def _worker(command: str, timeout: float, settings: Any, queue: Any, job: int) -
     from copa_ref.conformance.explore import Explorer
 
     lines: list[dict[str, Any]] = []
-    runner = Runner(lambda: SubprocessChannel(command, timeout=timeout), load_corpus())
-    explorer = Explorer(runner, settings, runner.traces.values())
-    explorer._corpus = load_corpus()
+    corpus = load_corpus()
+    runner = Runner(lambda: SubprocessChannel(command, timeout=timeout), corpus)
+    explorer = Explorer(runner, settings, corpus)
     try:
         explorer.explore(
             on_line=lines.append,

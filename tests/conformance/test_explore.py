@@ -20,11 +20,12 @@ import pytest
 
 from copa_ref.conformance import schemas
 from copa_ref.conformance.channel import InProcessChannel
+from copa_ref.conformance.corpus import Case, load_corpus
 from copa_ref.conformance.engine import MemoEngine
 from copa_ref.conformance.explore import Explorer, Settings
 from copa_ref.conformance.explore.configs import option_values, pairs, sweep
 from copa_ref.conformance.explore.report import merge
-from copa_ref.conformance.runner import Case, Runner, load_corpus
+from copa_ref.conformance.runner import Runner
 from copa_ref.core import canonical_json
 from copa_ref.games import GAMES
 from tests.conformance.explore_mutants import BuggyEngine, conditional, rare_of

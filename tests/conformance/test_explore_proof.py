@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 
 from copa_ref.conformance.channel import InProcessChannel
+from copa_ref.conformance.corpus import Case, Filters, load_corpus, select
 from copa_ref.conformance.explore import Exploration, Explorer, Settings
 from copa_ref.conformance.explore.configs import sweep
-from copa_ref.conformance.runner import Case, Filters, Runner, load_corpus, select
+from copa_ref.conformance.runner import Runner
 from copa_ref.games import GAMES
 from tests.conformance.explore_mutants import MULTI, RARE, BuggyEngine, Rare, conditional
 from tests.conformance.test_kill_matrix import indistinguishable

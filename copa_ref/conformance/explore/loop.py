@@ -33,13 +33,14 @@ from typing import Any
 import attrs
 
 from copa_ref import __version__
+from copa_ref.conformance.corpus import Case
 from copa_ref.conformance.explore.configs import Swept, sweep
 from copa_ref.conformance.explore.play import Played, play, rule_key, trace_case
 from copa_ref.conformance.explore.shrink import Shrunk, shrink_rejection, shrink_trace
 from copa_ref.conformance.generate import _mutations, _plain, _rejection, _remember
 from copa_ref.conformance.observables import PROTOCOL_VERSION
 from copa_ref.conformance.registry import record_of
-from copa_ref.conformance.runner import Case, CaseResult, Runner
+from copa_ref.conformance.runner import CaseResult, Runner
 from copa_ref.core import JSON, RuleViolation
 from copa_ref.games import GAMES
 
@@ -181,7 +182,7 @@ class Explorer:
     def _declared(self, name: str) -> Callable[[dict[str, JSON], list[str]], bool]:
         def declared(data: dict[str, JSON], options: list[str]) -> bool:
             probe = {"game": name, "config": data, "options": options, "features": []}
-            return self.runner.skip_reason(probe) is None
+            return self.runner.session.skip_reason(probe) is None
         return declared
 
     def prepare(self) -> list[str]:
@@ -201,7 +202,7 @@ class Explorer:
             self.state.fired.setdefault(name, Counter())
         self.sweeps = {n: s for n, s in self.sweeps.items() if s}
         self.state.load_state = (self.settings.load_state
-                                 and "load_state" in self.runner.hello_features)
+                                 and "load_state" in self.runner.session.features)
         self._names = [n for n in names if n in self.sweeps]
         return self._names
 
@@ -245,7 +246,7 @@ class Explorer:
 
     def header(self, names: list[str]) -> dict[str, JSON]:
         """The first report line: the engine, the seed, the budget, the configs swept."""
-        hello = self.runner.hello or {}
+        hello = self.runner.session.hello or {}
         settings = self.settings
         engine = {k: hello.get(k) for k in ("name", "version", "games", "features")}
         return {"type": "explore_header", "protocol": PROTOCOL_VERSION,

@@ -16,9 +16,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any
 
+from copa_ref.conformance.corpus import CORPUS_DIR
 from copa_ref.conformance.explore.play import rule_key
 from copa_ref.conformance.generate import corpus_file
-from copa_ref.conformance.observables import CORPUS_DIR, CORPUS_VERSION
+from copa_ref.conformance.observables import CORPUS_VERSION
 
 __all__ = ["MergeError", "merge", "summary", "write_cases"]
 
