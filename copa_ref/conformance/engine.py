@@ -71,6 +71,11 @@ class Engine(abc.ABC):
         """The whole state (feature ``export_state``)."""
         raise ProtocolError("export is not supported")
 
+    def load_state(self, game: str, config: JSON, state: JSON) -> None:
+        """Start a game of *game* from the full canonical *state* (feature ``load_state``,
+        ``specs/protocol.md`` P-13): ``new_game`` with a ``"state"``."""
+        raise ProtocolError("load_state is not supported")
+
     def undo(self) -> None:
         """Take back the last accepted action (feature ``undo``)."""
         raise ProtocolError("undo is not supported")
@@ -88,7 +93,10 @@ class Engine(abc.ABC):
             if op == "start":
                 return {"ok": True, "protocol": PROTOCOL_VERSION, **self.hello()}
             if op == "new_game":
-                self.new_game(request["game"], request["config"])
+                if request.get("state") is not None:
+                    self.load_state(request["game"], request["config"], request["state"])
+                else:
+                    self.new_game(request["game"], request["config"])
                 return {"ok": True}
             if op == "apply":
                 accepted, rule, message = self.apply(request["action"])
@@ -133,7 +141,7 @@ class ReferenceEngine(Engine):
             "name": "copa-ref",
             "version": __version__,
             "games": {name: {"options": ["*"]} for name in sorted(GAMES)},
-            "features": ["export_state", "rule_ids", "undo"],
+            "features": ["export_state", "load_state", "rule_ids", "undo"],
         }
 
     def new_game(self, game: str, config: JSON) -> None:
@@ -149,6 +157,24 @@ class ReferenceEngine(Engine):
         except ValueError as exc:
             raise ProtocolError(f"bad config: {exc}") from None
         self.game, self.state, self.history = chosen, state, []
+
+    def load_state(self, game: str, config: JSON, state: JSON) -> None:
+        """Start from *state*; it must be a state the rules allow, of the config given. On
+        any failure the previous game (or none) stays as it was."""
+        if type(game) is not str:
+            raise ProtocolError(f"game must be a string, got {excerpt(game)}")
+        try:
+            chosen = get_game(game)
+        except KeyError as exc:
+            raise ProtocolError(str(exc.args[0])) from None
+        try:
+            loaded = chosen.state_from_json(state)
+            wanted = chosen.config_from_json(config)
+        except ValueError as exc:
+            raise ProtocolError(f"bad state: {exc}") from None
+        if getattr(loaded, "config", wanted) != wanted:
+            raise ProtocolError("bad state: its config is not the config given")
+        self.game, self.state, self.history = chosen, loaded, []
 
     def _require_game(self) -> Any:
         if self.game is None:
@@ -251,6 +277,16 @@ class MemoEngine(ReferenceEngine):
             self._keep()
         else:
             self.game = get_game(game)
+        self._position, self._trail = found, []
+        self.state, self.history = found.state, []
+
+    def load_state(self, game: str, config: JSON, state: JSON) -> None:
+        super().load_state(game, config, state)
+        key = (f"{game} state", canonical_json(state))
+        found = self._roots.get(key)
+        if found is None:
+            found = self._roots[key] = _Position(self.state)
+            self._keep()
         self._position, self._trail = found, []
         self.state, self.history = found.state, []
 

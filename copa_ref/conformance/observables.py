@@ -22,7 +22,7 @@ __all__ = [
 CORPUS_VERSION = "2.0.0"
 """The version of the corpus this reference generates (semver; ``conformance/VERSION``)."""
 
-PROTOCOL_VERSION = "1.0"
+PROTOCOL_VERSION = "1.1"
 """The version of the engine protocol (``conformance/README.md``)."""
 
 

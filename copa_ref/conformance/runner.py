@@ -28,6 +28,7 @@ from copa_ref.conformance.session import HandshakeError, Message, Session
 from copa_ref.conformance.verdicts import CaseRun, Known, judge
 from copa_ref.conformance.viewer import viewer_path
 from copa_ref.core import JSON
+from copa_ref.core.replay import starting_from
 
 __all__ = ["CaseResult", "HandshakeError", "Runner"]
 
@@ -119,7 +120,8 @@ class Runner:
             reason = session.skip_reason(case)
             if reason is not None:
                 return CaseResult(**base, status="skipped", reason=reason)
-            failure = judge(CaseRun(session, case, self.traces, self._known))
+            with starting_from(case.get("state")):
+                failure = judge(CaseRun(session, case, self.traces, self._known))
         except EngineFailure as exc:
             session.close()
             return CaseResult(**base, status="errored", reason=str(exc),

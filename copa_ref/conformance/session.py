@@ -201,10 +201,14 @@ class Session:
                                 f"{shown(answer.get('error'))}")
         return answer
 
-    def new_game(self, game: str, config: JSON) -> Started | Refused:
-        """Start a game of *game* with *config* (JSON): :class:`Started`, or the engine's
-        refusal as :class:`Refused`."""
-        answer = self._send({"op": "new_game", "game": game, "config": config})
+    def new_game(self, game: str, config: JSON, state: JSON = None) -> Started | Refused:
+        """Start a game of *game* with *config* (JSON), from the full canonical *state*
+        when given (feature ``load_state``): :class:`Started`, or the engine's refusal as
+        :class:`Refused`."""
+        message: Message = {"op": "new_game", "game": game, "config": config}
+        if state is not None:
+            message["state"] = state
+        answer = self._send(message)
         return Started() if answer["ok"] else Refused(answer.get("error"))
 
     def apply(self, action: JSON) -> Applied:

@@ -154,7 +154,7 @@ class CaseRun:
     def new_game(self) -> None:
         """Start the case's game; a refused config the rules allow fails the case."""
         case = self.case
-        started = self.session.new_game(case["game"], case["config"])
+        started = self.session.new_game(case["game"], case["config"], case.get("state"))
         if isinstance(started, Refused):
             rule = naming.guarded(lambda: naming.config_rule(self), None)
             raise Stop(Failure(step=0, reason=f"refused the config "

@@ -23,11 +23,11 @@ from copa_ref.games import GAMES
 from tests.conformance.explore_mutants import MULTI, RARE, BuggyEngine, Rare, conditional
 from tests.conformance.test_kill_matrix import indistinguishable
 
-MAX_STEPS = {"copas": 60, "kopa": 120, "hopper": 150, "ronda": 150}
-"""Each game cut after this many actions (a Copas hand, a few Kopa rounds); the others play
-to their end."""
+MAX_STEPS = {"copas": 30, "kopa": 40, "ronda": 40, "hopper": 100}
+"""Each game cut after this many actions (its rare bugs show early in a game); KALA and DA
+CAPO play to their end."""
 
-EXTRA_GAMES = {"da_capo": 30}
+EXTRA_GAMES = {"da_capo": 80, "kala": 30}
 """Games beyond one a config of the sweep (4 unless given: a DA CAPO game is a few steps)."""
 
 
@@ -63,24 +63,39 @@ def test_rare_mutant_passes_the_corpus(rare: Rare) -> None:
     assert failing == []
 
 
-@pytest.mark.parametrize("rare", RARE, ids=lambda r: r.label)
-def test_rare_mutant_found_and_named(rare: Rare) -> None:
-    found = explore(BuggyEngine(conditional((rare,))), rare.game)
-    assert sorted(found.differences) == [rare.rule], {
-        k: d.result.diff for k, d in found.differences.items()}
-    difference = found.differences[rare.rule]
-    assert difference.result.status == "failed"
-    # The minimal case keeps the rare situation and replays with the same rule.
-    runner = Runner(lambda: InProcessChannel(lambda: BuggyEngine(conditional((rare,)))),
-                    corpus())
-    again = runner.run_case(difference.case)
-    assert again.status == "failed"
-    assert again.broken_rule == rare.rule
+GAMES_WITH_MUTANTS = sorted(MULTI)
 
 
-@pytest.mark.parametrize(("game", "number"), [(g, n) for g in sorted(MULTI) for n in (0, 1)],
-                         ids=lambda v: str(v))
-def test_multi_bug_engine_every_bug_named(game: str, number: int) -> None:
-    bugs = MULTI[game][number]
-    found = explore(BuggyEngine(conditional(bugs)), game)
-    assert sorted(found.differences) == sorted(b.rule for b in bugs)
+@pytest.mark.parametrize("game", GAMES_WITH_MUTANTS)
+def test_three_rare_bugs_each_found_and_named_without_load_state(game: str) -> None:
+    """The engine with all three rare bugs of the game: each is found, named right, shrunk
+    to a minimal case that replays with its rule, in one bounded run."""
+    bugs = MULTI[game][1]
+    assert len({b.rule for b in bugs}) == 3
+    engine = BuggyEngine(conditional(bugs))
+    found = explore(engine, game, load_state=False)
+    assert found.load_state is False
+    assert sorted(found.differences) == sorted(b.rule for b in bugs), {
+        k: (d.found, d.result.reason) for k, d in found.differences.items()}
+    for bug in bugs:
+        difference = found.differences[bug.rule]
+        alone = conditional((bug,))
+        runner = Runner(lambda alone=alone: InProcessChannel(lambda: BuggyEngine(alone)),
+                        corpus())
+        again = runner.run_case(difference.case)
+        runner.close()
+        assert (again.status, again.broken_rule) == ("failed", bug.rule), bug.label
+        # the minimal case keeps the situation the bug needs, and no more players
+        assert difference.shrink["players_after"] <= difference.shrink["players_before"]
+
+
+@pytest.mark.parametrize("game", GAMES_WITH_MUTANTS)
+def test_two_rare_bugs_named_with_load_state(game: str) -> None:
+    """The engine with two rare bugs and the load_state feature: both named in one run,
+    each step after a difference tested from the reference's own position."""
+    bugs = MULTI[game][0]
+    found = explore(BuggyEngine(conditional(bugs), load_state=True), game)
+    assert found.load_state is True
+    assert sorted(found.differences) == sorted(b.rule for b in bugs), {
+        k: (d.found, d.result.reason) for k, d in found.differences.items()}
+    assert found.untested_past_difference() == {}

@@ -3,8 +3,9 @@ trace checks it, refused-action probes along them, every difference shrunk and n
 
 Game number *i* of an exploration (from 0) is played from ``random.Random("explore/SEED/i")``:
 its game (the engine's declared games in turn), its config (every config of the sweep once,
-in order, by the game's number; then steered towards the configs whose games exercised the
-rules seen least), its moves
+in order, by the game's number; then half of the games under a fresh random combination of
+option values, the others under a config of the sweep steered towards the configs whose
+games exercised the rules seen least), its moves
 (:func:`~copa_ref.conformance.explore.play.play`) and its probes. The game is judged as a
 trace case of the corpus (:meth:`Runner.run_case`), so a step is checked exactly as a trace
 checks it and a difference is named by the runner's own naming.
@@ -34,17 +35,22 @@ import attrs
 
 from copa_ref import __version__
 from copa_ref.conformance.corpus import Case
-from copa_ref.conformance.explore.configs import Swept, sweep
+from copa_ref.conformance.explore.configs import Swept, option_values, sweep
 from copa_ref.conformance.explore.play import Played, play, rule_key, trace_case
 from copa_ref.conformance.explore.shrink import Shrunk, shrink_rejection, shrink_trace
 from copa_ref.conformance.generate import _mutations, _plain, _rejection, _remember
-from copa_ref.conformance.observables import PROTOCOL_VERSION
+from copa_ref.conformance.observables import PROTOCOL_VERSION, options_of
 from copa_ref.conformance.registry import record_of
 from copa_ref.conformance.runner import CaseResult, Runner
 from copa_ref.core import JSON, RuleViolation
 from copa_ref.games import GAMES
 
 __all__ = ["Difference", "Exploration", "Explorer", "Settings"]
+
+
+FRESH = 0.5
+"""After the sweep, the share of games played under a fresh random combination of option
+values (the others under a config of the sweep, steered)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -262,6 +268,10 @@ class Explorer:
         fired = self.state.fired[name]
         if turn < len(swept):
             return swept[turn]
+        if rng.random() < FRESH:
+            fresh = self._fresh_config(name, rng)
+            if fresh is not None:
+                return fresh
         if not self.settings.steer:
             return rng.choice(swept)
         weights = []
@@ -270,6 +280,32 @@ class Explorer:
             score = sum(1.0 / (1 + fired[r]) for r in rules) or 1.0
             weights.append(score / (1 + self._played_config[(name, s.label)]) ** 0.5)
         return rng.choices(swept, weights=weights)[0]
+
+    def _fresh_config(self, name: str, rng: random.Random) -> Swept | None:
+        """A random combination of option values (each option its default or, half the
+        time, another value), played by the engine and the rules, one not played yet where
+        a few tries find one; ``None`` when they find none."""
+        game = GAMES[name]
+        values = option_values(game)
+        base: dict[str, JSON] = game.to_json(game.default_config())
+        found: Swept | None = None
+        for _ in range(20):
+            data = {k: rng.choice(values[k][1:]) if len(values[k]) > 1 and rng.random() < 0.5
+                    else base[k] for k in sorted(values)}
+            try:
+                config = game.config_from_json(data)
+                game.new_game(config)
+            except (ValueError, RuleViolation):
+                continue
+            options = options_of(game, config)
+            canonical: dict[str, JSON] = game.to_json(config)
+            if self._declared(name)(canonical, options):
+                label = "random:" + (",".join(options) or "default")
+                found = Swept(config, canonical, tuple(options), game.num_players(config),
+                              label)
+                if not self._played_config[(name, label)]:
+                    return found
+        return found
 
     def _avoid(self, name: str) -> set[str]:
         if self.state.load_state:
