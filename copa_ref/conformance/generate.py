@@ -29,7 +29,7 @@ from copa_ref.conformance.observables import (
     sorted_actions,
 )
 from copa_ref.conformance.registry import record_of
-from copa_ref.conformance.scenarios import AnyRecord, CountSpec, Scenario
+from copa_ref.conformance.vocabulary import AnyRecord, CountSpec, Scenario
 from copa_ref.core import JSON, MoverKind, RuleViolation, canonical_json
 from copa_ref.games import GAMES
 
