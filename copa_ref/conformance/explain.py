@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 
 from copa_ref.conformance.observables import observables
-from copa_ref.conformance.scenarios import AnyRecord, Report
+from copa_ref.conformance.vocabulary import AnyRecord, Report
 from copa_ref.core import JSON, MoverKind, canonical_json
 from copa_ref.core.misreading import Misreading, misread
 from copa_ref.core.replay import BAD_DATA, replay

@@ -17,7 +17,7 @@ The API::
     reading_where(run, prefix, action, legal)   # (rule, explanation) of another reading
     own_rule(game, rule)               # whether rule is one of game's rule IDs
 
-How a game's record names rules is described in :mod:`copa_ref.conformance.scenarios`;
+How a game's record names rules is described in :mod:`copa_ref.conformance.vocabulary`;
 other readings in :mod:`copa_ref.conformance.explain`.
 """
 
@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING, Any
 from copa_ref.conformance.checks import broken_rule
 from copa_ref.conformance.explain import alternatives, explain, replays
 from copa_ref.conformance.registry import record_of
-from copa_ref.conformance.scenarios import AnyRecord, Divergence, Finding, Report
 from copa_ref.conformance.session import Started
+from copa_ref.conformance.vocabulary import AnyRecord, Divergence, Finding, Report
 from copa_ref.core import JSON, MoverKind, RuleViolation
 from copa_ref.core.codec import structure
 from copa_ref.core.replay import BAD_DATA, replay

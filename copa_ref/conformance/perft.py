@@ -19,8 +19,8 @@ import attrs
 from copa_ref.conformance import naming
 from copa_ref.conformance.checks import shown
 from copa_ref.conformance.observables import observables
-from copa_ref.conformance.scenarios import Report
 from copa_ref.conformance.verdicts import CaseRun, Failure, Stop, legal_lines
+from copa_ref.conformance.vocabulary import Report
 from copa_ref.core import JSON, Seat, canonical_json
 from copa_ref.core.replay import replay
 from copa_ref.games import GAMES

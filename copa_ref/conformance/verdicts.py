@@ -29,8 +29,8 @@ from copa_ref.conformance.checks import json_diff, shown
 from copa_ref.conformance.corpus import Case
 from copa_ref.conformance.explain import outcome_shown
 from copa_ref.conformance.observables import observables
-from copa_ref.conformance.scenarios import Report
 from copa_ref.conformance.session import Applied, Refused, Session
+from copa_ref.conformance.vocabulary import Report
 from copa_ref.core import JSON, canonical_json
 from copa_ref.core.replay import replay
 from copa_ref.games import GAMES

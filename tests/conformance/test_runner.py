@@ -333,8 +333,8 @@ class TestTheEnginesOwnRule:
     is only an order of checks names the case's rule."""
 
     def _deck_engine(self) -> type:
+        from copa_ref.conformance.kopa.misreadings import MUTANTS
         from tests.conformance.engines import Misread
-        from tests.kopa.mutants import MUTANTS
 
         wrong = next(m for m in MUTANTS if m.slug == "thirteen-per-suit")
         return type("KopaThirteenPerSuit", (Misread,),

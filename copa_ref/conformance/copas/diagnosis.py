@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from copa_ref.conformance.scenarios import Divergence, Finding, ViewRule
+from copa_ref.conformance.vocabulary import Divergence, Finding, ViewRule
 from copa_ref.copas import (
     GAME,
     Action,

@@ -1,10 +1,16 @@
-"""The per-game conformance record: everything the generator and the runner need of a game.
+"""The conformance vocabulary: the per-game record (:class:`GameRecord`), its misreading
+:class:`Catalogue`, and the values the runner names a broken rule with (:class:`Report`,
+:class:`Divergence`, :class:`Finding`, :class:`ViewRule`).
 
-Each game of the registry has one :class:`GameRecord`, defined as ``RECORD`` in its module
-``copa_ref/conformance/scenarios/<game>.py`` and listed explicitly (by import, never by
-module name) in :mod:`copa_ref.conformance.registry`. The record is typed with the game's
-own types (``GameRecord[State, Action, Config, Observation]``), so a reader can follow a
-call from the runner into the game's rules.
+Everything the corpus and the runner know of one game is in its folder
+``copa_ref/conformance/<game>/``: ``record.py`` (the record ``RECORD``: random games,
+scenarios, counts, events, readings), ``diagnosis.py`` (view rules, ``diagnose``,
+``check_public``, ``config_rule``, ``legal_rule``) and ``misreadings.py`` (the catalogue
+``CATALOGUE``: the misreadings the explanations replay, the kill matrix's mutants, the rule
+book's). Each game of the registry has one :class:`GameRecord`, listed explicitly (by
+import, never by module name) in :mod:`copa_ref.conformance.registry`. The record is typed
+with the game's own types (``GameRecord[State, Action, Config, Observation]``), so a reader
+can follow a call from the runner into the game's rules.
 
 Adding a game means filling one record::
 
@@ -19,7 +25,7 @@ Adding a game means filling one record::
         candidates=None,                        # extra actions to try for rejections
         view_rules=VIEW_RULES,                  # which rule decides which part of the view
         readings=(Reading(option="harvest", question="XX-Q7", rule="XX-15"),),
-        misreadings=MISREADINGS,                # copa_ref.<game>.misreadings
+        catalogue=CATALOGUE,                    # copa_ref.conformance.<game>.misreadings
         diagnose=diagnose,                      # optional: re-derive a rule's consequence
     )
 
@@ -73,6 +79,7 @@ from copa_ref.core.misreading import Misreading
 
 __all__ = [
     "Candidates",
+    "Catalogue",
     "CountSpec",
     "Diagnose",
     "Divergence",
@@ -261,6 +268,39 @@ specific first (empty when it cannot tell)."""
 
 
 @attrs.frozen(kw_only=True)
+class Catalogue:
+    """A game's misreadings: each the reference with one rule read wrongly
+    (:class:`~copa_ref.core.misreading.Misreading`). One catalogue a game
+    (``CATALOGUE`` in ``copa_ref/conformance/<game>/misreadings.py``), used by the
+    explanations, the kill matrix and the rule book."""
+
+    misreadings: tuple[Misreading, ...] = ()
+    """Common misreadings that are not ``Config`` options: the runner replays them to
+    explain a failure ("your engine plays as if ...")."""
+    mutants: tuple[Misreading, ...] = ()
+    """The kill matrix's mutants: one or more for every rule of the spec (the common
+    misreadings among them); the corpus must fail each, naming its rule."""
+    unmutatable: Mapping[str, str] = attrs.field(factory=dict)
+    """Rules with no one-rule mutant, and why."""
+    unnamed: Mapping[str, str] = attrs.field(factory=dict)
+    """Mutants (by slug) the runner does not name with their own rule in every failing
+    case, and why."""
+    vacuous: Mapping[str, str] = attrs.field(factory=dict)
+    """Hand-made cases no mutant of their rules fails, and why."""
+    pictured: tuple[Misreading, ...] = ()
+    """Further misreadings the rule book uses to find the step where a rule it pictures
+    fires (:func:`~copa_ref.conformance.viewer.rule_step`)."""
+
+    def everything(self) -> tuple[Misreading, ...]:
+        """Every misreading of the catalogue, each once (by rule and slug): the rule
+        book's, the common ones, the mutants."""
+        seen: dict[tuple[str, str], Misreading] = {}
+        for misreading in (*self.pictured, *self.misreadings, *self.mutants):
+            seen.setdefault((misreading.rule, misreading.slug), misreading)
+        return tuple(seen.values())
+
+
+@attrs.frozen(kw_only=True)
 class GameRecord(Generic[S, A, C, O]):
     """Everything game-specific the generator and the runner need about one game."""
 
@@ -286,8 +326,8 @@ class GameRecord(Generic[S, A, C, O]):
     """Which rule decides which part of the public view, most specific first."""
     readings: tuple[Reading, ...] = ()
     """The ``Config`` options that implement readings of the register."""
-    misreadings: tuple[Misreading, ...] = ()
-    """Common misreadings that are not options (``copa_ref.<game>.misreadings``)."""
+    catalogue: Catalogue = Catalogue()
+    """The game's misreadings (``copa_ref.conformance.<game>.misreadings``)."""
     diagnose: Diagnose[S, A, C, O] | None = None
     """The game's own diagnosis of a divergence (see :class:`Divergence`)."""
     bad_configs: tuple[Mapping[str, JSON], ...] = ()
@@ -305,6 +345,11 @@ class GameRecord(Generic[S, A, C, O]):
     def name(self) -> str:
         """The game's registry name."""
         return self.game.name
+
+    @property
+    def misreadings(self) -> tuple[Misreading, ...]:
+        """The common misreadings the explanations replay (the catalogue's)."""
+        return self.catalogue.misreadings
 
     def view_findings(self, divergence: Divergence[S, A, C, O]) -> list[Finding]:
         """The :attr:`view_rules` that decide a differing part of *divergence*, in the

@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from copa_ref.conformance.diagnosis.ronda import VIEW_RULES, diagnose, legal_rule
-from copa_ref.conformance.scenarios import CountSpec, GameRecord, RandomGames, Reading, Scenario
+from copa_ref.conformance.ronda.diagnosis import VIEW_RULES, diagnose, legal_rule
+from copa_ref.conformance.ronda.misreadings import CATALOGUE
+from copa_ref.conformance.vocabulary import CountSpec, GameRecord, RandomGames, Reading, Scenario
 from copa_ref.core import JSON, InvariantViolation
 from copa_ref.ronda import (
     GAME,
@@ -30,7 +31,6 @@ from copa_ref.ronda import (
     State,
     Stop,
 )
-from copa_ref.ronda.misreadings import MISREADINGS
 from copa_ref.ronda.rules import apply, new_game
 from copa_ref.ronda.state import CIRCLE_BEANS, PLACES
 
@@ -286,7 +286,7 @@ RECORD: GameRecord[State, Action, Config, Observation] = GameRecord(
         Reading(option="max_beans", question="RONDA-Q7", rule="RONDA-17", values=(4, 5)),
         Reading(option="penalty_beans", question="RONDA-Q7", rule="RONDA-18"),
     ),
-    misreadings=MISREADINGS,
+    catalogue=CATALOGUE,
     bad_configs=({"players": 1}, {"beans_per_player": 8}),
     diagnose=diagnose,
     config_rule=lambda _config: "RONDA-1",

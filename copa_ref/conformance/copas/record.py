@@ -11,10 +11,10 @@ from typing import Any
 
 import attrs
 
-from copa_ref.conformance.diagnosis.copas import VIEW_RULES, diagnose, legal_rule
-from copa_ref.conformance.scenarios import CountSpec, GameRecord, RandomGames, Reading, Scenario
+from copa_ref.conformance.copas.diagnosis import VIEW_RULES, diagnose, legal_rule
+from copa_ref.conformance.copas.misreadings import CATALOGUE
+from copa_ref.conformance.vocabulary import CountSpec, GameRecord, RandomGames, Reading, Scenario
 from copa_ref.copas import GAME, Action, Config, Observation, Phase, Play, State
-from copa_ref.copas.misreadings import MISREADINGS
 from copa_ref.copas.rules import deck, hand_size
 from copa_ref.copas.state import AllCards, BonusAllCards, BonusOtherTen, CopasLead, RankOrder
 from copa_ref.core import JSON, InvariantViolation, MoverKind
@@ -447,7 +447,7 @@ RECORD: GameRecord[State, Action, Config, Observation] = GameRecord(
         Reading(option="first_dealer", question="COPAS-Q8", rule="COPAS-5",
                 values=(0, 1, 2, 3, 4)),
     ),
-    misreadings=MISREADINGS,
+    catalogue=CATALOGUE,
     diagnose=diagnose,
     config_rule=lambda _config: "COPAS-4",
     legal_rule=legal_rule,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from copa_ref.conformance.scenarios import Divergence, Finding, ViewRule
+from copa_ref.conformance.vocabulary import Divergence, Finding, ViewRule
 from copa_ref.da_capo import Action, Bids, Config, State, outcome
 from copa_ref.da_capo.rules import filled, last_player_step, line_length, round_winner, settle_round
 from copa_ref.da_capo.state import LastStep, TargetReached

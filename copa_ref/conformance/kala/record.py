@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from copa_ref.conformance.diagnosis.kala import VIEW_RULES, diagnose, legal_rule
-from copa_ref.conformance.scenarios import CountSpec, GameRecord, RandomGames, Reading, Scenario
+from copa_ref.conformance.kala.diagnosis import VIEW_RULES, diagnose, legal_rule
+from copa_ref.conformance.kala.misreadings import CATALOGUE
+from copa_ref.conformance.vocabulary import CountSpec, GameRecord, RandomGames, Reading, Scenario
 from copa_ref.core import JSON
 from copa_ref.kala import GAME, Action, Bonus, Config, Harvest, Phase, Place, Sow, State
-from copa_ref.kala.misreadings import MISREADINGS
 from copa_ref.kala.paths import DIRECTIONS, PATHS, on_board, turns
 from copa_ref.kala.state import BonusRule, EndCheck, HarvestRule
 
@@ -298,7 +298,7 @@ RECORD: GameRecord[State, Action, Config, State] = GameRecord(
         Reading(option="bonus", question="KALA-Q8", rule="KALA-12"),
         Reading(option="end_check", question="KALA-Q10", rule="KALA-17"),
     ),
-    misreadings=MISREADINGS,
+    catalogue=CATALOGUE,
     diagnose=diagnose,
     config_rule=lambda _config: "KALA-1",
     legal_rule=legal_rule,

@@ -12,8 +12,9 @@ from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
 
-from copa_ref.conformance.diagnosis.hopper import VIEW_RULES, diagnose
-from copa_ref.conformance.scenarios import CountSpec, GameRecord, RandomGames, Reading, Scenario
+from copa_ref.conformance.hopper.diagnosis import VIEW_RULES, diagnose
+from copa_ref.conformance.hopper.misreadings import CATALOGUE
+from copa_ref.conformance.vocabulary import CountSpec, GameRecord, RandomGames, Reading, Scenario
 from copa_ref.core import JSON, MoverKind
 from copa_ref.hopper import (
     GAME,
@@ -27,7 +28,6 @@ from copa_ref.hopper import (
     Shoot,
     State,
 )
-from copa_ref.hopper.misreadings import MISREADINGS
 from copa_ref.hopper.rules import shoot_out
 from copa_ref.hopper.state import BLACK
 
@@ -372,7 +372,7 @@ RECORD: GameRecord[State, Action, Config, State] = GameRecord(
         Reading(option="aiming", question="HOPPER-Q6", rule="HOPPER-5"),
         Reading(option="first_player", question="HOPPER-Q10", rule="HOPPER-4", values=(0, 1)),
     ),
-    misreadings=MISREADINGS,
+    catalogue=CATALOGUE,
     bad_configs=({"players": 6}, {"total_beans": 40}),
     diagnose=diagnose,
     config_rule=config_rule,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from copa_ref.conformance.scenarios import Divergence, Finding, ViewRule
+from copa_ref.conformance.vocabulary import Divergence, Finding, ViewRule
 from copa_ref.ronda import (
     Action,
     Add,

@@ -1,13 +1,17 @@
-"""RONDA mutants: the reference with one rule misread, at least one per rule of
-``specs/ronda.md`` (the kill-matrix test, ``tests/conformance/test_kill_matrix.py``)."""
+"""Common misreadings of the RONDA rules that are not ``Config`` options.
+
+Each :class:`~copa_ref.core.misreading.Misreading` is tagged with the rule it misreads; the
+conformance runner replays a failing case under each of them to explain the failure ("your
+engine plays as if ..."). See :mod:`copa_ref.core.misreading`.
+"""
 
 from __future__ import annotations
 
 import attrs
 
+from copa_ref.conformance.vocabulary import Catalogue
 from copa_ref.core import Misreading
 from copa_ref.ronda import rules as _rules
-from copa_ref.ronda.misreadings import MISREADINGS
 from copa_ref.ronda.state import (
     CIRCLE_BEANS,
     PLACES,
@@ -15,10 +19,77 @@ from copa_ref.ronda.state import (
     Add,
     Config,
     Lift,
+    Observation,
     Phase,
     State,
     Stop,
 )
+
+__all__ = ["CATALOGUE", "MISREADINGS", "MUTANTS", "PICTURED", "UNMUTATABLE", "UNNAMED"]
+
+
+
+def empties_never_match(first: int, second: int) -> bool:
+    """RONDA-7 misread: two empty cups are no match ("no beans to match")."""
+    return first == second and first > 0
+
+
+def penalty_first_pair_only(state: State) -> bool:
+    """RONDA-11 misread: only the first pair of a turn is a mistake, not a chain's new cup
+    (asked before the second lift: the first pair's open cup is the one the last lift
+    showed; after ``keep`` nothing was shown)."""
+    return state.black > 0 and state.shown is not None and state.shown[0] in state.lifted
+
+
+def fives_without_the_bean(beans: int, supply: int, black: int, out: int, config: Config
+                           ) -> tuple[int, int, int, int]:
+    """RONDA-10 misread: the group of five goes to the middle without the added bean, which
+    the player keeps."""
+    if _rules.is_max_pair(beans, config):
+        if _rules.goes_to_black(config, black):
+            return 0, supply, black + beans, out
+        return 0, supply, black, out + beans
+    return beans + 1, supply - 1, black, out
+
+
+def six_always_to_black(config: Config, black: int) -> bool:
+    """RONDA-12 misread: every group of the maximum goes into the black cup, even while it
+    holds beans."""
+    return config.penalty_beans
+
+
+def shown_only_while_lifted(state: State, seat: int | None = None) -> Observation:
+    """RONDA-14 misread: a mismatched cup is covered before anyone reports what it showed."""
+    seen = _rules.observe(state, seat)
+    return attrs.evolve(seen, shown=None) if not state.lifted else seen
+
+
+MISREADINGS: tuple[Misreading, ...] = (
+    Misreading(rule="RONDA-7", slug="empty-cups-never-match",
+               description="two empty cups are taken for no match (0 = 0 is a match)",
+               replacements={"is_match": empties_never_match}),
+    Misreading(rule="RONDA-10", slug="fives-to-the-middle-without-the-bean",
+               description="two fives: the group goes to the middle without the added bean",
+               replacements={"add_bean": fives_without_the_bean}),
+    Misreading(rule="RONDA-11", slug="penalty-for-the-first-pair-only",
+               description="a penalty bean only for a mismatched first pair, not for a "
+               "chain's new cup",
+               replacements={"penalty_due": penalty_first_pair_only}),
+    Misreading(rule="RONDA-12", slug="every-six-to-the-black-cup",
+               description="a group of six goes into the black cup even while it holds beans",
+               replacements={"goes_to_black": six_always_to_black}),
+    Misreading(rule="RONDA-14", slug="mismatch-not-shown",
+               description="the count of a cup covered again at once after a mismatch is "
+               "not reported",
+               replacements={"observe": shown_only_while_lifted}),
+)
+"""The catalogue, one entry per common misreading."""
+
+
+# -- The kill matrix's mutants --------------------------------------------------------------
+#
+# RONDA mutants: the reference with one rule misread, at least one per rule of
+# ``specs/ronda.md`` (the kill-matrix test, ``tests/conformance/test_kill_matrix.py``).
 
 
 def _circle_empty_before_arrangement(state: State) -> int:
@@ -170,3 +241,16 @@ UNNAMED: dict[str, str] = {
 }
 """Mutants the runner does not yet name with their own rule in every failing case, and why
 (the kill-matrix test, ``tests/conformance/test_kill_matrix.py``)."""
+
+
+# -- The rule book's misreadings ------------------------------------------------------------
+
+PICTURED: tuple[Misreading, ...] = ()
+"""Misreadings the rule book uses to find the step where a rule it pictures fires, for
+the rules no other misreading of the catalogue covers yet."""
+
+
+CATALOGUE = Catalogue(misreadings=MISREADINGS, mutants=MUTANTS, unmutatable=UNMUTATABLE,
+                      unnamed=UNNAMED, pictured=PICTURED)
+"""The one catalogue of ronda's misreadings: the explanations, the kill matrix and the rule
+book take theirs from it."""

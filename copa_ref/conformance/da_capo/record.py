@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from copa_ref.conformance.diagnosis.da_capo import VIEW_RULES, diagnose, legal_rule
-from copa_ref.conformance.scenarios import CountSpec, GameRecord, RandomGames, Reading, Scenario
+from copa_ref.conformance.da_capo.diagnosis import VIEW_RULES, diagnose, legal_rule
+from copa_ref.conformance.da_capo.misreadings import CATALOGUE
+from copa_ref.conformance.vocabulary import CountSpec, GameRecord, RandomGames, Reading, Scenario
 from copa_ref.da_capo import GAME, Action, Config, State
-from copa_ref.da_capo.misreadings import MISREADINGS
 from copa_ref.da_capo.state import TargetReached, TieBreak, TieResolution
 
 __all__ = ["RECORD"]
@@ -189,7 +189,7 @@ RECORD: GameRecord[State, Action, Config, State] = GameRecord(
         Reading(option="target_reached_when", question="DACAPO-Q4", rule="DACAPO-15"),
         Reading(option="tie_break", question="DACAPO-Q6", rule="DACAPO-17"),
     ),
-    misreadings=MISREADINGS,
+    catalogue=CATALOGUE,
     diagnose=diagnose,
     config_rule=lambda _config: "DACAPO-1",
     legal_rule=legal_rule,

@@ -15,8 +15,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from copa_ref.conformance.diagnosis.kopa import VIEW_RULES, config_rule, diagnose, legal_rule
-from copa_ref.conformance.scenarios import CountSpec, GameRecord, Reading, Scenario
+from copa_ref.conformance.kopa.diagnosis import (
+    VIEW_RULES,
+    config_rule,
+    could_play,
+    diagnose,
+    legal_rule,
+    pile_run_rule,
+    round_ends,
+)
+from copa_ref.conformance.kopa.misreadings import CATALOGUE
+from copa_ref.conformance.vocabulary import CountSpec, GameRecord, Reading, Scenario
 from copa_ref.core import JSON, Game, InvariantViolation, MoverKind
 from copa_ref.kopa import (
     GAME,
@@ -32,7 +41,6 @@ from copa_ref.kopa import (
     State,
 )
 from copa_ref.kopa.demo import simple_player
-from copa_ref.kopa.misreadings import MISREADINGS
 from copa_ref.kopa.rules import legal_cards
 
 __all__ = ["RECORD"]
@@ -101,10 +109,6 @@ def _number(card: Any) -> int:
     return int(card.value[1:])
 
 
-def _could(state: State) -> bool:
-    return bool(legal_cards(state.hands[state.turn], state.piles, state.eights))
-
-
 def _fires_play(test: Any) -> Any:
     def fires(before: State, action: Action, after: State, earlier: tuple[Action, ...]) -> bool:
         return isinstance(action, Play) and bool(test(before, action))
@@ -119,7 +123,7 @@ def _fires_pass(test: Any) -> Any:
 
 def _round_ends(before: State, action: Action, after: State, earlier: tuple[Action, ...]
                 ) -> bool:
-    return before.phase in (Phase.PLAY, Phase.DRAWN) and after.phase in (Phase.DEAL, Phase.OVER)
+    return round_ends(before.phase, after.phase)
 
 
 def _over(before: State, action: Action, after: State, earlier: tuple[Action, ...]) -> bool:
@@ -151,9 +155,9 @@ def events(before: State, action: Action, after: State) -> frozenset[str]:
         rules.add("KOPA-15")
         if before.phase is Phase.DRAWN or (n == 2 and before.stock):
             rules |= {"KOPA-17", "KOPA-18"}
-        if before.phase is Phase.PLAY and _could(before):
+        if before.phase is Phase.PLAY and could_play(before):
             rules.add("KOPA-16")
-    if before.phase in (Phase.PLAY, Phase.DRAWN) and after.phase in (Phase.DEAL, Phase.OVER):
+    if round_ends(before.phase, after.phase):
         rules |= {"KOPA-19", "KOPA-20"}
         rules.add("KOPA-22" if after.phase is Phase.OVER else "KOPA-21")
     return frozenset(rules)
@@ -172,7 +176,7 @@ def check_public(before: JSON | None, action: JSON | None, after: JSON) -> None:
         for k, code in enumerate(pile):
             want = f"{suit}{15 - k if down else 1 + k}"
             if code != want:
-                rule = "KOPA-8" if k == 0 else ("KOPA-10" if down else "KOPA-9")
+                rule = pile_run_rule(k, down)
                 raise InvariantViolation(rule, f"pile {i} shows {code} where {want} belongs")
         shown += pile
     for code in after["eights"]:
@@ -242,11 +246,11 @@ RECORD: GameRecord[State, Action, Config, Observation] = GameRecord(
                  "(arranged deal)", ("KOPA-13",), _cfg(),
                  _fires_play(lambda b, a: _number(a.card) == 8), policy=_and(RUNS, _simple)),
         Scenario("pass-without-a-card", "A player who cannot play passes for one point",
-                 ("KOPA-15",), _cfg(), _fires_pass(lambda b, a: not _could(b)),
+                 ("KOPA-15",), _cfg(), _fires_pass(lambda b, a: not could_play(b)),
                  policy=_simple),
         Scenario("pass-with-a-card", "A player passes while holding a playable card: 1 + 4 "
                  "points", ("KOPA-15", "KOPA-16"), _cfg(),
-                 _fires_pass(lambda b, a: b.phase is Phase.PLAY and _could(b)),
+                 _fires_pass(lambda b, a: b.phase is Phase.PLAY and could_play(b)),
                  policy=_passer),
         Scenario("false-pass-refused", "Under false_pass=refused (KOPA-Q3) a pass comes only "
                  "when no card is playable", ("KOPA-16",),
@@ -312,7 +316,7 @@ RECORD: GameRecord[State, Action, Config, Observation] = GameRecord(
         Reading(option="first_dealer", question="KOPA-Q9", rule="KOPA-3",
                 values=(None, 0, 1, 2, 3, 4)),
     ),
-    misreadings=MISREADINGS,
+    catalogue=CATALOGUE,
     bad_configs=({"players": 6}, {"target": 25}),
     diagnose=diagnose,
     config_rule=config_rule,

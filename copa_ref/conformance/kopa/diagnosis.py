@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from copa_ref.conformance.scenarios import Divergence, Finding, ViewRule
+from copa_ref.conformance.vocabulary import Divergence, Finding, ViewRule
 from copa_ref.core import JSON
 from copa_ref.kopa import Action, Card, Config, Deal, Observation, Pass, Phase, Play, State
 from copa_ref.kopa.rules import (
@@ -40,14 +40,26 @@ def _dealt(d: KopaDivergence) -> bool:
     return isinstance(d.action, Deal)
 
 
-def _playing(phase: Phase) -> bool:
+def playing(phase: Phase) -> bool:
+    """Whether a round is being played in *phase* (a card or a pass is due)."""
     return phase is Phase.PLAY or phase is Phase.DRAWN
+
+
+def round_ends(before: Phase, after: Phase) -> bool:
+    """Whether a step from *before* to *after* ends a round (KOPA-19)."""
+    return playing(before) and not playing(after)
+
+
+def pile_run_rule(k: int, down: bool) -> str:
+    """The rule a pile breaks whose *k*-th card (from 0) is not the next of its run: its
+    start (KOPA-8), an up-pile's or a down-pile's order (KOPA-9, KOPA-10)."""
+    return "KOPA-8" if k == 0 else ("KOPA-10" if down else "KOPA-9")
 
 
 def _round_ended(d: KopaDivergence) -> bool:
     seen = d.reported_view
-    return _playing(d.before.phase) and (not _playing(d.expected.phase) or (
-        seen is not None and not _playing(seen.phase)))
+    return round_ends(d.before.phase, d.expected.phase) or (
+        playing(d.before.phase) and seen is not None and not playing(seen.phase))
 
 
 def _over(d: KopaDivergence) -> bool:
@@ -55,14 +67,14 @@ def _over(d: KopaDivergence) -> bool:
     return d.expected.phase is Phase.OVER or (seen is not None and seen.phase is Phase.OVER)
 
 
-def _could(state: State) -> bool:
-    """Whether the seat to act holds a card the table takes."""
+def could_play(state: State) -> bool:
+    """Whether the seat to act holds a card the table takes (KOPA-15, KOPA-16)."""
     return bool(legal_cards(state.hands[state.turn], state.piles, state.eights))
 
 
 def _false_pass(d: KopaDivergence) -> bool:
     b = d.before
-    return isinstance(d.action, Pass) and b.phase is Phase.PLAY and _could(b)
+    return isinstance(d.action, Pass) and b.phase is Phase.PLAY and could_play(b)
 
 
 def _draw(d: KopaDivergence) -> bool:
@@ -150,7 +162,7 @@ def legal_rule(state: State, action: Action) -> str | None:
     if isinstance(action, Play):
         return _card_rule(action.card)
     if isinstance(action, Pass):
-        return "KOPA-16" if _could(state) else "KOPA-15"
+        return "KOPA-16" if could_play(state) else "KOPA-15"
     return None
 
 
@@ -206,10 +218,10 @@ def _round_start(d: KopaDivergence, seen: Observation) -> Iterator[Finding]:
 
 def _round_end(d: KopaDivergence, seen: Observation) -> Iterator[Finding]:
     """A play ends the round exactly when it empties the hand (KOPA-19)."""
-    if not isinstance(d.action, Play) or not _playing(d.before.phase):
+    if not isinstance(d.action, Play) or not playing(d.before.phase):
         return
-    ended = not _playing(d.expected.phase)
-    if ended == (not _playing(seen.phase)):
+    ended = not playing(d.expected.phase)
+    if ended == (not playing(seen.phase)):
         return
     seat = d.action.seat
     left = len(d.expected.hands[seat])
@@ -221,7 +233,7 @@ def _round_end(d: KopaDivergence, seen: Observation) -> Iterator[Finding]:
                                  f"{d.action.card}, with {left} cards still in its hand")
 
 
-def _engine_could(d: KopaDivergence) -> bool:
+def _enginecould_play(d: KopaDivergence) -> bool:
     """Whether the passing seat held a playable card, from the engine's own previous report
     (its legal actions, which agreed with the reference), else from the reference."""
     before = d.reported_before
@@ -231,7 +243,7 @@ def _engine_could(d: KopaDivergence) -> bool:
             listed = before.legal.get(key)
             if listed is not None:
                 return any(isinstance(a, dict) and a.get("type") == "play" for a in listed)
-    return _could(d.before)
+    return could_play(d.before)
 
 
 def _pass_findings(d: KopaDivergence, seen: Observation) -> Iterator[Finding]:
@@ -260,7 +272,7 @@ def _pass_findings(d: KopaDivergence, seen: Observation) -> Iterator[Finding]:
         yield Finding("KOPA-18", f"keeping the drawn card costs seat {seat} {want}; the engine "
                                  f"charges {got}")
         return
-    extra = false_claim_penalty() if _engine_could(d) else 0
+    extra = false_claim_penalty() if _enginecould_play(d) else 0
     base = want - extra
     says = (f"seat {seat} passes {'holding' if extra else 'without'} a playable card: "
             f"{base} for the turn without a card"
@@ -290,7 +302,7 @@ def _pile_findings(d: KopaDivergence, seen: Observation) -> Iterator[Finding]:
     for i, pile in enumerate(seen.piles):
         for k, card in enumerate(pile):
             if card not in pile_accepts(i, pile[:k]):
-                rule = "KOPA-8" if k == 0 else ("KOPA-10" if i & 1 else "KOPA-9")
+                rule = pile_run_rule(k, bool(i & 1))
                 if card.pile != i and card.number != 8:
                     rule = "KOPA-11" if card.row != i >> 1 else "KOPA-12"
                 yield Finding(rule, f"the engine's {PILE_NAMES[i]}-pile "
@@ -342,7 +354,7 @@ def _legal_findings(d: KopaDivergence) -> Iterator[Finding]:
     card it lists that would follow another suit's pile names KOPA-11 (the reference's
     refusals name the others)."""
     state = d.expected
-    if not _playing(state.phase):
+    if not playing(state.phase):
         return
     mover = state.turn
     listed = d.reported.legal.get(None, d.reported.legal.get(mover))
@@ -382,7 +394,7 @@ def diagnose(d: KopaDivergence) -> Iterator[Finding]:
         yield from _eight_findings(d, seen)
     if set(d.differing) <= {"legal"}:
         yield from _legal_findings(d)
-    if _round_ended(d) and seen.scores != d.expected.scores and not _playing(seen.phase) and (
-            not _playing(d.expected.phase)):
+    if _round_ended(d) and seen.scores != d.expected.scores and not playing(seen.phase) and (
+            not playing(d.expected.phase)):
         yield Finding("KOPA-20", f"the round books {list(d.expected.last_round)}; the engine "
                                  f"has scores {list(seen.scores)}")
