@@ -2,10 +2,11 @@
 situation (a combination of player count and option the corpus never plays), and engines
 with two or three such bugs of different rules.
 
-Each rare mutant is a one-rule mutant of the kill matrix (``tests/<game>/mutants.py``, found
-by its slug) that acts only where its ``when`` holds; elsewhere the engine is the reference.
-The proof tests (``tests/conformance/test_explore_proof.py``) check that every one passes
-the whole corpus and that ``explore`` finds it and names its rule within a bounded budget.
+Each rare mutant is a one-rule mutant of the kill matrix (the game's catalogue,
+``copa_ref/conformance/<game>/misreadings.py``, found by its slug) that acts only where its
+``when`` holds; elsewhere the engine is the reference. The proof tests
+(``tests/conformance/test_explore_proof.py``) check that every one passes the whole corpus
+and that ``explore`` finds it and names its rule within a bounded budget.
 """
 
 from __future__ import annotations
@@ -57,10 +58,11 @@ class Rare:
 
 
 def _base(game: str, slug: str) -> Any:
-    import importlib
+    from copa_ref.conformance.registry import record_of
 
-    module = importlib.import_module(f"tests.{game}.mutants")
-    for mutant in module.MUTANTS:
+    record = record_of(game)
+    assert record is not None
+    for mutant in record.catalogue.mutants:
         if mutant.slug == slug:
             return mutant
     msg = f"{game} has no mutant {slug!r}"
