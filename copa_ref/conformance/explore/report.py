@@ -69,7 +69,8 @@ def summary(footer: Line, differences: list[Line], out: IO[str]) -> None:
         print(f"  minimal case: {case['kind']}, {size} steps, {shrink['players_after']} "
               f"players, options {', '.join(case['options']) or 'default'} (from "
               f"{shrink['steps_before']} steps and {shrink['players_before']} players in "
-              f"{shrink['tries']} tries); seen {line['occurrences']} times", file=out)
+              f"{shrink['tries']} tries); met {line['occurrences']} "
+              f"time{'s' if line['occurrences'] != 1 else ''}", file=out)
         print(file=out)
     if ordered:
         print("differences by rule:", file=out)
