@@ -436,6 +436,8 @@ class Explorer:
                     "options_after": list(case["options"])})
         self.state.differences[key] = difference
         tell(difference.as_json())
+        if shrunk.interrupted:  # Ctrl-C during the shrink: the exploration ends here
+            raise KeyboardInterrupt
 
     # -- refused-action probes ----------------------------------------------------------------
 

@@ -54,6 +54,8 @@ class Shrunk:
     tries: int
     steps_before: int
     players_before: int
+    interrupted: bool = False
+    """Whether Ctrl-C stopped the shrink (the case is the smallest found until then)."""
 
 
 class _Out(Exception):
@@ -226,7 +228,8 @@ def shrink_trace(judge: Judge, played: Played, case: Case, result: CaseResult, *
     except _Out:
         pass
     except KeyboardInterrupt:  # the exploration is being stopped: keep what was found
-        pass
+        return Shrunk(best_case, best_result, search.used, steps_before, players_before,
+                      interrupted=True)
     return Shrunk(best_case, best_result, search.used, steps_before, players_before)
 
 
@@ -279,6 +282,9 @@ def shrink_rejection(judge: Judge, played: Played, case: Case, result: CaseResul
             if verdict is not None:
                 best_case, best_result = candidate, verdict
                 break
-    except (_Out, KeyboardInterrupt):
+    except _Out:
         pass
+    except KeyboardInterrupt:  # the exploration is being stopped: keep what was found
+        return Shrunk(best_case, best_result, search.used, ply,
+                      game.num_players(played.config), interrupted=True)
     return Shrunk(best_case, best_result, search.used, ply, game.num_players(played.config))
