@@ -215,3 +215,54 @@ def test_ctrl_c_ends_with_the_summary_so_far(tmp_path: Path) -> None:
     lines = [json.loads(t) for t in report.read_text().splitlines()]
     assert lines[-1]["type"] == "explore_footer" and lines[-1]["interrupted"] is True
     assert lines[-1]["games"] >= 2
+
+
+def test_load_state_starts_where_export_left() -> None:
+    from copa_ref.conformance.engine import ReferenceEngine
+
+    config = GAMES["kala"].to_json(GAMES["kala"].default_config())
+    played, loaded = ReferenceEngine(), MemoEngine()
+    played.handle({"op": "new_game", "game": "kala", "config": config})
+    first = played.handle({"op": "legal", "seat": None})["actions"][0]
+    played.handle({"op": "apply", "action": first})
+    state = played.handle({"op": "export"})["state"]
+    assert "load_state" in played.handle({"op": "start", "protocol": "1.1"})["features"]
+    answer = loaded.handle({"op": "new_game", "game": "kala", "config": config, "state": state})
+    assert answer == {"ok": True}
+    for request in ({"op": "observe"}, {"op": "legal", "seat": None}):
+        assert loaded.handle(request) == played.handle(request)
+    # a state the rules exclude, or of another config, is refused; the game stays
+    bad = loaded.handle({"op": "new_game", "game": "kala", "config": config,
+                         "state": {**state, "stores": [99, 99]}})
+    assert bad["ok"] is False
+    other = {**config, "harvest": "mandatory"}
+    assert loaded.handle({"op": "new_game", "game": "kala", "config": other,
+                          "state": state})["ok"] is False
+    assert loaded.handle({"op": "observe"}) == played.handle({"op": "observe"})
+    schemas.validator("messages.schema.json").validate(
+        {"op": "new_game", "game": "kala", "config": config, "state": state})
+
+
+def test_a_case_from_a_loaded_state_is_judged_and_named() -> None:
+    import random
+
+    from copa_ref.conformance.explore.play import play, trace_case
+
+    game = GAMES["kala"]
+    config = game.config_from_json({**game.to_json(game.default_config()),
+                                    "harvest": "mandatory", "first_player": 1})
+    played = play(game, config, random.Random(1), 40)
+    case = trace_case(played, "kala/trace/from-a-state", "A case from a loaded state.", 3)
+    assert case["features"] == ["load_state"] and "state" in case
+    schemas.validator("corpus.schema.json").validate(
+        {"corpus_version": case["corpus_version"], "game": "kala", "kind": "trace",
+         "cases": [case]})
+    runner = Runner(lambda: InProcessChannel(MemoEngine), corpus())
+    assert runner.run_case(case).status == "passed"
+    without = Runner(lambda: InProcessChannel(lambda: BuggyEngine(
+        conditional((KALA_BUG,)))), corpus())
+    assert without.run_case(case).status == "skipped"
+    buggy = Runner(lambda: InProcessChannel(lambda: BuggyEngine(
+        conditional((KALA_BUG,)), load_state=True)), corpus())
+    result = buggy.run_case(case)  # the rest of this game reaches a harvest
+    assert (result.status, result.step, result.broken_rule) == ("failed", 7, KALA_BUG.rule)
