@@ -147,9 +147,9 @@ def result_line(state: State) -> str:
     result = outcome(state)
     assert result is not None
     loser = result.losers[0]
-    return (f"result: {NAMES[result.winners[0]]} wins, {state.stores[0]}–{state.stores[1]} in "
-            f"store: {NAMES[loser]} has {_beans(state.stores[loser])}, fewer than the 4 a "
-            "turn needs (KALA-17).")
+    return (f"result: {NAMES[result.winners[0]]} wins: {NAMES[loser]} has "
+            f"{_beans(state.stores[loser])}, fewer than the 4 a turn needs; stores "
+            f"{NAMES[0]} {state.stores[0]}, {NAMES[1]} {state.stores[1]} (KALA-17).")
 
 
 def greedy_action(state: State, rng: random.Random) -> Action:
