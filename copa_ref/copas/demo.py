@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+import attrs
+
 from copa_ref.copas.rules import legal_actions, new_game, outcome
 from copa_ref.copas.state import Card, Config, Phase, Play, State, Suit, Trick
 from copa_ref.core import steps
@@ -131,13 +133,17 @@ def result_lines(state: State) -> Iterator[str]:
                "lose (COPAS-21).")
 
 
-def demo(seed: int, players: int | None = None) -> Iterator[str]:
+def demo(seed: int, players: int | None = None, config: Config | None = None
+         ) -> Iterator[str]:
     """Play a seeded match between simple players (4 of them, or *players*); yield it as
     lines of text: each deal, each trick, each round's scoring, the result."""
     from copa_ref.copas import GAME
 
     rng = random.Random(seed)
-    state = new_game(Config() if players is None else Config(players=players))
+    config = config or Config()
+    if players is not None:
+        config = attrs.evolve(config, players=players)
+    state = new_game(config)
     n = state.config.players
     yield (f"Copas, seed {seed}: {n} simple players (each follows with its lowest card, "
            "discards its highest copa)")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+import attrs
+
 from copa_ref.core import steps
 from copa_ref.da_capo.rules import advance, is_over, legal_actions, new_game, outcome
 from copa_ref.da_capo.state import Bid, Config, Round, State
@@ -162,14 +164,18 @@ def simple_bid(state: State, seat: int, rng: random.Random) -> Bid:
     return rng.choice(choices)
 
 
-def demo(seed: int, players: int | None = None) -> Iterator[str]:
+def demo(seed: int, players: int | None = None, config: Config | None = None
+         ) -> Iterator[str]:
     """A seeded match between simple players (*players* of them, or 2–5 chosen by the seed),
     round by round: the revealed bids, why who advanced, the table after each round, the
     result and its reason."""
     from copa_ref.da_capo import GAME
 
     rng = random.Random(seed)
-    config = Config(players=rng.randint(2, 5) if players is None else players)
+    if config is None:
+        config = Config(players=rng.randint(2, 5) if players is None else players)
+    elif players is not None:
+        config = attrs.evolve(config, players=players)
     state = new_game(config)
     yield f"DA CAPO, seed {seed}: {config.players} simple players, 16 beans each"
     yield render(state)

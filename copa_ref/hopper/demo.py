@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+import attrs
+
 from copa_ref.hopper.rules import (
     apply,
     legal_actions,
@@ -131,13 +133,17 @@ def _result(state: State) -> str:
             + f" ({result.rule}).")
 
 
-def demo(seed: int, players: int | None = None) -> Iterator[str]:
+def demo(seed: int, players: int | None = None, config: Config | None = None
+         ) -> Iterator[str]:
     """A seeded game between simple players (*players* of them, else 2–5 chosen by the seed;
     the ending chosen by the seed): every shot in words with its rule, the tray after every
     claim, and the result."""
     rng = random.Random(seed)
-    config = Config(players=rng.randint(2, 5) if players is None else players,
-                    ending=Ending.END_2 if seed % 2 == 0 else Ending.END_1)
+    if config is None:
+        config = Config(players=rng.randint(2, 5) if players is None else players,
+                        ending=Ending.END_2 if seed % 2 == 0 else Ending.END_1)
+    elif players is not None:
+        config = attrs.evolve(config, players=players)
     state = new_game(config)
     n = config.players
     ending = ("End 2, the longer version: play until the last cup is taken"

@@ -15,6 +15,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 
+import attrs
+
 from copa_ref.kopa.rules import apply, legal_actions, new_game, outcome, sample_chance
 from copa_ref.kopa.state import Action, Card, Config, Phase, Play, State, Suit
 
@@ -220,7 +222,7 @@ def demo(seed: int, config: Config | None = None, players: int | None = None
     later round with its scoring."""
     rng = random.Random(seed)
     if players is not None:
-        config = Config(players=players)
+        config = attrs.evolve(config or Config(), players=players)
     state = new_game(config)
     n = state.config.players
     target = state.config.target
