@@ -74,5 +74,10 @@ FIRING: dict[str, tuple[Misreading, ...]] = {
                    description="taking every trick is no special case",
                    replacements={"_all_cards_taker": lambda hands, tricks: None}),
     ),
+    "kopa": (
+        Misreading(rule="KOPA-13", slug="eight-never-laid",
+                   description="an 8 is never laid: a suit's 7 and 9 stay open",
+                   replacements={"eight_ready": lambda up, down: False}),
+    ),
 }
 """Per game name, the misreadings of the rules the rule book pictures."""
