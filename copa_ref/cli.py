@@ -295,6 +295,32 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _list(args: argparse.Namespace) -> int:
+    from copa_ref.conformance.observables import CORPUS_DIR
+    from copa_ref.conformance.runner import Filters, load_corpus, select
+
+    corpus = Path(args.corpus) if args.corpus else CORPUS_DIR
+    if not (corpus / "VERSION").is_file() or not (corpus / "cases").is_dir():
+        msg = f"no conformance corpus at {corpus} (it needs VERSION and cases/)"
+        raise CommandError(msg)
+    try:
+        cases = load_corpus(corpus)
+    except (OSError, ValueError, KeyError) as exc:
+        msg = f"the corpus at {corpus} cannot be read: {type(exc).__name__}: {exc}"
+        raise CommandError(msg) from None
+    filters = Filters(game=args.game, case=args.case, rule=args.rule, kind=args.kind)
+    chosen = select(cases, filters)
+    if not chosen:
+        shown = " ".join(f"--{k} {v}" for k, v in filters.as_json().items())
+        msg = f"no case selected by {shown or 'no filter'}"
+        raise CommandError(msg)
+    for case in chosen:
+        print(f"{case['id']}  [{case['kind']}; {', '.join(case.get('rules') or [])}]  "
+              f"{case.get('description', '')}")
+    print(f"{len(chosen)} of {len(cases)} cases", file=sys.stderr)
+    return 0
+
+
 def _kopa_example(args: argparse.Namespace) -> int:
     from copa_ref.kopa.example import diagnose, report
 
@@ -426,6 +452,22 @@ def build_parser() -> argparse.ArgumentParser:
          'copa-ref conformance run --engine "./my-engine" --game kala --failures-only',
          'copa-ref conformance run --engine "./my-engine" --rule COPAS-9 --report out.jsonl'])
     _add_run_options(run)
+
+    listing = _add(
+        csub, "list", _list, "list the corpus's cases with their descriptions",
+        "List the cases of the corpus this copy carries (or --corpus DIR), one a line: its "
+        "ID, kind and rules, and its description; the same filters as run select them. The "
+        "count goes to stderr.",
+        ["copa-ref conformance list --game kala --kind config",
+         "copa-ref conformance list --rule copas-17", "copa-ref conformance list | grep bonus"])
+    listing.add_argument("--corpus", metavar="DIR",
+                         help="another corpus folder (default: the corpus this copy carries)")
+    listing.add_argument("--game", type=_game_name, help="only this game")
+    listing.add_argument("--case", help="only this case ID (or a glob pattern: 'kala/trace/*')")
+    listing.add_argument("--rule", type=_rule_id,
+                         help="only cases covering this rule ID (any case: kala-7 is KALA-7)")
+    listing.add_argument("--kind", choices=("trace", "rejection", "count", "config"),
+                         help="only this kind")
 
     export = _add(
         csub, "export", _export, "write the published corpus out as files",

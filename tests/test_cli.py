@@ -156,6 +156,12 @@ BAD_INPUT = [
      "is not a rule ID"),
     ("copa-ref conformance run", ["conformance", "run", "--engine", "/no/such/engine",
                                   "--game", "kala"], "did not start"),
+    ("copa-ref conformance list", ["conformance", "list", "--kind", "configs"],
+     "invalid choice"),
+    ("copa-ref conformance list", ["conformance", "list", "--case", "nope/*"],
+     "no case selected"),
+    ("copa-ref conformance list", ["conformance", "list", "--game", "dacapo"],
+     "did you mean da_capo?"),
     ("copa-ref conformance export", ["conformance", "export", "{file}"],
      "it is a file, not a folder"),
     ("copa-ref conformance export", ["conformance", "export", "{file}/under"],
@@ -242,3 +248,17 @@ class TestDemoOptions:
         """``copa-ref demo kala --option harvest=mandatory`` plays under that option."""
         assert main(["demo", "kala", "--option", "harvest=mandatory"]) == 0
         assert capsys.readouterr().out.rstrip().splitlines()[-1].startswith("result: ")
+
+
+def test_conformance_list(capsys: pytest.CaptureFixture[str]) -> None:
+    """``conformance list`` prints each selected case with its kind, rules and description,
+    and the count on stderr; rule IDs in any case."""
+    assert main(["conformance", "list", "--game", "kala", "--kind", "config"]) == 0
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert lines and all(line.startswith("kala/config/") for line in lines)
+    assert any("[config; KALA-3]" in line and "seats are 0 and 1" in line for line in lines)
+    assert captured.err.strip() == f"{len(lines)} of " + captured.err.split(" of ")[1].strip()
+    assert main(["conformance", "list", "--rule", "copas-17", "--kind", "trace"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out and all("COPAS-17" in line for line in out)
