@@ -148,13 +148,20 @@ def _lift(state: State, after: State, action: Lift, memory: tuple[int | None, ..
 def _add(state: State, after: State, action: Add) -> Iterator[str]:
     seat, cup = action.seat, action.cup
     left = after.supplies[seat]
-    if after.black > state.black:
-        yield (f"  two groups of {state.cups[cup]}, the most a cup holds: seat {seat} puts "
+    most = ("the most a cup holds" if state.config.max_beans == 5 else
+            "the most a cup holds under simpler rule 2 (RONDA-17)")
+    if after.out > state.out and not state.config.penalty_beans:
+        yield (f"  two groups of {state.cups[cup]}, {most}: with no penalty beans (simpler "
+               f"rule 3, RONDA-18) place {cup}'s {state.cups[cup]} and seat {seat}'s bean "
+               f"leave the game; both are covered and his turn ends; {_beans(left)} left")
+    elif after.black > state.black:
+        yield (f"  two groups of {state.cups[cup]}, {most}: seat {seat} puts "
                f"place {cup}'s {state.cups[cup]} and his bean into the black cup, "
                f"{_beans(after.black)} there; place {cup} stays empty, both are covered "
                f"and his turn ends (RONDA-10); {_beans(left)} left")
     elif after.out > state.out:
-        yield (f"  two groups of {state.cups[cup]} while the black cup holds beans: place "
+        yield (f"  two groups of {state.cups[cup]}, {most}, while the black cup holds beans: "
+               f"place "
                f"{cup}'s {state.cups[cup]} and seat {seat}'s bean leave the game; both are "
                f"covered and his turn ends (RONDA-12); {_beans(left)} left")
     else:
