@@ -3,24 +3,33 @@ reference as a conformance engine (``copa-ref engine``) and the conformance corp
 (``copa-ref conformance run`` / ``export`` / ``generate``).
 
 Each subcommand is one ``_add`` call (name, what it does, examples) and one function taking
-the parsed arguments and returning the exit status.
+the parsed arguments and returning the exit status. Every refusal is one line on stderr and
+exit status 2, never a traceback: a mistyped game, rule or option gets a close match ("did
+you mean da_capo?"); Ctrl-C ends the command with status 130.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
+import enum
 import inspect
+import json
 import os
+import re
 import sys
 import textwrap
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
+import attrs
+
+from copa_ref import __version__
 from copa_ref.games import GAMES, AnyGame, get_game
 
-__all__ = ["build_parser", "main"]
+__all__ = ["CommandError", "build_parser", "demo_lines", "main", "parse_options"]
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -37,6 +46,120 @@ class _Formatter(argparse.HelpFormatter):
 
 class CommandError(Exception):
     """A request the command refuses, with the message the user sees (exit status 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose refusals are one line: the command, the error and where to
+    read more (exit status 2), not the whole usage."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def _suggest(value: str, known: Sequence[str]) -> str:
+    """``"; did you mean da_capo?"`` for the closest of *known* to *value*, or ``""``."""
+    folded = {k.replace("_", "").replace("-", "").lower(): k for k in known}
+    key = value.replace("_", "").replace("-", "").lower()
+    if key in folded:
+        return f"; did you mean {folded[key]}?"
+    near = difflib.get_close_matches(value.lower(), [k.lower() for k in known], n=1,
+                                     cutoff=0.6)
+    if not near:
+        return ""
+    return "; did you mean " + next(k for k in known if k.lower() == near[0]) + "?"
+
+
+def _game_name(value: str) -> str:
+    """The registry name *value* means (case-insensitive; a title works too), or a refusal
+    with the closest name."""
+    names = sorted(GAMES)
+    lowered = value.lower()
+    if lowered in GAMES:
+        return lowered
+    by_title = {g.title.lower(): n for n, g in GAMES.items()}
+    if lowered in by_title:
+        return by_title[lowered]
+    msg = f"unknown game {value!r}{_suggest(value, names)} (the games: {', '.join(names)})"
+    raise argparse.ArgumentTypeError(msg)
+
+
+_RULE_ID = re.compile(r"^([A-Za-z_]+)-(\d+)$")
+
+
+def _rule_id(value: str) -> str:
+    """A rule ID, case-insensitive (``kala-7`` is ``KALA-7``); a prefix that is no game's
+    is refused with the closest."""
+    match = _RULE_ID.match(value.strip())
+    prefixes = sorted(g.prefix for g in GAMES.values())
+    if not match:
+        msg = (f"{value!r} is not a rule ID: a game's prefix, a hyphen and a number, e.g. "
+               "KALA-7")
+        raise argparse.ArgumentTypeError(msg)
+    prefix = match[1].upper()
+    if prefix not in prefixes:
+        hint = _suggest(prefix, prefixes)
+        guess = f"{hint[:-1]}-{match[2]}?" if hint else ""
+        msg = (f"no game's rules are named {prefix}-n{guess} (the prefixes: "
+               f"{', '.join(prefixes)})")
+        raise argparse.ArgumentTypeError(msg)
+    return f"{prefix}-{int(match[2])}"
+
+
+def _value_text(value: object) -> str:
+    return value.value if isinstance(value, enum.Enum) else json.dumps(value)
+
+
+def parse_options(game: AnyGame, options: Sequence[str]) -> Any:
+    """The config of *game* with *options* (``field=value`` each; the value read as JSON,
+    else as text) set on its default reading.
+
+    :raises CommandError: for an option that is not ``field=value``, a field the config does
+        not have (with the closest), a value of the wrong kind (with the allowed ones), or a
+        config the game refuses (with its rule).
+    """
+    from copa_ref.core import InvalidStateError, MalformedInputError
+
+    config_type = game.config_type
+    attrs.resolve_types(config_type)
+    fields = {f.name: f for f in attrs.fields(config_type)}
+    data = game.converter.unstructure(game.default_config())
+    for option in options:
+        name, sep, text = option.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            msg = f"--option {option!r}: expected field=value, e.g. --option players=3"
+            raise CommandError(msg)
+        if name not in fields:
+            msg = (f"{game.title} has no option {name!r}{_suggest(name, sorted(fields))} "
+                   f"(its options: {', '.join(sorted(fields))})")
+            raise CommandError(msg)
+        kind = fields[name].type
+        if isinstance(kind, type) and issubclass(kind, enum.Enum):
+            allowed = [member.value for member in kind]
+            if text not in allowed:
+                msg = (f"{game.title}'s option {name} is one of {', '.join(map(str, allowed))}"
+                       f", not {text!r}{_suggest(text, [str(a) for a in allowed])}")
+                raise CommandError(msg)
+            data[name] = text
+            continue
+        try:
+            data[name] = json.loads(text)
+        except ValueError:
+            data[name] = text
+    try:
+        config = game.converter.structure(data, config_type)
+        game.new_game(config)
+    except (InvalidStateError, MalformedInputError, ValueError, TypeError) as exc:
+        shown = ", ".join(f"{k}={_value_text(v) if not isinstance(v, str) else v}"
+                          for k, v in data.items() if k in {o.partition("=")[0].strip()
+                                                            for o in options})
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if hasattr(exc, "exceptions") and exc.exceptions:
+            inner = exc.exceptions[0]
+            reason = f"{type(inner).__name__}: {inner}"
+        msg = f"{game.title} refuses the options {shown}: {reason}"
+        raise CommandError(msg) from None
+    return config
 
 
 def _titles() -> str:
@@ -56,33 +179,40 @@ def _demo(args: argparse.Namespace) -> int:
     if args.players is not None and args.game is None:
         msg = "--players needs a GAME: copa-ref demo da_capo --players 4"
         raise CommandError(msg)
+    if args.option and args.game is None:
+        msg = "--option needs a GAME: copa-ref demo kala --option harvest=mandatory"
+        raise CommandError(msg)
     names = [args.game] if args.game else sorted(GAMES)
     for name in names:
-        for line in demo_lines(get_game(name), args.seed, args.players):
+        game = get_game(name)
+        config = parse_options(game, args.option) if args.option else None
+        for line in demo_lines(game, args.seed, args.players, config):
             print(line)
         print()
     return 0
 
 
-def demo_lines(game: AnyGame, seed: int, players: int | None = None) -> list[str]:
+def demo_lines(game: AnyGame, seed: int, players: int | None = None,
+               config: Any = None) -> list[str]:
     """The lines of *game*'s demo for *seed* (and *players* seats, where the demo lets the
-    table size be chosen).
+    table size be chosen; and the options of *config*, default the demo's own).
 
     :raises CommandError: for a player count the game or its demo does not allow.
     """
+    demo: Any = game.demo
+    extra = {} if config is None else {"config": config}
     if players is None:
-        return list(game.demo(seed))
+        return list(demo(seed, **extra))
     facts = game.facts
     if not facts.min_players <= players <= facts.max_players:
         msg = f"{game.title} is played by {_players(game)} players, not {players}"
         raise CommandError(msg)
-    demo: Any = game.demo
     if "players" not in inspect.signature(demo).parameters:
         if players == game.num_players(game.default_config()):
-            return list(demo(seed))
+            return list(demo(seed, **extra))
         msg = f"the {game.title} demo plays a fixed table; --players is not supported"
         raise CommandError(msg)
-    return list(demo(seed, players=players))
+    return list(demo(seed, players=players, **extra))
 
 
 def _games(args: argparse.Namespace) -> int:
@@ -112,6 +242,9 @@ def _generate(args: argparse.Namespace) -> int:
         out = Path(args.out) if args.out else checkout_corpus()
     except NoCheckoutError as exc:
         raise CommandError(str(exc)) from None
+    if out.exists() and not out.is_dir():
+        msg = f"cannot write the corpus into {out}: it is a file, not a folder"
+        raise CommandError(msg)
     show = _shows_progress(args)
     started = time.perf_counter()
 
@@ -121,7 +254,11 @@ def _generate(args: argparse.Namespace) -> int:
                              f"{time.perf_counter() - started:.1f} s ")
             sys.stderr.flush()
 
-    counts = write_corpus(out, progress=progress)
+    try:
+        counts = write_corpus(out, progress=progress)
+    except OSError as exc:
+        msg = f"cannot write the corpus into {out}: {exc.strerror or exc}"
+        raise CommandError(msg) from None
     if show:
         sys.stderr.write("\n")
     for game, kinds in counts.items():
@@ -144,9 +281,43 @@ def _export(args: argparse.Namespace) -> int:
     if dest.resolve() == source.resolve():
         msg = f"{dest} is the corpus itself; export writes a copy elsewhere"
         raise CommandError(msg)
-    written = export_corpus(dest, source)
+    if dest.exists() and not dest.is_dir():
+        msg = f"cannot export into {dest}: it is a file, not a folder"
+        raise CommandError(msg)
+    try:
+        written = export_corpus(dest, source)
+    except OSError as exc:
+        where = exc.filename or dest
+        msg = f"cannot export into {dest}: {exc.strerror or exc} ({where})"
+        raise CommandError(msg) from None
     version = (source / "VERSION").read_text().strip()
     print(f"corpus {version}: {len(written)} files written to {dest}")
+    return 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    from copa_ref.conformance.observables import CORPUS_DIR
+    from copa_ref.conformance.runner import Filters, load_corpus, select
+
+    corpus = Path(args.corpus) if args.corpus else CORPUS_DIR
+    if not (corpus / "VERSION").is_file() or not (corpus / "cases").is_dir():
+        msg = f"no conformance corpus at {corpus} (it needs VERSION and cases/)"
+        raise CommandError(msg)
+    try:
+        cases = load_corpus(corpus)
+    except (OSError, ValueError, KeyError) as exc:
+        msg = f"the corpus at {corpus} cannot be read: {type(exc).__name__}: {exc}"
+        raise CommandError(msg) from None
+    filters = Filters(game=args.game, case=args.case, rule=args.rule, kind=args.kind)
+    chosen = select(cases, filters)
+    if not chosen:
+        shown = " ".join(f"--{k} {v}" for k, v in filters.as_json().items())
+        msg = f"no case selected by {shown or 'no filter'}"
+        raise CommandError(msg)
+    for case in chosen:
+        print(f"{case['id']}  [{case['kind']}; {', '.join(case.get('rules') or [])}]  "
+              f"{case.get('description', '')}")
+    print(f"{len(chosen)} of {len(cases)} cases", file=sys.stderr)
     return 0
 
 
@@ -171,7 +342,7 @@ def _add(sub: Any, name: str, func: Command, summary: str, description: str,
     """Add subcommand *name*: its one-line *summary* (in the parent's list), *description*
     and *examples* (in its own ``--help``)."""
     parser: argparse.ArgumentParser = sub.add_parser(
-        name, help=summary, description=description,
+        name, help=summary, description=description, allow_abbrev=False,
         epilog="examples:\n" + "\n".join(f"  {e}" for e in examples),
         formatter_class=_Formatter)
     parser.set_defaults(func=func)
@@ -188,9 +359,10 @@ def _add_run_options(run: argparse.ArgumentParser) -> None:
                      help='the engine command, e.g. "copa-ref engine" or "./my-engine --json"')
     run.add_argument("--corpus", metavar="DIR",
                      help="another corpus folder (default: the corpus this copy carries)")
-    run.add_argument("--game", help="only this game")
+    run.add_argument("--game", type=_game_name, help="only this game")
     run.add_argument("--case", help="only this case ID (or a glob pattern: 'kala/trace/*')")
-    run.add_argument("--rule", help="only cases covering this rule ID")
+    run.add_argument("--rule", type=_rule_id,
+                     help="only cases covering this rule ID (any case: kala-7 is KALA-7)")
     run.add_argument("--kind", choices=("trace", "rejection", "count", "config"),
                      help="only this kind")
     run.add_argument("--report", help="write the JSON-lines report to this file ('-': stdout)")
@@ -205,16 +377,24 @@ def _add_run_options(run: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``copa-ref`` command."""
+    from copa_ref.conformance.corpus_files import corpus_dir
     from copa_ref.conformance.observables import PROTOCOL_VERSION
 
-    parser = argparse.ArgumentParser(
-        prog="copa-ref",
+    try:
+        corpus = (corpus_dir() / "VERSION").read_text().strip()
+    except OSError:
+        corpus = "missing"
+    parser = _Parser(
+        prog="copa-ref", allow_abbrev=False,
         description=f"The formally specified reference rules of {_titles()}: watch them "
         "play, serve them as a conformance engine, or run the conformance corpus against "
         "your own engine.",
         epilog="examples:\n  copa-ref demo kala\n  copa-ref conformance run --engine "
         '"./my-engine"\n\n"copa-ref COMMAND --help" describes each command.',
         formatter_class=_Formatter)
+    parser.add_argument("--version", action="version",
+                        version=f"copa-ref {__version__} (corpus {corpus}, protocol "
+                        f"{PROTOCOL_VERSION})")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     demo = _add(
@@ -223,13 +403,18 @@ def build_parser() -> argparse.ArgumentParser:
         "a picture of the position with its legend, one line for each rule that fires, and "
         "the result with its reason. The same seed always plays the same game.",
         ["copa-ref demo kala", "copa-ref demo da_capo --seed 7 --players 4",
+         "copa-ref demo kala --option harvest=mandatory",
+         "copa-ref demo hopper --option ending=end_2 --option players=4",
          "copa-ref demo          (every game in turn)"])
-    demo.add_argument("game", nargs="?", choices=sorted(GAMES), metavar="GAME",
+    demo.add_argument("game", nargs="?", type=_game_name, metavar="GAME",
                       help=f"the game, one of {', '.join(sorted(GAMES))} (default: every "
                       "game in turn)")
     demo.add_argument("--seed", type=int, default=1, help="the seed of the players (default 1)")
     demo.add_argument("--players", type=int, metavar="K",
                       help="how many players (default: the demo's own choice)")
+    demo.add_argument("--option", action="append", default=[], metavar="FIELD=VALUE",
+                      help="set an option of the game's Config on its default reading (the "
+                      "value as JSON, else as text; repeatable), e.g. harvest=mandatory")
 
     _add(sub, "games", _games, "list the games the reference implements",
          "List every game of the reference: its registry name (used by the other commands), "
@@ -268,6 +453,22 @@ def build_parser() -> argparse.ArgumentParser:
          'copa-ref conformance run --engine "./my-engine" --rule COPAS-9 --report out.jsonl'])
     _add_run_options(run)
 
+    listing = _add(
+        csub, "list", _list, "list the corpus's cases with their descriptions",
+        "List the cases of the corpus this copy carries (or --corpus DIR), one a line: its "
+        "ID, kind and rules, and its description; the same filters as run select them. The "
+        "count goes to stderr.",
+        ["copa-ref conformance list --game kala --kind config",
+         "copa-ref conformance list --rule copas-17", "copa-ref conformance list | grep bonus"])
+    listing.add_argument("--corpus", metavar="DIR",
+                         help="another corpus folder (default: the corpus this copy carries)")
+    listing.add_argument("--game", type=_game_name, help="only this game")
+    listing.add_argument("--case", help="only this case ID (or a glob pattern: 'kala/trace/*')")
+    listing.add_argument("--rule", type=_rule_id,
+                         help="only cases covering this rule ID (any case: kala-7 is KALA-7)")
+    listing.add_argument("--kind", choices=("trace", "rejection", "count", "config"),
+                         help="only this kind")
+
     export = _add(
         csub, "export", _export, "write the published corpus out as files",
         "Copy the published corpus (VERSION, README.md, schema/, cases/<game>/) that this "
@@ -291,11 +492,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+INTERRUPTED = 130
+"""The exit status after Ctrl-C (128 + SIGINT, as shells report it)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Run the command line; returns the exit status: 2 for a refused request (one line on
+    stderr, never a traceback), 130 after Ctrl-C."""
     try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
         status: int = args.func(args)
     except CommandError as exc:
         print(f"copa-ref: {exc}", file=sys.stderr)
@@ -304,6 +510,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader stopped early (``copa-ref demo | head``): no traceback on the way out.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except KeyboardInterrupt:
+        print("\ncopa-ref: interrupted", file=sys.stderr)
+        return INTERRUPTED
+    except OSError as exc:
+        print(f"copa-ref: {exc}", file=sys.stderr)
+        return 2
     return status
 
 

@@ -10,26 +10,97 @@ from pathlib import Path
 import pytest
 
 from copa_ref.cli import demo_lines, main
-from copa_ref.games import get_game
+from copa_ref.games import GAMES, get_game
 
 DATA = Path(__file__).resolve().parent / "data"
 
-EXPLAINED = ("copas", "da_capo", "kala")
-"""The games whose demos tell every rule in plain words."""
+MOVES = {
+    "copas": r"^\s+trick \d+: ",
+    "da_capo": r"^\s+why: ",
+    "hopper": r"^\s+shot \d+: ",
+    "kala": r"^\s+sow: ",
+    "kopa": r"^\s+seat \d+ (plays|passes|cannot play|keeps)\b",
+    "ronda": r"^\s+(lifts place|adds a bean|keeps place|misses a go|covers both)",
+}
+"""A line that tells one move (a trick, a round's bids, a shot, a sowing, a card or a pass,
+a lift or what follows it), in each game's demo."""
+
+LEGEND_WORDS = {
+    "copas": ("Legend:", "paus", "espadas", "copas", "ouros", "discard"),
+    "da_capo": ("Legend:", "hand", "cups", "box", "target cup"),
+    "hopper": ("Legend:", "tray", "loose", "hand", "black", "foursome"),
+    "kala": ("Legend:", "store", "bank", "playing cup", "bonus"),
+    "kopa": ("Legend:", "S Sable", "V Vert", "G Gules", "O Or", '"up"', '"down"', "8"),
+    "ronda": ("Legend:", "?(3)", "black cup", "out of the game", "supplies"),
+}
+"""What each legend must explain: the words and signs its pictures use."""
+
+RESULT = re.compile(r"^result: (.+?) (wins|win|share the win): (.+) \((?:[^()]*; )?"
+                    r"(?P<rule>[A-Z]+-\d+)\)\.$")
+"""The one form of result line every demo ends with: who wins, why, and the rule."""
+
+SLIPS = re.compile(r"(?<![\d.])1 (beans|cups|points|penalty points|cards|copas|shots|turns)\b"
+                   r"|after (round|turn) 0\b")
 
 
-@pytest.mark.parametrize("name", EXPLAINED)
+@pytest.mark.parametrize("name", sorted(GAMES))
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_legend_rules_and_result(name: str, seed: int) -> None:
-    """A legend comes early; rule IDs of the game name what fired; the last line is the
-    result with the rule that decided it."""
+def test_a_newcomer_can_follow(name: str, seed: int) -> None:
+    """Every demo, read as a newcomer reads it: a legend under the first picture that
+    explains its signs, every move in words with a rule ID of the game, no singular or
+    numbering slip, and the common result line with the rule that decided it."""
     game = get_game(name)
     lines = demo_lines(game, seed)
-    assert any("Legend:" in line for line in lines[:15])
-    fired = {m for line in lines for m in re.findall(rf"\b{game.prefix}-\d+\b", line)}
-    assert len(fired) >= 4
-    assert lines[-1].startswith("result: ")
-    assert re.search(rf"\({game.prefix}-\d+\)\.$", lines[-1])
+    legend = next(i for i, line in enumerate(lines) if "Legend:" in line)
+    assert legend < 25, "the legend comes under the first picture"
+    text = " ".join(lines[legend:legend + 10])
+    for word in LEGEND_WORDS[name]:
+        assert word in text, (name, word)
+    moves = [line for line in lines if re.search(MOVES[name], line)]
+    assert len(moves) >= 5
+    for line in moves:
+        assert re.search(rf"\b{game.prefix}-\d+\b", line), line
+    slips = [line for line in lines if SLIPS.search(line)]
+    assert not slips
+    match = RESULT.match(lines[-1])
+    assert match, lines[-1]
+    assert match["rule"].startswith(game.prefix + "-")
+
+
+@pytest.mark.parametrize("name", ["copas", "kopa"])
+def test_hands_sorted_by_suit_and_number(name: str) -> None:
+    """Each dealt hand is shown sorted: suits in a fixed order, numbers within a suit."""
+    lines = demo_lines(get_game(name), 1)
+    hands = [line.split(":", 1)[1].split() for line in lines
+             if re.match(r"^\s+seat \d+: ", line)]
+    assert hands
+    if name == "kopa":
+        for hand in hands:
+            keys = [("SVGO".index(c[0]), int(c[1:])) for c in hand]
+            assert keys == sorted(keys), hand
+    else:
+        order = "23456QJK7A"
+        for hand in hands:
+            keys = [("peco".index(c[-1]), order.index(c[:-1])) for c in hand]
+            assert keys == sorted(keys), hand
+
+
+def test_ronda_turns_numbered_from_one() -> None:
+    """RONDA numbers its turns from 1, one heading a turn, in order."""
+    lines = demo_lines(get_game("ronda"), 1)
+    numbers = [int(m[1]) for line in lines if (m := re.match(r"^turn (\d+), seat", line))]
+    assert numbers == list(range(1, len(numbers) + 1))
+
+
+def test_kopa_later_rounds_with_their_scoring() -> None:
+    """Kopa tells every later round with its scoring arithmetic, not one squashed line."""
+    lines = demo_lines(get_game("kopa"), 1)
+    rounds = [i for i, line in enumerate(lines) if re.match(r"^\s+round \d+: ", line)]
+    assert rounds
+    for i in rounds:
+        assert "(KOPA-19)" in lines[i] and "goes out after" in lines[i]
+        assert "a point for each card the others still hold" in lines[i + 1]
+        assert "(KOPA-20)" in lines[i + 1]
 
 
 def test_pinned_text(capsys: pytest.CaptureFixture[str]) -> None:

@@ -38,3 +38,19 @@ def test_six_games() -> None:
     """The README speaks of six games, never of seven."""
     assert "six games" in README
     assert "seven" not in README.lower()
+
+
+def test_the_readme_explains_what_a_newcomer_meets() -> None:
+    """The README says how to build the wheel it installs, what the browser test needs,
+    and why the ``play`` example prints ``kopa None``."""
+    assert "python -m build" in README and "dist/copa_ref-0.1.0-py3-none-any.whl" in README
+    assert "chromium chromium-driver" in README
+    assert "`kopa None`" in README and "KOPA-Q14" in README
+
+
+def test_what_changed_in_2_0_0_names_bonus_all_cards() -> None:
+    """The corpus README's list of 2.0.0 changes names the new Copas field."""
+    corpus_readme = (Path(__file__).resolve().parent.parent / "conformance" / "README.md")
+    text = corpus_readme.read_text()
+    section = text.split("## What changed in 2.0.0")[1].split("\n## ")[0]
+    assert "`bonus_all_cards`" in section

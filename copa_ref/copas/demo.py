@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+import attrs
+
 from copa_ref.copas.rules import legal_actions, new_game, outcome
 from copa_ref.copas.state import Card, Config, Phase, Play, State, Suit, Trick
 from copa_ref.core import steps
@@ -72,19 +74,21 @@ def describe_trick(number: int, trick: Trick) -> str:
     plays = []
     for i, card in enumerate(trick.cards):
         seat = (trick.leader + i) % n
-        note = "" if card.suit is led else f" (no {SUIT_NAMES[led]}: a discard)"
+        note = "" if card.suit is led else f" (no {SUIT_NAMES[led]}: a discard, COPAS-12)"
         plays.append(f"seat {seat} {'leads ' if i == 0 else ''}{card}{note}")
     best = trick.cards[(trick.winner - trick.leader) % n]
-    why = f"the highest {SUIT_NAMES[led]}"
+    why = f"the highest {SUIT_NAMES[led]}, the suit led (COPAS-13)"
     beaten = [c for c in trick.cards if c.suit is led and c is not best]
     if best.value[0] == "7" and any(c.value[0] in "QJK" for c in beaten):
-        why += ": the seven ranks above Q, J and K"
+        why = (f"the highest {SUIT_NAMES[led]}, the suit led (COPAS-13): the seven ranks "
+               "above Q, J and K (COPAS-2)")
     elif best.value[0] == "J" and any(c.value[0] == "Q" for c in beaten):
-        why += ": the jack ranks above the queen"
+        why = (f"the highest {SUIT_NAMES[led]}, the suit led (COPAS-13): the jack ranks "
+               "above the queen (COPAS-2)")
     copas = sum(c.suit is Suit.COPAS for c in trick.cards)
     taken = f", {_copas(copas)}" if copas else ""
     return (f"   trick {number}: {', '.join(plays)} → seat {trick.winner} takes it with "
-            f"{best} ({why}){taken}")
+            f"{best}, {why}{taken}")
 
 
 def scoring(after: State, pending: int | None) -> Iterator[str]:
@@ -122,19 +126,24 @@ def result_lines(state: State) -> Iterator[str]:
         names = [f"seat {s}" for s in result.winners]
         winners = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
         verb = "wins" if len(result.winners) == 1 else "share the win"
-        yield (f"result: {winners} {verb} with the fewest minus points, "
+        yield (f"result: {winners} {verb}: the fewest minus points, "
                f"{state.scores[result.winners[0]]} (COPAS-21).")
     else:
-        yield "result: every seat is tied on the most points: all lose, nobody wins (COPAS-21)."
+        yield ("result: nobody wins: every seat is tied on the most minus points, so all "
+               "lose (COPAS-21).")
 
 
-def demo(seed: int, players: int | None = None) -> Iterator[str]:
+def demo(seed: int, players: int | None = None, config: Config | None = None
+         ) -> Iterator[str]:
     """Play a seeded match between simple players (4 of them, or *players*); yield it as
     lines of text: each deal, each trick, each round's scoring, the result."""
     from copa_ref.copas import GAME
 
     rng = random.Random(seed)
-    state = new_game(Config() if players is None else Config(players=players))
+    config = config or Config()
+    if players is not None:
+        config = attrs.evolve(config, players=players)
+    state = new_game(config)
     n = state.config.players
     yield (f"Copas, seed {seed}: {n} simple players (each follows with its lowest card, "
            "discards its highest copa)")

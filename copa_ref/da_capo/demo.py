@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+import attrs
+
 from copa_ref.core import steps
 from copa_ref.da_capo.rules import advance, is_over, legal_actions, new_game, outcome
 from copa_ref.da_capo.state import Bid, Config, Round, State
@@ -39,7 +41,8 @@ def render(state: State, *, history: bool = True) -> str:
     """Every seat's hand and line (nearest cup first, ``.`` empty), the target cup, the box,
     and (with *history*) the last round's revealed bids, the last player's step and the
     result."""
-    rows = [f"DA CAPO, {state.config.players} players, after round {len(state.rounds)}"]
+    when = f"after round {len(state.rounds)}" if state.rounds else "at the start"
+    rows = [f"DA CAPO, {state.config.players} players, {when}"]
     for seat, (held, line) in enumerate(zip(state.reserves, state.lines, strict=True)):
         cups = " ".join(str(b) if b else "." for b in line)
         mark = "*" if state.finisher == seat and state.target else ""
@@ -140,16 +143,17 @@ def result_line(state: State) -> str:
     assert result is not None
     winners = _names(list(result.winners))
     if result.rule == "DACAPO-15":
-        return f"result: {winners} filled the target cup and wins at once (DACAPO-15)."
+        return (f"result: {winners} wins: filled the target cup, which ends the game at "
+                "once (DACAPO-15).")
     furthest = max(advance(state, s) for s in range(len(state.reserves)))
     if result.rule == "DACAPO-16":
-        return (f"result: every hand is empty; {winners} advanced furthest ({furthest} cups) "
-                "and wins (DACAPO-16).")
+        return (f"result: {winners} wins: every hand is empty and {winners} advanced "
+                f"furthest, {furthest} cups (DACAPO-16).")
     used = ", ".join(f"{NAMES[s]} {sum(state.lines[s])}" for s in range(len(state.lines))
                      if advance(state, s) == furthest)
     share = "share the win" if len(result.winners) > 1 else "wins"
-    return (f"result: every hand is empty and several advanced {furthest} cups; beans in "
-            f"their cups: {used}; {winners} used the fewest and {share} (DACAPO-17).")
+    return (f"result: {winners} {share}: every hand is empty and several advanced "
+            f"{furthest} cups; beans in their cups: {used}; the fewest win (DACAPO-17).")
 
 
 def simple_bid(state: State, seat: int, rng: random.Random) -> Bid:
@@ -160,14 +164,18 @@ def simple_bid(state: State, seat: int, rng: random.Random) -> Bid:
     return rng.choice(choices)
 
 
-def demo(seed: int, players: int | None = None) -> Iterator[str]:
+def demo(seed: int, players: int | None = None, config: Config | None = None
+         ) -> Iterator[str]:
     """A seeded match between simple players (*players* of them, or 2–5 chosen by the seed),
     round by round: the revealed bids, why who advanced, the table after each round, the
     result and its reason."""
     from copa_ref.da_capo import GAME
 
     rng = random.Random(seed)
-    config = Config(players=rng.randint(2, 5) if players is None else players)
+    if config is None:
+        config = Config(players=rng.randint(2, 5) if players is None else players)
+    elif players is not None:
+        config = attrs.evolve(config, players=players)
     state = new_game(config)
     yield f"DA CAPO, seed {seed}: {config.players} simple players, 16 beans each"
     yield render(state)

@@ -12,6 +12,7 @@ from copa_ref.kala.state import (
     PLAYERS,
     Action,
     Bonus,
+    Config,
     Harvest,
     Phase,
     Place,
@@ -147,9 +148,9 @@ def result_line(state: State) -> str:
     result = outcome(state)
     assert result is not None
     loser = result.losers[0]
-    return (f"result: {NAMES[result.winners[0]]} wins, {state.stores[0]}–{state.stores[1]} in "
-            f"store: {NAMES[loser]} has {_beans(state.stores[loser])}, fewer than the 4 a "
-            "turn needs (KALA-17).")
+    return (f"result: {NAMES[result.winners[0]]} wins: {NAMES[loser]} has "
+            f"{_beans(state.stores[loser])}, fewer than the 4 a turn needs; stores "
+            f"{NAMES[0]} {state.stores[0]}, {NAMES[1]} {state.stores[1]} (KALA-17).")
 
 
 def greedy_action(state: State, rng: random.Random) -> Action:
@@ -168,11 +169,13 @@ def greedy_action(state: State, rng: random.Random) -> Action:
     return rng.choice(best)
 
 
-def demo(seed: int = 1, players: int | None = None) -> Iterator[str]:
+def demo(seed: int = 1, players: int | None = None, config: Config | None = None
+         ) -> Iterator[str]:
     """A seeded game between two greedy players, each decision and each rule it sets off told
     in a line, the board shown after every turn.
 
     :param players: 2 (KALA is for two) or ``None``.
+    :param config: the options (default: the default reading).
     """
     from copa_ref.kala import GAME
 
@@ -182,12 +185,12 @@ def demo(seed: int = 1, players: int | None = None) -> Iterator[str]:
     rng = random.Random(seed)
     yield (f"KALA, seed {seed}: two greedy players (each takes what gains most beans at "
            "once). A (seat 0) starts on 0,0; B (seat 1) on 3,3.")
-    yield render(new_game())
+    yield render(new_game(config))
     yield LEGEND
     turn_no = 1
-    final = new_game()
+    final = new_game(config)
     policy = lambda state, seat, legal, rng: greedy_action(state, rng)  # noqa: E731
-    for step in steps(GAME, policy, rng):
+    for step in steps(GAME, policy, rng, config=config):
         before, action, after = step.before, step.action, step.after
         if before.phase is Phase.SOW:
             yield f"turn {turn_no}, {NAMES[action.seat]}:"

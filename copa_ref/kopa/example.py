@@ -53,6 +53,13 @@ class Violation:
     """Why, in one line."""
     admitted: bool = False
     """Whether the example itself calls the move invalid."""
+    kind: str = "independent"
+    """``"independent"``: a violation of its own; ``"charged"``: the point the example
+    charges for an invalid play already counted (the item before it); ``"restatement"``:
+    what an earlier item already says, shown again (a table line laying out a move already
+    counted, a card dealt to nobody shown again, a total that follows from the hands)."""
+    of: int | None = None
+    """For a charge or a restatement, the number (from 1) of the item it goes with."""
 
 
 @attrs.frozen
@@ -133,11 +140,23 @@ class _Replay:
         self.deal = ""
         self.skipped = False
         self.misstated: list[tuple[str, str]] = []
+        self.suit_items: dict[int, int] = {}
+        """The item of the latest play that broke a pile rule, by suit row."""
+        self.missing_items: dict[Card, int] = {}
+        """The item saying a card was dealt to nobody, by card."""
+        self.held_items: dict[int, int] = {}
+        """The item saying a seat holds another count at the end, by seat."""
+        self.stated_held: dict[int, int] = {}
+        """The cards the text says each seat holds at the end."""
 
     # -- recording -----------------------------------------------------------------------
 
-    def violation(self, who: str, rule: str, reason: str, admitted: bool = False) -> None:
-        self.violations.append(Violation(f"{self.where}, {who}", rule, reason, admitted))
+    def violation(self, who: str, rule: str, reason: str, admitted: bool = False,
+                  kind: str = "independent", of: int | None = None) -> int:
+        """Record a violation; its number in the report (from 1)."""
+        self.violations.append(Violation(f"{self.where}, {who}", rule, reason, admitted,
+                                         kind, of))
+        return len(self.violations)
 
     def depart(self, text: str, err: IllegalActionError) -> None:
         if self.ref is not None:
@@ -160,9 +179,9 @@ class _Replay:
                 self.violation("the deal", "KOPA-4", f"{_name(card)} is dealt {count} times")
         missing = [c for c in rules.DECK if c not in seen]
         for card in missing:
-            self.violation("the deal", "KOPA-4",
-                           f"{_name(card)} is dealt to nobody (the hands hold "
-                           f"{sum(seen.values())} cards, not 60)")
+            self.missing_items[card] = self.violation(
+                "the deal", "KOPA-4", f"{_name(card)} is dealt to nobody (the hands hold "
+                f"{sum(seen.values())} cards, not 60)")
         start = rules.new_game(self.config)
         try:
             rules.apply(start, Deal(tuple(tuple(h) for h in self.hands)))
@@ -295,8 +314,10 @@ class _Replay:
         problems, pile = self.placement(card, event)
         for rule, reason in self.misstated:
             self.violation(name, rule, reason)
+        invalid = None
         for rule, reason in problems:
-            self.violation(name, rule, reason, admitted=attempt)
+            invalid = self.violation(name, rule, reason, admitted=attempt)
+            self.suit_items[card.row] = invalid
         if self.ref is not None:
             try:
                 after = rules.apply(self.ref, Play(seat, card))
@@ -315,7 +336,8 @@ class _Replay:
             if points:
                 self.violation(name, "KOPA-15", f"charged {points} for an invalid play: the "
                                "rules charge points only for a turn without a card; an "
-                               "invalid play is refused (KOPA-Q4)", admitted=False)
+                               "invalid play is refused (KOPA-Q4)", admitted=False,
+                               kind="charged" if invalid else "independent", of=invalid)
             return
         self.lay(card, pile)
         # Every card is in one place: a card laid leaves the hand that held it.
@@ -360,9 +382,12 @@ class _Replay:
                     if (i, pile[0]) not in self.shapes:
                         self.shapes.add((i, pile[0]))
                         rule = "KOPA-8" if k == 0 else ("KOPA-10" if i & 1 else "KOPA-9")
+                        earlier = self.suit_items.get(card.row)
                         self.violation(where, rule,
                                        f"the {rules.PILE_NAMES[i]} place shows {_run(pile)}, "
-                                       f"which is no {rules.PILE_NAMES[i]}-pile")
+                                       f"which is no {rules.PILE_NAMES[i]}-pile",
+                                       kind="restatement" if earlier else "independent",
+                                       of=earlier)
                     break
         if self.skipped:
             self.grow(stated)
@@ -399,8 +424,10 @@ class _Replay:
                     hand.remove(card)
                     break
             else:
+                earlier = self.missing_items.get(card)
                 self.violation(where, "KOPA-4", f"shows {_name(card)}, which was dealt to "
-                               "nobody")
+                               "nobody", kind="restatement" if earlier else "independent",
+                               of=earlier)
 
     def round_end(self, event: dict[str, Any]) -> None:
         seat = self.names.index(event["player"])
@@ -413,18 +440,29 @@ class _Replay:
     def held(self, event: dict[str, Any]) -> None:
         seat = self.names.index(event["player"])
         hand = self.hands[seat]
+        self.stated_held[seat] = event["cards"]
         if len(hand) != event["cards"]:
-            self.violation(self.names[seat], "KOPA-20",
-                           f"said to hold {event['cards']} cards at the end, but holds "
-                           f"{len(hand)} ({_names(hand)})")
+            self.held_items[seat] = self.violation(
+                self.names[seat], "KOPA-20", f"said to hold {event['cards']} cards at the end, "
+                f"but holds {len(hand)} ({_names(hand)})")
 
     def total(self, event: dict[str, Any]) -> None:
         seat = self.names.index(event["player"])
         others = sum(len(h) for s, h in enumerate(self.hands) if s != seat)
         if others != event["points"]:
+            # The points follow from the counts the text states, each already an item:
+            # a restatement of the last of them.
+            rest = [s for s in range(self.n) if s != seat]
+            follows = (all(s in self.stated_held for s in rest)
+                       and sum(self.stated_held[s] for s in rest) == event["points"]
+                       and all(s in self.held_items for s in rest
+                               if self.stated_held[s] != len(self.hands[s])))
+            earlier = max((self.held_items[s] for s in rest if s in self.held_items),
+                          default=None)
             self.violation(self.names[seat], "KOPA-20",
                            f"scores {event['points']}, but the other hands hold {others} "
-                           "cards")
+                           "cards", kind="restatement" if follows and earlier else
+                           "independent", of=earlier if follows else None)
 
     def summary(self, event: dict[str, Any]) -> None:
         seat = self.names.index(event["player"])
@@ -483,9 +521,15 @@ def diagnose(data: dict[str, Any] | None = None) -> Diagnosis:
 def report(diagnosis: Diagnosis) -> list[str]:
     """The diagnosis as lines of text: the deal, the departure, then every violation."""
     admitted = sum(v.admitted for v in diagnosis.violations)
+    kinds = {kind: sum(v.kind == kind for v in diagnosis.violations)
+             for kind in ("independent", "charged", "restatement")}
     lines = [
         f"The worked example breaks the rules {len(diagnosis.violations)} times "
         f"({admitted} of them plays the example itself calls invalid).",
+        f"Of the {len(diagnosis.violations)} items, {kinds['independent']} are independent "
+        f"violations, {kinds['charged']} charge a point for an invalid play already counted "
+        f"in the item before (\"charged for item n\"), and {kinds['restatement']} restate an "
+        "earlier item (\"restates item n\").",
         diagnosis.deal,
         f"The example can no longer be followed legally at {diagnosis.departure}",
         diagnosis.then,
@@ -493,6 +537,10 @@ def report(diagnosis: Diagnosis) -> list[str]:
     ]
     for k, v in enumerate(diagnosis.violations, 1):
         mark = " (the example says so)" if v.admitted else ""
+        if v.kind == "charged":
+            mark += f" (charged for item {v.of})"
+        elif v.kind == "restatement":
+            mark += f" (restates item {v.of})"
         lines.append(f"{k:2}. {v.rule:8} {v.where}: {v.reason}{mark}")
     return lines
 

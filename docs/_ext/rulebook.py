@@ -6,10 +6,15 @@ viewer page per corpus case.
   ``{rule}`KALA-14``` links to it, and so does every bare rule ID in running text (outside
   code and headings). A citation of an ID that no heading carries fails the build.
 - **Pictures pinned to the corpus.** ``{position} <case id>`` draws a position of a corpus
-  case with the game's ``Game.svg``, at ``:rule: KALA-14`` (the step where that rule fires:
-  see :func:`copa_ref.conformance.viewer.rule_step`) or ``:step: start`` / ``end``, never at
-  a step number; the case ID and step appear under the picture, linked to the case viewer.
-  An unknown case, or a rule that does not fire in it, fails the build.
+  case with the game's ``Game.svg``, at ``:rule: KALA-14`` (the first step where that rule
+  fires, :func:`firing_steps`: the step whose own action a misreading of the rule resolves
+  differently; ``:misreading: <slug>`` names the misreading whose effect the prose shows) or
+  ``:step: start`` / ``end``, never at a step number; the case ID and step appear under the
+  picture, linked to the case viewer. An unknown case, or a rule that does not fire in it,
+  fails the build.
+- **The config cases.** ``{config-cases} <game>`` lists the game's ``config`` cases (the
+  configs ``new_game`` must refuse), each with its anchor, the config, the rule that
+  refuses it and why.
 - **The case viewer.** At the start of each build a page is written for every case found in
   ``conformance/cases/`` (``docs/cases/<case id>.md``, not kept in git) and an index of
   them; ``{case-viewer} <case id>`` renders a case as positions a reader steps through.
@@ -39,10 +44,9 @@ from copa_ref.conformance.viewer import (
     action_words,
     frames,
     load_cases,
-    rule_step,
     viewer_path,
 )
-from copa_ref.core import MoverKind, canonical_json
+from copa_ref.core import MoverKind, canonical_json, misread
 from copa_ref.core.svg import STYLE
 from copa_ref.games import GAMES
 
@@ -60,7 +64,19 @@ last), ``k`` chosen so that about this many pictures remain; every step keeps it
 
 _ROOT = Path(__file__).resolve().parents[2]
 _CASES: dict[str, dict[str, Any]] = {}
+_CONFIG_CASES: dict[str, dict[str, Any]] = {}
 _FRAMES: dict[str, list[Frame]] = {}
+_FIRES: dict[tuple[str, str, str | None], tuple[int, ...]] = {}
+_MISREAD: dict[tuple[str, str, str], Any] = {}
+
+CHANCE_WORDS = {
+    "copas": "a uniform shuffle of the deck: every deal is equally likely",
+    "kopa": "a uniform shuffle of the deck: every deal is equally likely",
+    "ronda": "a uniform shuffle of the ten cups: each of the 113,400 arrangements has "
+             "probability 1/113,400",
+}
+"""What chance does, for a game that lists no outcome probabilities (``chance_outcomes``):
+each of these draws with ``sample_chance`` from a uniform shuffle."""
 
 
 # -- the corpus ---------------------------------------------------------------------------------
@@ -70,6 +86,27 @@ def _corpus() -> dict[str, dict[str, Any]]:
     if not _CASES:
         _CASES.update({case["id"]: case for case in load_cases(_ROOT / "conformance")})
     return _CASES
+
+
+def _config_cases() -> dict[str, dict[str, Any]]:
+    """The ``config`` cases (the viewer's loader leaves them out: they have no position)."""
+    if not _CONFIG_CASES:
+        for path in sorted((_ROOT / "conformance" / "cases").glob("*/*.json")):
+            data = json.loads(path.read_text(encoding="utf-8"))
+            for case in data.get("cases", []) if isinstance(data, dict) else []:
+                if isinstance(case, dict) and case.get("kind") == "config":
+                    _CONFIG_CASES[case["id"]] = case
+    return _CONFIG_CASES
+
+
+CONFIG_SECTION = "configs-the-rules-refuse"
+"""The anchor of the section "Configs the rules refuse" on each game's rule page, where its
+``{config-cases}`` list is."""
+
+
+def config_anchor(case_id: str) -> str:
+    """The anchor of a config case on its game's rule page: ``config-kala-unknown-option``."""
+    return "config-" + re.sub(r"[^a-z0-9]+", "-", case_id.lower().replace("/config/", "-"))
 
 
 def _case_frames(case_id: str) -> list[Frame]:
@@ -84,6 +121,70 @@ def _misreadings(game_name: str) -> list[Any]:
     misreadings, the kill-matrix mutants)."""
     record = record_of(game_name)
     return [] if record is None else list(record.catalogue.everything())
+
+
+def _actions(case: dict[str, Any]) -> list[Any]:
+    if isinstance(case.get("steps"), list):
+        return [step["action"] for step in case["steps"]]
+    return list(case.get("prefix") or [])
+
+
+def _fires_at(game: Any, misreading: Any, steps: list[Frame], actions: list[Any]
+              ) -> tuple[int, ...]:
+    """The steps whose own action *misreading* resolves differently: applied by the misread
+    game to the reference's position one step earlier, it reaches another position, or is
+    refused (a difference in the legal actions alone is no event of the rule there)."""
+    key = (game.name, misreading.rule, misreading.slug)
+    if key not in _MISREAD:
+        _MISREAD[key] = misread(game, misreading)
+    game_misread = _MISREAD[key]
+    found = []
+    for k in range(1, len(steps)):
+        try:
+            after = game_misread.apply(steps[k - 1].state,
+                                       game_misread.action_from_json(actions[k - 1]))
+            differs = after != steps[k].state
+        except Exception:  # a misread game may fail in any way: that is a difference
+            differs = True
+        if differs:
+            found.append(k)
+    return tuple(found)
+
+
+def firing_steps(game: Any, case: dict[str, Any], rule: str, slug: str | None = None
+                 ) -> tuple[int, ...]:
+    """The steps of *case* where *rule* fires, in order: where a rejection case's action is
+    refused under it; the first step whose outcome names it (an ending rule); every step
+    whose own action a misreading of it (the one named *slug*, else any the game knows:
+    its catalogue: the rule book's own, the common misreadings, the kill-matrix mutants) resolves differently
+    from the reference: the steps whose events include the rule.
+
+    :raises ValueError: for a *slug* no misreading of *rule* has.
+    """
+    key = (case["id"], rule, slug)
+    if key in _FIRES:
+        return _FIRES[key]
+    steps = _case_frames(case["id"])
+    found: set[int] = set()
+    if slug is None:
+        if case.get("kind") == "rejection" and case.get("rule") == rule:
+            found.add(steps[-1].step)
+        for frame in steps:
+            outcome = frame.observed.get("outcome")
+            if isinstance(outcome, dict) and outcome.get("rule") == rule:
+                found.add(frame.step)
+                break
+    chosen = [m for m in _misreadings(game.name) if m.rule == rule
+              and (slug is None or m.slug == slug)]
+    if slug is not None and not chosen:
+        known = sorted({m.slug for m in _misreadings(game.name) if m.rule == rule})
+        msg = f"no misreading {slug!r} of {rule} (known: {', '.join(known) or 'none'})"
+        raise ValueError(msg)
+    actions = _actions(case)
+    for misreading in chosen:
+        found.update(_fires_at(game, misreading, steps, actions))
+    _FIRES[key] = tuple(sorted(found))
+    return _FIRES[key]
 
 
 def _picture_seat(game: Any, frame: Frame) -> int | None:
@@ -262,7 +363,8 @@ def _viewer_uri(directive: SphinxDirective, case_id: str, step: int) -> str:
 
 
 class PositionDirective(SphinxDirective):
-    """``{position} <case id>`` with ``:rule: <ID>`` or ``:step: start|end``; optionally
+    """``{position} <case id>`` with ``:rule: <ID>`` (and ``:misreading: <slug>``, the
+    misreading whose effect the prose shows) or ``:step: start|end``; optionally
     ``:before:`` (the position one step earlier: the move that makes the rule fire is then
     the next), ``:seat: <n>`` (or ``mover``) for that seat's view, and ``:caption:``. The
     position, drawn by the reference, with the case ID and step under it."""
@@ -270,6 +372,7 @@ class PositionDirective(SphinxDirective):
     required_arguments = 1
     option_spec = {  # noqa: RUF012
         "rule": directives.unchanged_required,
+        "misreading": directives.unchanged_required,
         "step": lambda value: directives.choice(value, ("start", "end")),
         "before": directives.flag,
         "seat": lambda value: value if value == "mover" else directives.nonnegative_int(value),
@@ -285,10 +388,14 @@ class PositionDirective(SphinxDirective):
         if rule is not None:
             if not RULE_ID.fullmatch(rule):
                 raise self.error(f"not a rule ID: {rule!r}")
-            step = rule_step(game, case, rule, _misreadings(game.name))
-            if step is None:
+            try:
+                fired = firing_steps(game, case, rule, self.options.get("misreading"))
+            except ValueError as exc:
+                raise self.error(str(exc)) from None
+            if not fired:
                 msg = f"rule {rule} does not fire in case {case_id!r}"
                 raise self.error(msg)
+            step = fired[0]
             where = "where "
         else:
             point = self.options.get("step")
@@ -374,6 +481,52 @@ def _outcome_words(outcome: Any) -> str:
     return "; ".join(parts)
 
 
+def _chance_words(game: Any, frame: Frame) -> list[str] | None:
+    """At a chance node, its outcomes with their probabilities (``land 3 — 1/4``), or what
+    chance does when the game lists none; ``None`` elsewhere."""
+    to_move = frame.observed.get("to_move")
+    if not isinstance(to_move, dict) or to_move.get("kind") != "chance":
+        return None
+    if game.chance_outcomes is not None:
+        return [f"{action_words(game.to_json(action))} — {probability}"
+                for action, probability in game.chance_outcomes(frame.state)]
+    return [CHANCE_WORDS.get(game.name, "chance draws the outcome (sample_chance)")]
+
+
+def _step_fires(game: Any, case: dict[str, Any]) -> dict[int, list[str]]:
+    """For each step, the rules of the case (its ``rules``) that fire there."""
+    marks: dict[int, list[str]] = {}
+    for rule in case.get("rules") or []:
+        for step in firing_steps(game, case, rule):
+            marks.setdefault(step, []).append(rule)
+    return marks
+
+
+_JSON_SPAN = re.compile(r"\{[^{}]*\}|\[[^\[\]]*\]")
+
+
+def description_nodes(text: str) -> list[nodes.Node]:
+    """A case's description as text, its JSON (``{"ok": false, ...}``) as literals, so that
+    it keeps its straight quotes and can be copied."""
+    result: list[nodes.Node] = []
+    at = 0
+    for match in _JSON_SPAN.finditer(text):
+        if '"' not in match.group(0):
+            continue
+        result.append(nodes.Text(text[at:match.start()]))
+        result.append(nodes.literal(match.group(0), match.group(0)))
+        at = match.end()
+    result.append(nodes.Text(text[at:]))
+    return result
+
+
+def _markdown_description(text: str) -> str:
+    """A description for a Markdown table cell: JSON in backticks, pipes escaped."""
+    out = _JSON_SPAN.sub(lambda m: f"`{m.group(0)}`" if '"' in m.group(0) else m.group(0),
+                         text)
+    return out.replace("|", "\\|").replace("\n", " ")
+
+
 def _picture_every(positions: int) -> int:
     return 1 if positions <= PICTURE_EVERY else math.ceil(positions / PICTURE_EVERY)
 
@@ -385,6 +538,7 @@ def viewer_data(case: dict[str, Any]) -> dict[str, Any]:
     every = _picture_every(len(steps))
     pictures: list[str] = []
     shown: list[dict[str, Any]] = []
+    marks = _step_fires(game, case)
     for frame in steps:
         picture = None
         if frame.step % every == 0 or frame.step == steps[-1].step:
@@ -401,6 +555,8 @@ def viewer_data(case: dict[str, Any]) -> dict[str, Any]:
             "refused": None if frame.refused is None else canonical_json(frame.refused),
             "refused_words": None if frame.refused is None else action_words(frame.refused),
             "rule": frame.rule,
+            "fires": marks.get(frame.step, []),
+            "chance": _chance_words(game, frame),
         })
     return {"id": case["id"], "every": every, "pictures": pictures, "frames": shown}
 
@@ -447,7 +603,9 @@ class CaseViewerDirective(SphinxDirective):
             item += nodes.paragraph("", f"Counts {case.get('counts', '?')} of depth "
                                         f"{case.get('depth')}: {case.get('total')} in all.")
             facts += item
-        result.append(nodes.paragraph("", str(case.get("description", ""))))
+        description = nodes.paragraph()
+        description += description_nodes(str(case.get("description", "")))
+        result.append(description)
         result.append(facts)
         every = _picture_every(len(_case_frames(case_id)))
         if every > 1:
@@ -456,6 +614,44 @@ class CaseViewerDirective(SphinxDirective):
                                               "words, its action and its legal actions."))
         result.append(viewer_node(case_id=case_id))
         return result
+
+
+class ConfigCasesDirective(SphinxDirective):
+    """``{config-cases} <game>``: the game's config cases as a list, each with its anchor
+    (:func:`config_anchor`), the config as JSON, the rule that refuses it (or "malformed",
+    P-8) and the reason."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        name = self.arguments[0]
+        if name not in GAMES:
+            raise self.error(f"unknown game {name!r}")
+        cases = [c for c in _config_cases().values() if c["game"] == name]
+        if not cases:
+            raise self.error(f"the corpus has no config case of {name!r}")
+        for path in sorted((_ROOT / "conformance" / "cases" / name).glob("*.json")):
+            self.env.note_dependency(str(path))
+        listing = nodes.bullet_list(classes=["copa-config-cases"])
+        for case in cases:
+            item = nodes.list_item(ids=[config_anchor(case["id"])])
+            head = nodes.paragraph()
+            head += nodes.literal(case["id"], case["id"])
+            head += nodes.Text(": refused ")
+            if case.get("rule") is None:
+                head += nodes.Text("as malformed, under no rule (")
+                head += _rule_xref("P-8")
+                head += nodes.Text(")")
+            else:
+                head += nodes.Text("under ")
+                head += _rule_xref(str(case["rule"]))
+            head += nodes.Text(". ")
+            head += description_nodes(str(case.get("description", "")))
+            item += head
+            config = canonical_json(case.get("config"))
+            item += nodes.literal_block(config, config, language="json")
+            listing += item
+        return [listing]
 
 
 class viewer_node(nodes.General, nodes.Element):
@@ -489,6 +685,7 @@ _VIEWER = """<style>{style}</style>
 <dt>Action that led here</dt><dd class="copa-viewer-words"></dd>
 <dt>As JSON</dt><dd><code class="copa-viewer-json"></code></dd>
 <dt>Refused here</dt><dd class="copa-viewer-refused"></dd>
+<dt>Rules that fire here</dt><dd class="copa-viewer-fires"></dd>
 <dt>Who moves</dt><dd class="copa-viewer-mover"></dd>
 <dt>Outcome</dt><dd class="copa-viewer-outcome"></dd>
 <dt>Legal actions</dt><dd><details><summary class="copa-viewer-count"></summary>
@@ -520,7 +717,10 @@ def _generate_pages(app: Sphinx) -> None:
         "# The case viewer",
         "",
         "Every case of the conformance corpus, position by position: the picture, the action",
-        "in words and in JSON, who moves, the legal actions and the outcome. A failure reported",
+        "in words and in JSON, the rules that fire at the step, who moves, the legal actions",
+        "(at a chance node, the outcomes and their probabilities) and the outcome. The config",
+        "cases (configs `new_game` must refuse) have no position: they are listed on their",
+        "game's rule page, with what is refused and why. A failure reported",
         "by `copa-ref conformance run` names the page and the step where the expected position",
         "is shown. Step through with the buttons or the arrow keys (Home and End jump to the",
         "first and the last step).",
@@ -528,14 +728,22 @@ def _generate_pages(app: Sphinx) -> None:
     by_game: dict[str, list[dict[str, Any]]] = {}
     for case in cases:
         by_game.setdefault(case["game"], []).append(case)
+    configs: dict[str, list[dict[str, Any]]] = {}
+    for case in _config_cases().values():
+        configs.setdefault(case["game"], []).append(case)
     for name in sorted(by_game):
-        lines += ["", f"## {GAMES[name].title}", "", "| case | kind | rules | steps |",
-                  "|---|---|---|---|"]
+        lines += ["", f"## {GAMES[name].title}", "",
+                  "| case | kind | rules | steps | description |", "|---|---|---|---|---|"]
         for case in by_game[name]:
             count = len(case.get("steps") or case.get("prefix") or [])
             rules = ", ".join(case.get("rules") or [])
             lines.append(f"| [`{case['id']}`]({case['id']}.md) | {case['kind']} | {rules} | "
-                         f"{count} |")
+                         f"{count} | {_markdown_description(str(case.get('description', '')))} |")
+        for case in configs.get(name, []):
+            rules = ", ".join(case.get("rules") or [])
+            lines.append(f"| [`{case['id']}`](../rules/{name}.md#{CONFIG_SECTION}) "
+                         f"| config | {rules} | 0 | "
+                         f"{_markdown_description(str(case.get('description', '')))} |")
     _write(out / "index.md", "\n".join(lines) + "\n")
     for case in cases:
         title = case["id"]
@@ -581,6 +789,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_role("rule", RuleRole())
     app.add_directive("position", PositionDirective)
     app.add_directive("case-viewer", CaseViewerDirective)
+    app.add_directive("config-cases", ConfigCasesDirective)
     app.add_node(viewer_node, html=(_visit_viewer, None), text=(_skip, None),
                  latex=(_skip, None), man=(_skip, None), texinfo=(_skip, None))
     app.connect("builder-inited", _check_corpus)

@@ -36,13 +36,18 @@
         ? frame.refused_words + " — " + frame.refused + (frame.rule
           ? " (refused under " + frame.rule + ")" : " (refused as malformed, under no rule)")
         : "nothing");
+      text(root, ".copa-viewer-fires", frame.fires && frame.fires.length
+        ? frame.fires.join(", ") : "none of the case's rules");
       text(root, ".copa-viewer-mover", frame.mover);
       text(root, ".copa-viewer-outcome", frame.outcome);
-      text(root, ".copa-viewer-count", frame.legal.length + " legal action"
-        + (frame.legal.length === 1 ? "" : "s"));
+      var shownList = frame.chance || frame.legal;
+      text(root, ".copa-viewer-count", frame.chance
+        ? "chance: " + (frame.chance.length > 1 ? frame.chance.length + " outcomes, with their "
+          + "probabilities" : frame.chance[0])
+        : frame.legal.length + " legal action" + (frame.legal.length === 1 ? "" : "s"));
       var list = root.querySelector(".copa-viewer-legal");
       list.textContent = "";
-      frame.legal.forEach(function (action) {
+      shownList.forEach(function (action) {
         var item = document.createElement("li");
         var code = document.createElement("code");
         code.textContent = action;

@@ -155,3 +155,43 @@ class TestCaseViewer:
         assert "view" in title.get_attribute("textContent")
         browser.save_screenshot(str(SHOTS / "viewer-copas.png"))
         assert errors(browser) == []
+
+
+GAMES_PAGES = ("kala", "ronda", "hopper", "da_capo", "kopa", "copas")
+
+
+@pytest.mark.parametrize("game", GAMES_PAGES)
+def test_each_rule_page_first_example(site: Path, browser: Any, game: str) -> None:
+    """Each game's rule page: its first example is drawn, laid out, captioned with the step
+    the prose names, and kept as a screenshot (``rules-<game>-example.png``)."""
+    browser.get((site / "rules" / f"{game}.html").as_uri())
+    figure = browser.find_element(By.CSS_SELECTOR, ".copa-position")
+    browser.execute_script("arguments[0].scrollIntoView();", figure)
+    pictures = rendered_pictures(browser, ".copa-position .copa-picture svg")
+    assert pictures and pictures[0]["width"] > 200 and pictures[0]["shapes"] > 10
+    caption = figure.find_element(By.CSS_SELECTOR, ".copa-caption").text
+    step = caption.split(", step ")[1].split()[0].rstrip(".;(")
+    prose = browser.execute_script(
+        "var p = arguments[0].previousElementSibling;"
+        " while (p && p.tagName !== 'P') { p = p.previousElementSibling; }"
+        " return p ? p.textContent : '';", figure)
+    assert f"step {step}" in prose, (caption, prose)
+    figure.screenshot(str(SHOTS / f"rules-{game}-example.png"))
+    assert errors(browser) == []
+
+
+def test_viewer_marks_fired_rules_and_chance(site: Path, browser: Any) -> None:
+    """A HOPPER case: at a landing the viewer lists the chance outcomes with their
+    probabilities, and the step where the foursome is claimed marks HOPPER-8."""
+    browser.get((site / "cases" / "hopper" / "trace" / "foursome-and-close-up.html").as_uri()
+                + "#step-7")
+    count = browser.find_element(By.CSS_SELECTOR, ".copa-viewer-count").get_attribute(
+        "textContent")
+    assert count.startswith("chance: ") and "probabilities" in count
+    items = [li.get_attribute("textContent")
+             for li in browser.find_elements(By.CSS_SELECTOR, ".copa-viewer-legal li")]
+    assert any("1/4" in item for item in items), items
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.ARROW_RIGHT)
+    assert "HOPPER-8" in browser.find_element(By.CSS_SELECTOR, ".copa-viewer-fires").text
+    assert errors(browser) == []

@@ -4,8 +4,11 @@ picture is pinned to a corpus case at the step where a rule fires, and every wro
 
 from __future__ import annotations
 
+import re
+import sys
 from contextlib import redirect_stderr
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sphinx.cmd.build import build_main
@@ -92,3 +95,118 @@ class TestPosition:
         """An unknown case, a rule that does not fire in the case, or no step named, fails."""
         status, warnings, _ = build(tmp_path, f"# Page\n\n```{{position}} {options}\n```\n")
         assert status != 0 and message in warnings
+
+
+# -- every pictured example shows its rule ----------------------------------------------------
+
+DIRECTIVE = re.compile(r"```\{position\} (?P<case>\S+)\n(?P<options>(?::[a-z]+:.*\n)*)```")
+
+
+def pictured() -> list[tuple[str, str, dict[str, str], str]]:
+    """Every ``{position}`` with ``:rule:`` in the book's pages and the specs: the page, the
+    case, its options and the prose paragraph just before it (before its pair, for a
+    ``:before:`` picture followed by the picture after)."""
+    found = []
+    for path in sorted([*(ROOT / "docs" / "rules").glob("*.md"), *(ROOT / "specs").glob("*.md")]):
+        text = path.read_text()
+        for match in DIRECTIVE.finditer(text):
+            options = dict(re.findall(r"^:([a-z]+):[ \t]*(.*)$", match["options"], re.M))
+            if "rule" not in options:
+                continue
+            before = text[:match.start()].rstrip()
+            while before.endswith("```"):  # the first picture of a pair
+                before = before[:before.rfind("```{position}")].rstrip()
+            paragraph = before.split("\n\n")[-1]
+            found.append((path.relative_to(ROOT).as_posix(), match["case"], options, paragraph))
+    return found
+
+
+PICTURED = pictured()
+
+
+def _rulebook() -> Any:
+    sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+    import rulebook
+
+    return rulebook
+
+
+@pytest.mark.parametrize(("page", "case_id", "options", "prose"), PICTURED,
+                         ids=[f"{p}:{c}" + (":before" if "before" in o else "")
+                              for p, c, o, _ in PICTURED])
+def test_a_picture_shows_the_step_where_its_rule_fires(page: str, case_id: str,
+                                                       options: dict[str, str],
+                                                       prose: str) -> None:
+    """The captioned step is one whose own action sets the rule off (or, for a ``:before:``
+    picture, the step just before it); the prose names the rule, and where it names a step
+    or a seat, they are the caption's step and the seat that acts there."""
+    rulebook = _rulebook()
+    from copa_ref.games import GAMES
+
+    case = rulebook._corpus()[case_id]
+    game = GAMES[case["game"]]
+    fired = rulebook.firing_steps(game, case, options["rule"], options.get("misreading"))
+    assert fired, f"{options['rule']} does not fire in {case_id}"
+    step = fired[0]
+    assert step in fired
+    frames = rulebook._case_frames(case_id)
+    action = frames[step].action
+    assert options["rule"] in prose or "position" in prose or page.startswith("specs/"), prose
+    steps_named = {int(n) for n in re.findall(r"\bsteps? (\d+)", prose)}
+    if steps_named:
+        shown = step - 1 if "before" in options else step
+        assert shown in steps_named, (steps_named, shown)
+    seats_named = {int(n) for n in re.findall(r"\b[Ss]eat (\d+)", prose)}
+    if seats_named and isinstance(action, dict) and isinstance(action.get("seat"), int):
+        assert action["seat"] in seats_named, (seats_named, action)
+
+
+@pytest.mark.parametrize("page", sorted((ROOT / "docs" / "rules").glob("[a-z]*.md")),
+                         ids=lambda p: p.stem)
+def test_each_rule_page_example_names_its_step_and_seat(page: Path) -> None:
+    """Each game's first pictured example says, in its prose, the step it shows and the seat
+    that acts there, so that the reader can check the picture against the words."""
+    if page.stem in ("index", "kopa-example"):
+        return
+    first = next((p for p in PICTURED if p[0] == f"docs/rules/{page.name}"), None)
+    assert first is not None, f"{page.name} pictures no rule"
+    _, _, _, prose = first
+    assert re.search(r"\bsteps? \d+", prose), prose
+    assert re.search(r"\b[Ss]eat \d+", prose), prose
+
+
+def test_every_corpus_case_is_reachable(tmp_path: Path) -> None:
+    """The cases index lists every case of the corpus with its description: a viewer page
+    for each case with a position, its game's rule page (whose ``{config-cases}`` lists it,
+    with what is refused and why) for each config case; JSON in a description is code, so
+    it keeps its straight quotes."""
+    import json
+    from types import SimpleNamespace
+
+    rulebook = _rulebook()
+    rulebook._generate_pages(SimpleNamespace(srcdir=str(tmp_path)))
+    index = (tmp_path / "cases" / "index.md").read_text()
+    assert "| case | kind | rules | steps | description |" in index
+    every = [case for path in sorted((ROOT / "conformance" / "cases").glob("*/*.json"))
+             for case in json.loads(path.read_text())["cases"]]
+    configs = [case for case in every if case["kind"] == "config"]
+    assert len(configs) >= 29
+    for case in every:
+        if case["kind"] == "config":
+            target = f"../rules/{case['game']}.md#{rulebook.CONFIG_SECTION}"
+            page = (ROOT / "docs" / "rules" / f"{case['game']}.md").read_text()
+            assert f"```{{config-cases}} {case['game']}\n```" in page
+            assert "## Configs the rules refuse" in page
+        else:
+            target = f"{case['id']}.md"
+            assert (tmp_path / "cases" / f"{case['id']}.md").is_file()
+        assert f"[`{case['id']}`]({target})" in index, case["id"]
+    assert '`{"ok": false, "error": ...}`' in index
+
+
+def test_description_json_is_code() -> None:
+    """A description's JSON becomes a literal (no smart quotes); the rest stays text."""
+    rulebook = _rulebook()
+    parts = rulebook.description_nodes('answers with {"ok": false} at once')
+    assert [type(p).__name__ for p in parts] == ["Text", "literal", "Text"]
+    assert parts[1].astext() == '{"ok": false}'

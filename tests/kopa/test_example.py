@@ -24,6 +24,28 @@ class TestDiagnosis:
         assert found.departure.startswith("Round 2:") and "Gules 2" in found.departure
         assert "KOPA-8" in found.departure
 
+    def test_independent_charged_and_restated(self) -> None:
+        """KOPA-15: of the 54 items, 37 are independent violations, 13 charge a point for
+        the invalid play the item before lists, and 4 restate an earlier item; the report
+        says which is which."""
+        found = diagnose().violations
+        kinds = [v.kind for v in found]
+        assert (kinds.count("independent"), kinds.count("charged"),
+                kinds.count("restatement")) == (37, 13, 4)
+        for number, v in enumerate(found, 1):
+            if v.kind == "charged":
+                assert v.of == number - 1 and found[number - 2].admitted
+                assert "charged 1 for an invalid play" in v.reason
+            elif v.kind == "restatement":
+                assert v.of is not None and v.of < number
+            else:
+                assert v.of is None
+        assert [n for n, v in enumerate(found, 1) if v.kind == "restatement"] == [8, 22, 39, 51]
+        lines = report(diagnose())
+        assert "37 are independent violations, 13 charge a point" in lines[1]
+        assert any(line.endswith("(restates item 4)") for line in lines)
+        assert any(line.endswith("(charged for item 5)") for line in lines)
+
     def test_every_kind_of_violation_is_named(self) -> None:
         """KOPA-4, KOPA-6, KOPA-7, KOPA-8, KOPA-12, KOPA-14, KOPA-15, KOPA-16, KOPA-19,
         KOPA-20: the deal, plays, passes, table lines, penalties and the final scores."""

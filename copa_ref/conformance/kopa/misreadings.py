@@ -220,7 +220,15 @@ VACUOUS: dict[str, str] = {}
 
 # -- The rule book's misreadings ------------------------------------------------------------
 
-PICTURED: tuple[Misreading, ...] = ()
+def _eight_never_laid(up: object, down: object) -> bool:
+    return False
+
+
+PICTURED: tuple[Misreading, ...] = (
+    Misreading(rule="KOPA-13", slug="eight-never-laid",
+               description="an 8 is never laid: a suit's 7 and 9 stay open",
+               replacements={"eight_ready": _eight_never_laid}),
+)
 """Misreadings the rule book uses to find the step where a rule it pictures fires, for
 the rules no other misreading of the catalogue covers yet."""
 
