@@ -141,7 +141,7 @@ def misread(game: Game[Any, Any, Any, Any], misreading: Misreading) -> Game[Any,
                 continue
             if public in replaced and name not in replaced:
                 inner[public] = getattr(copy, public)
-            else:
+            elif hasattr(copy, name):  # a copy of another module keeps the game's own
                 inner[public] = getattr(copy, name)
         changes["trusted"] = attrs.evolve(game.trusted, **inner)
     return attrs.evolve(game, name=game.name, **changes)
