@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import attrs
 
-from copa_ref.core.entry import CHECKED, remember
+from copa_ref.core.entry import CHECKED
 from copa_ref.core.types import MoverKind, Seat, ToMove
 
 if TYPE_CHECKING:
@@ -150,18 +150,28 @@ def steps(game: Game[S, A, Any, Any], policy: Policy[S, A], rng: random.Random, 
     if state is None:
         state = game.new_game(game.default_config() if config is None else config)
     inner = game.inner()
-    mark = game.trusted is not None
+    to_move, legal_actions, apply = inner.to_move, inner.legal_actions, inner.apply
+    mark = object.__setattr__ if game.trusted is not None else None
+    seat_node, nobody = MoverKind.SEAT, MoverKind.NOBODY
     mover = game.to_move(state)
     for _ in range(max_steps):
-        if mover.kind is MoverKind.NOBODY:
+        kind = mover.kind
+        if kind is seat_node:  # the usual node, inline: one seat picks among its actions
+            legal = legal_actions(state, None)
+            if not legal:
+                _legal(game, inner, state, None)
+            action = policy(state, mover.seats[0], legal, rng)
+            produced = _produced(action, legal)
+        elif kind is nobody:
             return
-        action, produced = _choose(game, inner, state, mover, policy, rng)
-        after = inner.apply(state, action) if produced else game.apply(state, action)
-        if mark:  # built by the rules from a checked state: valid, not to be checked again
-            remember(after, CHECKED, True)
+        else:
+            action, produced = _choose(game, inner, state, mover, policy, rng)
+        after = apply(state, action) if produced else game.apply(state, action)
+        if mark is not None:  # built by the rules from a checked state: valid already
+            mark(after, CHECKED, True)
         yield Step(state, mover, action, after)
         state = after
-        mover = inner.to_move(state)
+        mover = to_move(state)
 
 
 def play(game: Game[S, A, Any, Any], policy: Policy[S, A], rng: random.Random, *,
