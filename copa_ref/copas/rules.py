@@ -86,6 +86,11 @@ DECK: tuple[Card, ...] = tuple(sorted(Card, key=lambda c: c.index))
 _DECK_3: tuple[Card, ...] = tuple(c for c in DECK if c is not Card.C2p)
 _HAND_SIZE = {3: 13, 4: 10, 5: 8}
 _COPAS = Suit.COPAS
+# The phases and options as module constants: the rules read them on every card, and an
+# Enum member read from its class costs several times a global in CPython 3.11.
+_PLAY, _DEAL, _OVER = Phase.PLAY, Phase.DEAL, Phase.OVER
+_BROKEN_LEAD = CopasLead.BROKEN
+_PLAIN_ORDER = RankOrder.PLAIN
 
 # One Play object per (seat, card), so that legal_actions builds nothing in the hot path.
 _PLAYS: tuple[tuple[Play, ...], ...] = tuple(
@@ -206,7 +211,7 @@ def new_game(config: Config | None = None) -> State:
     n = config.players
     return _CHECKS.built(State(
         config=config,
-        phase=Phase.DEAL,
+        phase=_DEAL,
         round=1,
         dealer=config.first_dealer,
         scores=(0,) * n,
@@ -237,9 +242,9 @@ def to_move(state: State) -> ToMove:
 
 def _to_move(state: State) -> ToMove:
     phase = state.phase
-    if phase is Phase.PLAY:
+    if phase is _PLAY:
         return _MOVERS[seat_at(state.leader, len(state.trick), len(state.hands))]
-    if phase is Phase.DEAL:
+    if phase is _DEAL:
         return CHANCE
     return NOBODY
 
@@ -276,7 +281,7 @@ def _copas_broken(tricks: tuple[Trick, ...]) -> bool:
 
 def _lead_cards(state: State, hand: tuple[Card, ...]) -> tuple[Card, ...]:
     """The cards *hand* may lead (COPAS-12), under the house rule of COPAS-15 if chosen."""
-    if state.config.copas_lead is CopasLead.BROKEN and not _copas_broken(state.tricks):
+    if state.config.copas_lead is _BROKEN_LEAD and not _copas_broken(state.tricks):
         # COPAS-15 (house rule): no copa led before copas are broken, unless only copas held.
         others = tuple([c for c in hand if c.suit is not _COPAS])
         if others:
@@ -298,7 +303,7 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
 
 
 def _legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
-    if state.phase is not Phase.PLAY:
+    if state.phase is not _PLAY:
         return ()
     trick = state.trick
     hands = state.hands
@@ -402,9 +407,9 @@ def round_points(
 
 
 def _wrong_node(state: State, what: str) -> IllegalActionError:
-    if state.phase is Phase.OVER:
+    if state.phase is _OVER:
         return IllegalActionError("COPAS-20", f"the match is over; no {what}")
-    if state.phase is Phase.DEAL:
+    if state.phase is _DEAL:
         # COPAS-6: every round starts with the deal.
         return IllegalActionError("COPAS-6", f"the round must be dealt first; no {what}")
     return IllegalActionError("COPAS-9", f"a seat is to play a card; no {what}")
@@ -458,7 +463,7 @@ def _check_action(action: object) -> None:
 
 
 def _deal(state: State, action: Deal) -> State:
-    if state.phase is not Phase.DEAL:
+    if state.phase is not _DEAL:
         raise _wrong_node(state, "deal")
     n = len(state.hands)
     hands = action.hands
@@ -469,7 +474,7 @@ def _deal(state: State, action: Deal) -> State:
     size = _HAND_SIZE[n]
     the_deck = deck(n)
     out = left_out(n)
-    seen: set[Card] = set()
+    seen: set[int] = set()  # card indices: an int hashes in C, an Enum member in Python
     for seat, hand in enumerate(hands):
         for card in hand:
             # COPAS-4: three players play without the two of clubs.
@@ -477,10 +482,10 @@ def _deal(state: State, action: Deal) -> State:
                 msg = "the two of clubs is left out with three players"
                 raise IllegalActionError("COPAS-4", msg)
             # COPAS-6: every card dealt exactly once.
-            if card in seen:
+            if card.index in seen:
                 msg = f"{card} is dealt twice"
                 raise IllegalActionError("COPAS-6", msg)
-            seen.add(card)
+            seen.add(card.index)
         # COPAS-6: everyone gets the same number of cards: 13, 10 or 8.
         if len(hand) != size:
             msg = f"seat {seat} is dealt {len(hand)} cards; with {n} players each gets {size}"
@@ -490,7 +495,7 @@ def _deal(state: State, action: Deal) -> State:
         raise IllegalActionError("COPAS-6", msg)
     return State(
         config=state.config,
-        phase=Phase.PLAY,
+        phase=_PLAY,
         round=state.round,
         dealer=state.dealer,
         scores=state.scores,
@@ -504,7 +509,7 @@ def _deal(state: State, action: Deal) -> State:
 
 
 def _play(state: State, action: Play) -> State:
-    if state.phase is not Phase.PLAY:
+    if state.phase is not _PLAY:
         raise _wrong_node(state, "card play")
     seat = action.seat
     card = action.card
@@ -532,7 +537,7 @@ def _play(state: State, action: Play) -> State:
             raise IllegalActionError("COPAS-11", msg)
     elif (
         suit is _COPAS
-        and config.copas_lead is CopasLead.BROKEN
+        and config.copas_lead is _BROKEN_LEAD
         and not _copas_broken(state.tricks)
     ):
         # COPAS-15 (house rule): copas may not be led before one has been played.
@@ -546,14 +551,14 @@ def _play(state: State, action: Play) -> State:
     tricks = state.tricks
     if len(trick) == n:
         # COPAS-13: the highest card of the led suit takes the trick and leads the next.
-        winner = seat_at(leader, trick_winner(trick, config.rank_order is RankOrder.PLAIN), n)
+        winner = seat_at(leader, trick_winner(trick, config.rank_order is _PLAIN_ORDER), n)
         tricks = (*tricks, Trick(leader, trick, winner))
         if round_over(new_hand, tricks, config):
             return _end_round(state, hands, tricks, winner)
         leader, trick = winner, ()
     return State(
         config=config,
-        phase=Phase.PLAY,
+        phase=_PLAY,
         round=state.round,
         dealer=state.dealer,
         scores=state.scores,
@@ -597,7 +602,7 @@ def _end_round(
     if max(scores) >= BURST:
         return State(
             config=config,
-            phase=Phase.OVER,
+            phase=_OVER,
             round=state.round,
             dealer=state.dealer,
             scores=scores,
@@ -611,7 +616,7 @@ def _end_round(
     dealer = next_dealer(state.dealer, n)
     return State(
         config=config,
-        phase=Phase.DEAL,
+        phase=_DEAL,
         round=state.round + 1,
         dealer=dealer,
         scores=scores,
@@ -638,7 +643,7 @@ def sample_chance(state: State, rng: random.Random) -> Deal:
     """
     _CHECKS.enter(state)
     check_rng(rng)
-    if state.phase is not Phase.DEAL:
+    if state.phase is not _DEAL:
         raise _wrong_node(state, "deal is due")
     n = len(state.hands)
     cards = shuffled(rng, deck(n))
@@ -657,7 +662,7 @@ def outcome(state: State) -> Outcome | None:
     :raises InvalidStateError: for a Copas state no legal play can produce.
     """
     _CHECKS.enter(state)
-    if state.phase is not Phase.OVER:
+    if state.phase is not _OVER:
         return None
     scores = state.scores
     n = len(scores)
@@ -738,13 +743,13 @@ def _shape(state: State) -> None:
 
 def _fresh(state: State) -> bool:
     """A match before its first deal, or resumed at a deal from its scores: no card out."""
-    return (state.phase is Phase.DEAL and not state.tricks and not state.trick
+    return (state.phase is _DEAL and not state.tricks and not state.trick
             and not any(state.hands))
 
 
 def _between_rounds(state: State) -> bool:
     """A round has been scored, and its cards are still on the table (deal or over)."""
-    return state.phase is not Phase.PLAY and not _fresh(state)
+    return state.phase is not _PLAY and not _fresh(state)
 
 
 # The rules a state obeys, in the order of specs/copas.md, one check under each sentence.
@@ -778,7 +783,7 @@ def _dealers_and_rounds(state: State) -> str | None:
     seats = range(state.config.players)
     if state.dealer not in seats or state.leader not in seats or state.round < 1:
         return "dealer, leader or round out of range"
-    if _between_rounds(state) and state.phase is Phase.DEAL and state.round == 1:
+    if _between_rounds(state) and state.phase is _DEAL and state.round == 1:
         return "a finished round before round 1"
     return None
 
@@ -786,7 +791,7 @@ def _dealers_and_rounds(state: State) -> str | None:
 @rule("COPAS-8")
 def _shuffler_leads(state: State) -> str | None:
     """At a deal, the shuffler (the dealer's right) is to lead the round's first trick."""
-    if state.phase is Phase.DEAL and state.leader != (state.dealer + 1) % state.config.players:
+    if state.phase is _DEAL and state.leader != (state.dealer + 1) % state.config.players:
         if _fresh(state):
             return "the shuffler (the dealer's right) leads the round"
         if state.tricks:
@@ -797,7 +802,7 @@ def _shuffler_leads(state: State) -> str | None:
 @rule("COPAS-9")
 def _one_card_each(state: State) -> str | None:
     """The trick in progress lacks at least one seat's card."""
-    if state.phase is Phase.PLAY and len(state.trick) >= state.config.players:
+    if state.phase is _PLAY and len(state.trick) >= state.config.players:
         return "the trick in progress has a card from every seat"
     return None
 
@@ -837,16 +842,16 @@ def _tricks_taken(state: State) -> str | None:
     if _fresh(state):
         return None
     n, config = state.config.players, state.config
-    round_dealer = (state.dealer - 1) % n if state.phase is Phase.DEAL else state.dealer
+    round_dealer = (state.dealer - 1) % n if state.phase is _DEAL else state.dealer
     expected = (round_dealer + 1) % n
-    plain = config.rank_order is RankOrder.PLAIN
+    plain = config.rank_order is _PLAIN_ORDER
     for t in state.tricks:
         if len(t.cards) != n or t.leader != expected:
             return "a taken trick has a card from each seat, led by the last winner"
         if t.winner != (t.leader + trick_winner(t.cards, plain)) % n:
             return f"trick {[str(c) for c in t.cards]} went to the wrong seat"
         expected = t.winner
-    if state.phase is Phase.PLAY and state.leader != expected:
+    if state.phase is _PLAY and state.leader != expected:
         return "the trick in progress is not led by the last winner"
     return None
 
@@ -856,7 +861,7 @@ def _round_in_progress(state: State) -> str | None:
     """No trick is in progress between rounds; while a round is played, the hands are equal
     at the start of every trick, and (house rule) it stops once all copas are out."""
     n, config, tricks = state.config.players, state.config, state.tricks
-    if state.phase is not Phase.PLAY:
+    if state.phase is not _PLAY:
         return "a trick in progress between rounds" if state.trick else None
     size = _HAND_SIZE[n] - len(tricks)
     for k in range(n):
@@ -902,7 +907,7 @@ def _pending_seat(state: State) -> str | None:
 @rule("COPAS-20")
 def _burst_ends(state: State) -> str | None:
     """The match goes on exactly while nobody has burst."""
-    if (state.phase is Phase.OVER) != (max(state.scores) >= BURST):
+    if (state.phase is _OVER) != (max(state.scores) >= BURST):
         return "the match is over exactly when a seat has 51 or more points"
     return None
 
@@ -948,7 +953,7 @@ def render(state: State) -> str:
     ]
     for s in range(n):
         lines.append(f"  seat {s}: {_cards(state.hands[s])}")
-    if state.phase is Phase.PLAY:
+    if state.phase is _PLAY:
         lines.append(f"trick led by seat {state.leader}: {_cards(state.trick)}")
         lines.append(f"tricks taken: {len(state.tricks)}")
     return "\n".join(lines)
@@ -981,7 +986,7 @@ def chance_step(state: State, prefix: tuple[int, ...]) -> tuple[tuple[int, Fract
     :raises ValueError: when *prefix* is no start of a deal.
     """
     _CHECKS.enter(state)
-    if state.phase is not Phase.DEAL:
+    if state.phase is not _DEAL:
         raise _wrong_node(state, "deal is due")
     n = len(state.hands)
     left = {card.index: card for card in deck(n)}

@@ -78,6 +78,11 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 """DACAPO-1: the most players."""
 
+# Options read every round, as module constants: an Enum member read from its class costs
+# several times a global in CPython 3.11.
+_TARGET_CUP = TargetReached.TARGET_CUP
+_TWO_LEVEL = TieResolution.TWO_LEVEL
+
 Lines = tuple[tuple[int, ...], ...]
 Table = tuple[tuple[int, ...], Lines, int, int]
 """Where the beans are: reserves, lines, target cup, box."""
@@ -110,7 +115,7 @@ def line_length(players: int) -> int:
 def _reach(config: Config) -> int:
     """The advance that reaches the target (DACAPO-15): past a full line, or a full line."""
     length = line_length(config.players)
-    return length + 1 if config.target_reached_when is TargetReached.TARGET_CUP else length
+    return length + 1 if config.target_reached_when is _TARGET_CUP else length
 
 
 def _initial(config: Config) -> State:
@@ -198,7 +203,7 @@ def round_winner(bids: tuple[int | None, ...], tie_resolution: TieResolution) ->
         if counts[level] > 1:
             tied_levels += 1
             # DACAPO-11 option two_level: a tied second level ends the search.
-            if tied_levels == 2 and tie_resolution is TieResolution.TWO_LEVEL:
+            if tied_levels == 2 and tie_resolution is _TWO_LEVEL:
                 break
     # DACAPO-12: no single highest bid, nobody advances.
     return None
@@ -292,6 +297,13 @@ def _to_move(state: State) -> ToMove:
     if memo is not None and memo[0] is _MEMO:
         mover: ToMove = memo[1]
         return mover
+    return _remember_mover(state)
+
+
+def _remember_mover(state: State) -> ToMove:
+    """Work out who moves in *state* and keep it in its memo (the rules do so for every
+    state they build, so that reading it never takes the slow path of an empty slot)."""
+    mover: ToMove
     if is_over(state):
         mover = NOBODY
     else:
@@ -444,7 +456,7 @@ def _apply(state: State, action: Action) -> State:
                 finisher = seat
             reserves, lines, target, box = last_player_step(
                 (reserves, lines, target, box), seat)
-    return State(
+    after = State(
         config=config,
         reserves=reserves,
         lines=lines,
@@ -454,6 +466,8 @@ def _apply(state: State, action: Action) -> State:
         rounds=(*state.rounds, Round(bids, winner)),
         last_step=last_step,
     )
+    _remember_mover(after)
+    return after
 
 
 def is_legal(state: State, action: Action) -> bool:

@@ -99,6 +99,14 @@ START_SQUARES: tuple[Square, Square] = ((0, 0), (BOARD - 1, BOARD - 1))
 SOWING = 4
 """KALA-4: a regular sowing takes this many beans from the store (one per square)."""
 
+# The phases and options as module constants: the rules read them on every action, and an
+# Enum member read from its class costs several times a global in CPython 3.11.
+_SOW, _HARVEST, _PLACE, _BONUS, _BONUS_SOW, _OVER = (
+    Phase.SOW, Phase.HARVEST, Phase.PLACE, Phase.BONUS, Phase.BONUS_SOW, Phase.OVER)
+_MANDATORY_HARVEST = HarvestRule.MANDATORY
+_OPTIONAL_BONUS, _MANDATORY_BONUS = BonusRule.OPTIONAL, BonusRule.MANDATORY
+_AFTER_TURN = EndCheck.AFTER_TURN
+
 _MOVERS = (ToMove.seat(0), ToMove.seat(1))
 
 # Prebuilt actions: the legal sets are looked up, never rebuilt.
@@ -119,11 +127,11 @@ _PLACES: dict[tuple[int, Square], tuple[Place, ...]] = {
 
 # The rule that names what a phase waits for (a wrong kind of action breaks it).
 _PHASE_RULE = {
-    Phase.SOW: ("KALA-4", Sow, "a turn begins by sowing 4 beans"),
-    Phase.HARVEST: ("KALA-16", Harvest, "the harvest is decided before the cup moves"),
-    Phase.PLACE: ("KALA-10", Place, "the playing cup must be placed next to the opponent's"),
-    Phase.BONUS: ("KALA-12", Bonus, "the bonus move is to be taken or declined"),
-    Phase.BONUS_SOW: ("KALA-12", Sow, "the bonus move sows the playing cup's beans"),
+    _SOW: ("KALA-4", Sow, "a turn begins by sowing 4 beans"),
+    _HARVEST: ("KALA-16", Harvest, "the harvest is decided before the cup moves"),
+    _PLACE: ("KALA-10", Place, "the playing cup must be placed next to the opponent's"),
+    _BONUS: ("KALA-12", Bonus, "the bonus move is to be taken or declined"),
+    _BONUS_SOW: ("KALA-12", Sow, "the bonus move sows the playing cup's beans"),
 }
 
 
@@ -151,7 +159,7 @@ def new_game(config: Config | None = None) -> State:
         stores=(TOTAL_BEANS // 2, TOTAL_BEANS // 2),
         bank=0,
         turn=config.first_player,
-        phase=Phase.SOW,
+        phase=_SOW,
     )
     problem = _seats.test(state)  # KALA-3: the first player is a seat
     if problem is not None:
@@ -174,7 +182,7 @@ def to_move(state: State) -> ToMove:
 
 
 def _to_move(state: State) -> ToMove:
-    if state.phase is Phase.OVER:
+    if state.phase is _OVER:
         return NOBODY
     return _MOVERS[state.turn]
 
@@ -199,16 +207,16 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
 
 def _legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
     turn = state.turn
-    if state.phase is Phase.OVER or (seat is not None and seat != turn):
+    if state.phase is _OVER or (seat is not None and seat != turn):
         return ()
     phase = state.phase
-    if phase is Phase.SOW:
+    if phase is _SOW:
         return _SOWS[(turn, state.cups[turn], SOWING)]
-    if phase is Phase.BONUS_SOW:
+    if phase is _BONUS_SOW:
         return _SOWS[(turn, state.cups[turn], bonus_length(state))]
-    if phase is Phase.HARVEST:
+    if phase is _HARVEST:
         return _CHOICES[(Harvest, turn)]
-    if phase is Phase.BONUS:
+    if phase is _BONUS:
         return _CHOICES[(Bonus, turn)]
     assert state.last is not None
     return _PLACES[(turn, state.last)]
@@ -274,9 +282,9 @@ def _last_cup_beans(state: State) -> int:
 def _after_sowing(state: State) -> State:
     """KALA-15, KALA-16: a harvest first (decided, or forced when mandatory), then the cup."""
     if harvestable(_last_cup_beans(state)):
-        if state.config.harvest is HarvestRule.MANDATORY:
+        if state.config.harvest is _MANDATORY_HARVEST:
             return _harvest(state)
-        return state if state.phase is Phase.HARVEST else _with_phase(state, Phase.HARVEST)
+        return state if state.phase is _HARVEST else _with_phase(state, _HARVEST)
     return _move_cup(state)
 
 
@@ -301,7 +309,7 @@ def _harvest(state: State) -> State:
     stores = (state.stores[0] + to_store, state.stores[1]) if seat == 0 else (
         state.stores[0], state.stores[1] + to_store)
     harvested = State(state.config, field, state.cups, cup_beans, stores,
-                      state.bank + to_bank, seat, Phase.HARVEST, state.bonus_sowing, state.last)
+                      state.bank + to_bank, seat, _HARVEST, state.bonus_sowing, state.last)
     return _move_cup(harvested)
 
 
@@ -318,7 +326,7 @@ def _move_cup(state: State) -> State:
     if state.last == state.cups[1 - state.turn]:
         options = NEIGHBOURS[state.last]
         if len(options) > 1:
-            return _with_phase(state, Phase.PLACE)
+            return _with_phase(state, _PLACE)
         return _place(state, options[0])
     return _place(state, cup_destination(state.cups, state.turn, state.last))
 
@@ -330,9 +338,9 @@ def _place(state: State, square: Square) -> State:
     cups = (square, state.cups[1]) if seat == 0 else (state.cups[0], square)
     if not state.bonus_sowing and bonus_due(state.cup_beans[seat]):
         # KALA-12: after moving, 4 or more beans in the playing cup give a bonus move.
-        if state.config.bonus is BonusRule.OPTIONAL:
+        if state.config.bonus is _OPTIONAL_BONUS:
             return State(state.config, state.field, cups, state.cup_beans, state.stores,
-                         state.bank, seat, Phase.BONUS)
+                         state.bank, seat, _BONUS)
         return _start_bonus(state, cups)
     return _end_turn(state, cups)
 
@@ -357,7 +365,7 @@ def _start_bonus(state: State, cups: tuple[Square, Square] | None = None) -> Sta
     """KALA-12: the bonus sowing begins (the playing cups on *cups*, default where they
     stand); with one path only, it is sown at once."""
     bonus = State(state.config, state.field, state.cups if cups is None else cups,
-                  state.cup_beans, state.stores, state.bank, state.turn, Phase.BONUS_SOW)
+                  state.cup_beans, state.stores, state.bank, state.turn, _BONUS_SOW)
     options = _SOWS[(bonus.turn, bonus.cups[bonus.turn], bonus_length(bonus))]
     if len(options) == 1:
         return _sow(bonus, options[0].path)
@@ -369,13 +377,13 @@ def _end_turn(state: State, cups: tuple[Square, Square] | None = None) -> State:
     playing cups on *cups*, default where they stand)."""
     seat, nxt = state.turn, 1 - state.turn
     cups = state.cups if cups is None else cups
-    after_turn = state.config.end_check is EndCheck.AFTER_TURN
+    after_turn = state.config.end_check is _AFTER_TURN
     over = too_few(state.stores[seat] if after_turn else state.stores[nxt])
     if over and after_turn:
         return State(state.config, state.field, cups, state.cup_beans, state.stores,
-                     state.bank, seat, Phase.OVER)
+                     state.bank, seat, _OVER)
     return State(state.config, state.field, cups, state.cup_beans, state.stores,
-                 state.bank, nxt, Phase.OVER if over else Phase.SOW)
+                 state.bank, nxt, _OVER if over else _SOW)
 
 
 def _sow(state: State, path: tuple[Square, ...]) -> State:
@@ -383,7 +391,7 @@ def _sow(state: State, path: tuple[Square, ...]) -> State:
     seat = state.turn
     stores = state.stores
     cup_beans = state.cup_beans
-    bonus = state.phase is Phase.BONUS_SOW
+    bonus = state.phase is _BONUS_SOW
     if bonus:
         # KALA-12: all beans leave the playing cup; KALA-14: those no path holds go to the
         # opponent's store.
@@ -398,7 +406,7 @@ def _sow(state: State, path: tuple[Square, ...]) -> State:
             stores[0], stores[1] - SOWING)
     field, cup_beans = sow_beans(state.field, state.cups, cup_beans, seat, path)
     sown = State(state.config, field, state.cups, cup_beans, stores, state.bank, seat,
-                 Phase.HARVEST, bonus, path[-1])
+                 _HARVEST, bonus, path[-1])
     return _after_sowing(sown)
 
 
@@ -430,7 +438,7 @@ def _apply(state: State, action: Action) -> State:
     """:func:`apply` for a checked state and an action of exact types."""
     phase = state.phase
     # KALA-17: nothing is played once the game has ended.
-    if phase is Phase.OVER:
+    if phase is _OVER:
         msg = f"the game is over; seat {1 - state.turn} has won"
         raise IllegalActionError("KALA-17", msg)
     # KALA-3: the players take turns; only the player to move acts.
@@ -473,7 +481,7 @@ def _check_action(action: object) -> None:
 def _apply_sow(state: State, path: tuple[Square, ...]) -> State:
     seat = state.turn
     start = state.cups[seat]
-    length = SOWING if state.phase is Phase.SOW else bonus_length(state)
+    length = SOWING if state.phase is _SOW else bonus_length(state)
     if path not in PATH_SETS[(start, length)]:
         _refuse_path(state, start, path, length)
     return _sow(state, path)
@@ -484,7 +492,7 @@ def _refuse_path(state: State, start: Square, path: tuple[Square, ...], length: 
     error = path_error(start, path, length)
     assert error is not None, f"path {path} is legal but missing from the table"
     rule, msg = error
-    if rule == "KALA-4" and state.phase is Phase.BONUS_SOW:
+    if rule == "KALA-4" and state.phase is _BONUS_SOW:
         # KALA-13: the bonus sows every bean a path has room for.
         rule = "KALA-13"
         msg = f"the bonus sowing puts {length} beans into play; path has {len(path)} squares"
@@ -514,7 +522,7 @@ def outcome(state: State) -> Outcome | None:
     :raises InvalidStateError: for a KALA state no legal play can produce.
     """
     _CHECKS.enter(state)
-    if state.phase is not Phase.OVER:
+    if state.phase is not _OVER:
         return None
     loser = state.turn
     return Outcome(winners=(Seat(1 - loser),), losers=(Seat(loser),), rule="KALA-17")
@@ -622,7 +630,7 @@ def _beans_conserved(state: State) -> str | None:
 
 def _in_sowing(phase: Phase) -> bool:
     """Whether a sowing is being finished: the harvest or the placement is to be decided."""
-    return phase in (Phase.HARVEST, Phase.PLACE)
+    return phase in (_HARVEST, _PLACE)
 
 
 @rule("KALA-16")
@@ -646,11 +654,11 @@ def _turn_needs_four(state: State) -> str | None:
     """A turn starts only with 4 beans in store; the game is over exactly when the player
     who cannot move has fewer."""
     seat, phase, stores = state.turn, state.phase, state.stores
-    if phase is Phase.SOW and too_few(stores[seat]):
+    if phase is _SOW and too_few(stores[seat]):
         return f"seat {seat} is to sow with {stores[seat]} beans"
-    if phase is Phase.OVER and not too_few(stores[seat]):
+    if phase is _OVER and not too_few(stores[seat]):
         return f"game over, but seat {seat} holds {stores[seat]} beans"
-    if (state.config.end_check is EndCheck.AFTER_TURN and phase is not Phase.OVER
+    if (state.config.end_check is _AFTER_TURN and phase is not _OVER
             and too_few(stores[1 - seat])):
         return f"seat {1 - seat} ended a turn with {stores[1 - seat]} beans"
     return None
@@ -660,10 +668,10 @@ def _turn_needs_four(state: State) -> str | None:
 def _harvest_decision(state: State) -> str | None:
     """A harvest is decided only where the last cup holds 4 beans and harvesting is
     optional."""
-    if (state.phase is Phase.HARVEST and state.last is not None
+    if (state.phase is _HARVEST and state.last is not None
             and not harvestable(_last_cup_beans(state))):
         return "no harvest is possible from the last cup"
-    if state.phase is Phase.HARVEST and state.config.harvest is HarvestRule.MANDATORY:
+    if state.phase is _HARVEST and state.config.harvest is _MANDATORY_HARVEST:
         return "a mandatory harvest is never a decision"
     return None
 
@@ -671,7 +679,7 @@ def _harvest_decision(state: State) -> str | None:
 @rule("KALA-10")
 def _placement_decision(state: State) -> str | None:
     """The cup's square is a choice only after the opponent's cup took the last bean."""
-    if state.phase is Phase.PLACE and state.last != state.cups[1 - state.turn]:
+    if state.phase is _PLACE and state.last != state.cups[1 - state.turn]:
         return "placement is a choice only after the opponent's cup took the last bean"
     return None
 
@@ -680,9 +688,9 @@ def _placement_decision(state: State) -> str | None:
 def _bonus_decision(state: State) -> str | None:
     """A bonus move needs 4 beans in the playing cup, and is a decision only if optional."""
     seat = state.turn
-    if state.phase in (Phase.BONUS, Phase.BONUS_SOW) and state.cup_beans[seat] < 4:
+    if state.phase in (_BONUS, _BONUS_SOW) and state.cup_beans[seat] < 4:
         return f"a bonus move with {state.cup_beans[seat]} beans in the cup"
-    if state.phase is Phase.BONUS and state.config.bonus is BonusRule.MANDATORY:
+    if state.phase is _BONUS and state.config.bonus is _MANDATORY_BONUS:
         return "a mandatory bonus is never a decision"
     return None
 
@@ -691,12 +699,12 @@ def _bonus_decision(state: State) -> str | None:
 def _cup_capacity(state: State) -> str | None:
     """With the bonus mandatory, a playing cup never holds more than 6 beans; at the start
     of a turn the mover's holds at most 5 and the other's at most 3."""
-    if state.config.bonus is not BonusRule.MANDATORY:
+    if state.config.bonus is not _MANDATORY_BONUS:
         return None
     seat = state.turn
     if max(state.cup_beans) > 6:
         return f"a playing cup holds {max(state.cup_beans)} beans"
-    if state.phase is Phase.SOW and (state.cup_beans[seat] > 5
+    if state.phase is _SOW and (state.cup_beans[seat] > 5
                                      or state.cup_beans[1 - seat] > 3):
         return f"playing cups hold {state.cup_beans} at the start of a turn"
     return None
@@ -740,7 +748,7 @@ def action_space(config: Config) -> tuple[Action, ...]:
     actions += [a for places in _PLACES.values() for a in places]
     if config.harvest is HarvestRule.OPTIONAL:
         actions += _CHOICES[(Harvest, 0)] + _CHOICES[(Harvest, 1)]
-    if config.bonus is BonusRule.OPTIONAL:
+    if config.bonus is _OPTIONAL_BONUS:
         actions += _CHOICES[(Bonus, 0)] + _CHOICES[(Bonus, 1)]
     return _sorted_actions(actions)
 
