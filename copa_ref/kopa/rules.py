@@ -14,10 +14,14 @@ Every rule lives in one small function that the others call through this module'
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from fractions import Fraction
 from operator import attrgetter
+from typing import cast
+
+import attrs
 
 from copa_ref.core import (
     CHANCE,
@@ -26,12 +30,13 @@ from copa_ref.core import (
     InvalidStateError,
     MalformedInputError,
     Outcome,
+    RuleViolation,
     Seat,
     ToMove,
     canonical_json,
     shuffled,
 )
-from copa_ref.core.codec import excerpt
+from copa_ref.core.codec import MAX_INT, excerpt
 from copa_ref.core.fields import check_instance, check_int, check_position, check_tuple
 from copa_ref.kopa.state import (
     SUITS,
@@ -131,6 +136,36 @@ _index: Callable[[Card], int] = attrgetter("index")
 """A card's place in the canonical order (the sort key of hands)."""
 
 
+# The spec's words for the places of the table (KOPA-14): each suit, in table row order,
+# has an up-pile (built up from its 1, KOPA-9) and beside it a down-pile (built down from
+# its 15, KOPA-10).
+
+
+def _up_pile(row: int) -> int:
+    """The place of the up-pile of the suit in table row *row*."""
+    return 2 * row
+
+
+def _down_pile(row: int) -> int:
+    """The place of the down-pile of the suit in table row *row*, beside its up-pile."""
+    return 2 * row + 1
+
+
+def _is_down_pile(pile: int) -> bool:
+    """Whether the place *pile* holds a down-pile (KOPA-10) rather than an up-pile (KOPA-9)."""
+    return pile % 2 == 1
+
+
+def _suit_row(pile: int) -> int:
+    """The table row of the suit whose pile is in place *pile*."""
+    return pile // 2
+
+
+def _eight_of(row: int) -> Card:
+    """The 8 of the suit in table row *row* (KOPA-13)."""
+    return _BY_ROW[row][7]
+
+
 # -- configuration, seats and set-up (KOPA-2 to KOPA-5, KOPA-21) ---------------------------------
 
 
@@ -144,12 +179,10 @@ def check_config(config: Config) -> None:
     if not isinstance(config, Config):
         msg = f"expected a Kopa Config, got {type(config).__name__}"
         raise MalformedInputError(msg)
-    if type(config.players) is not int or type(config.target) is not int:
-        msg = "players and target must be integers"
-        raise MalformedInputError(msg)
-    if config.first_dealer is not None and type(config.first_dealer) is not int:
-        msg = "first_dealer must be null or an integer"
-        raise MalformedInputError(msg)
+    check_int(config.players, "players")
+    check_int(config.target, "target")
+    if config.first_dealer is not None:
+        check_int(config.first_dealer, "first_dealer")
     if not isinstance(config.false_pass, FalsePass) or not isinstance(
             config.declined_draw, DeclinedDraw):
         msg = "a Kopa option has the wrong type"
@@ -221,7 +254,7 @@ def new_game(config: Config | None = None) -> State:
     check_config(config)
     n = config.players
     dealer = first_dealer(config)
-    return State(
+    return _checked(State(
         config=config,
         phase=_DEAL,
         round=1,
@@ -235,7 +268,7 @@ def new_game(config: Config | None = None) -> State:
         penalties=(0,) * n,
         scores=(0,) * n,
         last_round=(),
-    )
+    ))
 
 
 # -- the table (KOPA-8 to KOPA-14) --------------------------------------------------------------
@@ -249,7 +282,7 @@ def start_cards(pile: int) -> tuple[Card, ...]:
     :post: len(__return__) == 1 and __return__[0].pile == pile
     """
     # KOPA-8: a new sequence starts with a 1 or a 15.
-    return (_BY_ROW[pile >> 1][14 if pile & 1 else 0],)
+    return (card_of(_suit_row(pile), 15 if _is_down_pile(pile) else 1),)
 
 
 def next_up(top: Card) -> tuple[Card, ...]:
@@ -282,7 +315,7 @@ def pile_accepts(pile: int, cards: tuple[Card, ...]) -> tuple[Card, ...]:
     if not cards:
         return start_cards(pile)
     top = cards[-1]
-    return next_down(top) if pile & 1 else next_up(top)
+    return next_down(top) if _is_down_pile(pile) else next_up(top)
 
 
 def eight_ready(up: tuple[Card, ...], down: tuple[Card, ...]) -> bool:
@@ -295,54 +328,31 @@ def eight_ready(up: tuple[Card, ...], down: tuple[Card, ...]) -> bool:
     return bool(up) and up[-1].number == 7 and bool(down) and down[-1].number == 9
 
 
-_wanted_cache: list[tuple[object, object, tuple[Card, ...]]] = [(None, None, ())]
-"""The last table asked about and its answer (a one-entry memo: a turn asks twice, and a
-pass leaves the table as it was). It holds the piles themselves, so their identity is safe."""
-
-_suit_cache: list[tuple[object, object, tuple[Card, ...], bool]] = [(None, None, (), False)] * 4
-"""Each suit's last up- and down-pile asked about, the cards they take and whether the suit's
-8 may be laid (a play changes one pile; the other suits' piles are the same tuples). The
-memos hold what they were asked about, so an identity is never reused for another value; the
-functions they remember are pure."""
-
-
+@functools.lru_cache(maxsize=4096)
 def wanted(piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...]) -> tuple[Card, ...]:
-    """Every card the table takes now: each pile's next card and each ready 8."""
-    last_piles, last_eights, last = _wanted_cache[0]
-    if last_piles is piles and last_eights is eights:
-        return last
+    """Every card the table takes now: each pile's next card and each ready 8.
+
+    A pure function of its values, remembered for the last tables asked about (a turn asks
+    about its table twice, and a pass leaves the table as it was)."""
     found: list[Card] = []
     for row in range(4):
-        up, down = piles[2 * row], piles[2 * row + 1]
-        seen_up, seen_down, takes, ready = _suit_cache[row]
-        if seen_up is not up or seen_down is not down:
-            takes = pile_accepts(2 * row, up) + pile_accepts(2 * row + 1, down)
-            ready = eight_ready(up, down)
-            _suit_cache[row] = (up, down, takes, ready)
-        found += takes
-        if ready:
-            eight = _BY_ROW[row][7]
+        up, down = piles[_up_pile(row)], piles[_down_pile(row)]
+        found += pile_accepts(_up_pile(row), up)
+        found += pile_accepts(_down_pile(row), down)
+        if eight_ready(up, down):
+            eight = _eight_of(row)
             if eight not in eights:
                 found.append(eight)
-    result = tuple(found)
-    _wanted_cache[0] = (piles, eights, result)
-    return result
+    return tuple(found)
 
 
-_legal_cache: list[tuple[object, object, tuple[Card, ...]]] = [(None, None, ())]
-"""The last hand and table asked about and the hand's legal cards (a pass asks twice)."""
-
-
+@functools.lru_cache(maxsize=4096)
 def legal_cards(hand: tuple[Card, ...], piles: tuple[tuple[Card, ...], ...],
                 eights: tuple[Card, ...]) -> tuple[Card, ...]:
-    """The cards of *hand* that may be played now, in the hand's order."""
+    """The cards of *hand* that may be played now, in the hand's order (remembered, like
+    :func:`wanted`, for the last hands and tables asked about)."""
     take = wanted(piles, eights)
-    last_hand, last_take, last = _legal_cache[0]
-    if last_hand is hand and last_take is take:
-        return last
-    result = tuple([c for c in hand if c in take])
-    _legal_cache[0] = (hand, take, result)
-    return result
+    return tuple([c for c in hand if c in take])
 
 
 def arrange(piles: tuple[tuple[Card, ...], ...]) -> tuple[tuple[Card, ...], ...]:
@@ -373,9 +383,11 @@ def refusal(card: Card, piles: tuple[tuple[Card, ...], ...]) -> IllegalActionErr
         first = start_cards(own)[0]
         msg = f"{card} cannot start the {name}-pile: it starts with {first}"
         return IllegalActionError("KOPA-8", msg)
-    for i in range(own & 1, 8, 2):
-        if i != own and piles[i] and abs(piles[i][-1].number - card.number) == 1 and (
-                (card.number > piles[i][-1].number) == (own & 1 == 0)):
+    down = _is_down_pile(own)
+    for i in range(8):
+        if (i != own and _is_down_pile(i) == down and piles[i]
+                and abs(piles[i][-1].number - card.number) == 1
+                and (card.number > piles[i][-1].number) != down):
             # KOPA-11: only on cards of the same suit.
             msg = (f"{card} follows the {PILE_NAMES[i]}-pile's {piles[i][-1]}, but a card "
                    f"builds only on its own suit; the {name}-pile shows {piles[own][-1]}")
@@ -497,7 +509,9 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
     plays = _PLAYS[mover]
     if phase is _DRAWN:
         drawn = state.drawn
-        assert drawn is not None
+        if drawn is None:
+            # KOPA-18: the drawn phase offers the card just drawn.
+            raise InvalidStateError("KOPA-18", "the drawn phase without a drawn card")
         return (plays[drawn.index], _PASSES[mover])
     cards = legal_cards(state.hands[mover], state.piles, state.eights)
     actions: list[Action] = [plays[c.index] for c in cards]
@@ -545,6 +559,12 @@ def apply(state: State, action: Action) -> State:
     """
     _check_state(state)
     _check_action(action)
+    return _checked(_apply(state, action))
+
+
+def _apply(state: State, action: Action) -> State:
+    """:func:`apply` without the entry checks: for a state and an action whose types are
+    known to be right (the rules' own, or checked by :func:`apply`)."""
     kind = type(action)
     if kind is Play:
         return _play(state, action)  # type: ignore[arg-type]
@@ -559,13 +579,37 @@ def apply(state: State, action: Action) -> State:
 
 
 def _check_state(state: object, seat: object = None) -> None:
-    """*state* is a Kopa state and *seat* is ``None`` or a seat at its table.
+    """*state* is a Kopa state whose config is playable and whose fields have exactly their
+    types and shapes, and *seat* is ``None`` or a seat at its table: the check of every entry
+    point, so that no value from outside reaches the rules ill-typed. (Whether the state
+    breaks a rule of play is :func:`check_state`'s question, asked where a state enters from
+    JSON.)
 
     :raises MalformedInputError: otherwise.
+    :raises InvalidStateError: KOPA-2/KOPA-3/KOPA-22 for a config no match is played with.
     """
-    if seat is None and type(state) is State:  # the common case, without the calls
-        return
-    check_position(state, State, "a Kopa state", seat, _seats)
+    if type(state) is State and getattr(state, "_checked", False):
+        if seat is not None:
+            check_position(state, State, "a Kopa state", seat, _seats)
+        return  # checked where it entered, or built by the rules from checked values
+    if type(state) is not State:
+        check_instance(state, State, "a Kopa state")
+    state = cast(State, state)
+    check_config(state.config)
+    problem = _shape_problem(state)
+    if problem is not None:
+        msg = f"malformed Kopa state: {problem}"
+        raise MalformedInputError(msg)
+    if seat is not None:
+        check_position(state, State, "a Kopa state", seat, _seats)
+    _checked(state)
+
+
+def _checked(state: State) -> State:
+    """*state*, marked as checked (:class:`~copa_ref.kopa.state.Checked`): its fields
+    passed the entry check, or the rules built it from checked values."""
+    object.__setattr__(state, "_checked", True)
+    return state
 
 
 def _seats(state: State) -> int:
@@ -633,11 +677,9 @@ def _deal(state: State, action: Deal) -> State:
     if 1 in in_deck:  # pragma: no cover - sizes and uniqueness imply it
         raise IllegalActionError("KOPA-4", "the deal is not the whole deck")
     dealt = tuple(tuple(sorted(hand, key=_index)) for hand in hands[:n])
-    return State(
-        config=state.config,
+    return attrs.evolve(
+        state,
         phase=_PLAY,
-        round=state.round,
-        dealer=state.dealer,
         # KOPA-5: the player to the dealer's left begins.
         turn=leader(state.dealer, n),
         hands=dealt,
@@ -647,8 +689,6 @@ def _deal(state: State, action: Deal) -> State:
         piles=((),) * 8,
         eights=(),
         penalties=(0,) * n,
-        scores=state.scores,
-        last_round=state.last_round,
     )
 
 
@@ -681,7 +721,7 @@ def _play(state: State, action: Play) -> State:
     if card.number == 8:
         row = card.row
         # KOPA-13: the 8 only across its suit's 7 and 9.
-        if not eight_ready(piles[2 * row], piles[2 * row + 1]):
+        if not eight_ready(piles[_up_pile(row)], piles[_down_pile(row)]):
             msg = f"{card} needs its suit's 7 and 9 on the table first"
             raise IllegalActionError("KOPA-13", msg)
         eights = tuple(sorted((*eights, card), key=_row))
@@ -694,21 +734,8 @@ def _play(state: State, action: Play) -> State:
     hands = (*hands[:seat], new_hand, *hands[seat + 1:])
     if round_over(new_hand):
         return _end_round(state, hands, piles, eights, seat)
-    return State(
-        config=state.config,
-        phase=_PLAY,
-        round=state.round,
-        dealer=state.dealer,
-        turn=next_seat(seat, len(hands)),
-        hands=hands,
-        stock=state.stock,
-        drawn=None,
-        piles=piles,
-        eights=eights,
-        penalties=state.penalties,
-        scores=state.scores,
-        last_round=state.last_round,
-    )
+    return attrs.evolve(state, phase=_PLAY, turn=next_seat(seat, len(hands)), hands=hands,
+                        drawn=None, piles=piles, eights=eights)
 
 
 def _row(card: Card) -> int:
@@ -758,21 +785,8 @@ def _pass(state: State, action: Pass) -> State:
         else:
             # KOPA-15: a turn without a card costs one point.
             penalties = _charge(penalties, seat, failed_turn_penalty())
-    return State(
-        config=config,
-        phase=phase,
-        round=state.round,
-        dealer=state.dealer,
-        turn=turn,
-        hands=hands,
-        stock=stock,
-        drawn=drawn,
-        piles=state.piles,
-        eights=state.eights,
-        penalties=penalties,
-        scores=state.scores,
-        last_round=state.last_round,
-    )
+    return attrs.evolve(state, phase=phase, turn=turn, hands=hands, stock=stock, drawn=drawn,
+                        penalties=penalties)
 
 
 def _end_round(state: State, hands: tuple[tuple[Card, ...], ...],
@@ -785,23 +799,14 @@ def _end_round(state: State, hands: tuple[tuple[Card, ...], ...],
     scores = tuple([a + b for a, b in zip(state.scores, changes, strict=True)])
     over = match_over(scores, config.target)
     # KOPA-21: otherwise the deal passes clockwise and a new round begins.
-    dealer = state.dealer if over else next_dealer(state.dealer, n)
-    return State(
-        config=config,
+    if over:
         # KOPA-22: the match ends when a seat reaches the target.
-        phase=_OVER if over else _DEAL,
-        round=state.round if over else state.round + 1,
-        dealer=dealer,
-        turn=winner if over else leader(dealer, n),
-        hands=hands,
-        stock=state.stock,
-        drawn=None,
-        piles=piles,
-        eights=eights,
-        penalties=state.penalties,
-        scores=scores,
-        last_round=changes,
-    )
+        return attrs.evolve(state, phase=_OVER, turn=winner, hands=hands, drawn=None,
+                            piles=piles, eights=eights, scores=scores, last_round=changes)
+    dealer = next_dealer(state.dealer, n)
+    return attrs.evolve(state, phase=_DEAL, round=state.round + 1, dealer=dealer,
+                        turn=leader(dealer, n), hands=hands, drawn=None, piles=piles,
+                        eights=eights, scores=scores, last_round=changes)
 
 
 # -- chance, outcome, observation -----------------------------------------------------------------
@@ -822,6 +827,18 @@ def _seat_lists(state: State, cards: list[Card]) -> Deal:
     return Deal(tuple(by_seat))
 
 
+
+def _check_rng(rng: object) -> None:
+    """*rng* is a random number generator (a :class:`random.Random`): chance is drawn from
+    an explicit generator, never from global state.
+
+    :raises MalformedInputError: otherwise.
+    """
+    if not isinstance(rng, random.Random):
+        msg = f"rng must be a random.Random, got {excerpt(rng)}"
+        raise MalformedInputError(msg)
+
+
 def sample_chance(state: State, rng: random.Random) -> Deal:
     """Shuffle the deck and deal it one card at a time clockwise from the dealer's left
     (KOPA-4; with two players, the stock third in every circuit, KOPA-17).
@@ -831,6 +848,7 @@ def sample_chance(state: State, rng: random.Random) -> Deal:
     :raises MalformedInputError: for a value that is not a Kopa state.
     """
     _check_state(state)
+    _check_rng(rng)
     if state.phase is not _DEAL:
         raise _wrong_node(state, "deal is due")
     return _seat_lists(state, list(shuffled(rng, DECK)))
@@ -917,29 +935,43 @@ def observe(state: State, seat: int | None = None) -> Observation:
 
 
 def _cards_ok(value: object) -> bool:
-    return type(value) is tuple and all(type(c) is Card for c in value)
+    """*value* is a tuple of cards."""
+    return type(value) is tuple and all([type(c) is Card for c in value])
+
+
+def _ints_ok(value: object) -> bool:
+    """*value* is a tuple of integers within the codec's bound."""
+    return type(value) is tuple and all([type(v) is int and -MAX_INT <= v <= MAX_INT
+                                         for v in value])
+
+
+def _int_ok(value: object) -> bool:
+    """*value* is an integer within the codec's bound (``True`` is not one)."""
+    return type(value) is int and -MAX_INT <= value <= MAX_INT
 
 
 def _shape_problem(state: State) -> str | None:
-    """A type or shape problem (MalformedInputError), or None."""
+    """What is wrong with the types and shape of *state* (a ``MalformedInputError``), or
+    ``None``: every field of exactly its type, integers within the codec's bound, one entry
+    per seat, the dealer and the seat to act seats at the table. The config is checked
+    already."""
     n = state.config.players
-    if not isinstance(state.phase, Phase):
+    if type(state.phase) is not Phase:
         return "phase is not a Phase"
-    for name in ("round", "dealer", "turn"):
-        if type(getattr(state, name)) is not int:
-            return f"{name} is not an integer"
-    for name in ("penalties", "scores", "last_round"):
-        value = getattr(state, name)
-        if type(value) is not tuple or any(type(v) is not int for v in value):
-            return f"{name} is not a tuple of integers"
-    if len(state.penalties) != n or len(state.scores) != n or len(state.last_round) not in (
-            0, n):
+    if not (_int_ok(state.round) and _int_ok(state.dealer) and _int_ok(state.turn)):
+        return "round, dealer and turn are integers"
+    if not (0 <= state.dealer < n and 0 <= state.turn < n):
+        return f"dealer and turn are seats at the table (0 to {n - 1})"
+    penalties, scores, last_round = state.penalties, state.scores, state.last_round
+    if not (_ints_ok(penalties) and _ints_ok(scores) and _ints_ok(last_round)):
+        return "penalties, scores and last_round are tuples of integers"
+    if len(penalties) != n or len(scores) != n or len(last_round) not in (0, n):
         return f"penalties, scores and last_round have one entry per seat ({n})"
-    if type(state.hands) is not tuple or len(state.hands) != n or not all(
-            _cards_ok(h) for h in state.hands):
+    hands = state.hands
+    if type(hands) is not tuple or len(hands) != n or not all([_cards_ok(h) for h in hands]):
         return f"hands is not one tuple of cards per seat ({n})"
-    if type(state.piles) is not tuple or len(state.piles) != 8 or not all(
-            _cards_ok(p) for p in state.piles):
+    piles = state.piles
+    if type(piles) is not tuple or len(piles) != 8 or not all([_cards_ok(p) for p in piles]):
         return "piles is not eight tuples of cards"
     if not _cards_ok(state.stock) or not _cards_ok(state.eights):
         return "stock or eights is not a tuple of cards"
@@ -950,96 +982,110 @@ def _shape_problem(state: State) -> str | None:
 
 def _table_problem(piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...]
                    ) -> tuple[str, str] | None:
+    """The first rule of the table (KOPA-8 to KOPA-13) the piles and 8s break, or None."""
+    # KOPA-8, KOPA-9, KOPA-10: each pile starts with its 1 (up) or 15 (down) and goes on
+    # one number at a time (KOPA-11, KOPA-12: its own suit, nothing skipped).
     for i, pile in enumerate(piles):
         for k, card in enumerate(pile):
-            expected = pile_accepts(i, pile[:k])
-            if card not in expected:
-                rule = "KOPA-8" if k == 0 else ("KOPA-10" if i & 1 else "KOPA-9")
+            if card not in pile_accepts(i, pile[:k]):
+                rule = "KOPA-8" if k == 0 else ("KOPA-10" if _is_down_pile(i) else "KOPA-9")
                 return rule, f"the {PILE_NAMES[i]}-pile {[str(c) for c in pile]} is no run"
+    # KOPA-13: the 8s laid are 8s, in suit order, each across its suit's 7 and 9.
     if list(eights) != sorted(eights, key=_row) or any(c.number != 8 for c in eights):
         return "KOPA-13", "eights are the 8s laid, in suit order"
     for card in eights:
-        if not eight_ready(piles[2 * card.row], piles[2 * card.row + 1]):
+        if not eight_ready(piles[_up_pile(card.row)], piles[_down_pile(card.row)]):
             return "KOPA-13", f"{card} lies without its 7 and 9"
     return None
 
 
 def _rule_problem(state: State) -> tuple[str, str] | None:
-    """The first rule a state breaks, as (rule, message), or None."""
+    """The first rule *state* breaks, as (rule, message), or None: one check per rule, in
+    the order of ``specs/kopa.md``. The shape is right already (:func:`_shape_problem`)."""
     config = state.config
     n = config.players
-    seats = range(n)
-    phase = state.phase
-    if state.dealer not in seats or state.turn not in seats or state.round < 1:
-        return "KOPA-21", "dealer, turn or round out of range"
-    if any(p < 0 for p in state.penalties):
-        return "KOPA-15", "negative penalty points"
-    # KOPA-22: the match goes on exactly while nobody has reached the target.
-    if (phase is _OVER) != match_over(state.scores, config.target):
-        return "KOPA-22", "the match is over exactly when a seat has reached the target"
+    phase, turn, dealer = state.phase, state.turn, state.dealer
     hands, stock, piles, eights = state.hands, state.stock, state.piles, state.eights
-    if (phase is _DRAWN) != (state.drawn is not None):
-        return "KOPA-18", "a drawn card exactly in the drawn phase"
-    fresh = not any(hands) and not stock and not any(piles) and not eights
-    if phase is _DEAL and fresh:
-        if state.round == 1 and state.dealer != first_dealer(config):
-            return "KOPA-3", "the first round is dealt by the first dealer"
-        if state.turn != leader(state.dealer, n):
-            return "KOPA-5", "the dealer's left begins the round"
-        return None
-    # KOPA-1: every card of the deck exactly once.
+    # Before the first deal nothing is on the table or in a hand.
+    unplayed = phase is _DEAL and not any(hands) and not stock and not any(piles) and not eights
+
+    # KOPA-1: every card of the deck exactly once (in a hand, the stock, a pile or the 8s).
     cards = [c for h in hands for c in h] + list(stock) + [c for p in piles for c in p]
-    cards += list(eights)
-    if len(cards) != len(set(cards)) or sorted(cards, key=_index) != list(DECK):
+    cards += eights
+    if not unplayed and sorted(cards, key=_index) != list(DECK):
         return "KOPA-1", "the cards in play are not exactly the deck"
-    if any(list(h) != sorted(h, key=_index) for h in hands):
-        return "KOPA-7", "hands are kept sorted by card code"
-    if stock and n != 2:
-        return "KOPA-17", "a stock with more than two players"
+
+    # KOPA-3: the first round is dealt by the first dealer (the dealer is a seat: the shape).
+    if state.round == 1 and dealer != first_dealer(config):
+        return "KOPA-3", "the first round is dealt by the first dealer"
+
+    # KOPA-5: the dealer's left begins the round.
+    if phase is _DEAL and turn != leader(dealer, n):
+        return "KOPA-5", "the dealer's left begins the round"
+
+    # KOPA-8 to KOPA-13: the piles are runs and the 8s lie across their 7 and 9.
     problem = _table_problem(piles, eights)
     if problem is not None:
         return problem
-    if phase is _DRAWN:
-        if n != 2 or state.drawn not in hands[state.turn]:
-            return "KOPA-18", "the drawn card is not in the drawer's hand"
-        if state.drawn is None or not offer_drawn(state.drawn, piles, eights):
-            return "KOPA-18", "a drawn card that cannot be played is kept at once"
-    if phase is _PLAY or phase is _DRAWN:
-        if not all(hands):
+
+    # KOPA-15, KOPA-16: penalty points are charged, never paid back, within a round.
+    if any(p < 0 for p in state.penalties):
+        return "KOPA-15", "negative penalty points"
+
+    # KOPA-17: a stock only with two players.
+    if stock and n != 2:
+        return "KOPA-17", "a stock with more than two players"
+
+    # KOPA-18: a drawn card exactly in the drawn phase, in the drawer's hand, playable.
+    drawn = state.drawn
+    if (phase is _DRAWN) != (drawn is not None):
+        return "KOPA-18", "a drawn card exactly in the drawn phase"
+    if drawn is not None and (n != 2 or drawn not in hands[turn]):
+        return "KOPA-18", "the drawn card is not in the drawer's hand"
+    if drawn is not None and not offer_drawn(drawn, piles, eights):
+        return "KOPA-18", "a drawn card that cannot be played is kept at once"
+
+    # KOPA-19: a round goes on exactly while every hand holds a card.
+    if (phase is _PLAY or phase is _DRAWN) != all(hands):
+        if phase is _PLAY or phase is _DRAWN:
             return "KOPA-19", "a round goes on after a hand is empty"
-    else:
-        if state.round == 1 and phase is _DEAL:
-            return "KOPA-21", "a finished round before round 1"
-        if all(hands):
+        if not unplayed:
             return "KOPA-19", "a round ended with no empty hand"
-        if phase is _DEAL and state.turn != leader(state.dealer, n):
-            return "KOPA-5", "the dealer's left begins the round"
+
+    # KOPA-21: rounds are counted from 1; a finished round is followed by the next.
+    if state.round < 1:
+        return "KOPA-21", f"round {state.round}: rounds are counted from 1"
+    if phase is _DEAL and not unplayed and state.round == 1:
+        return "KOPA-21", "a finished round before round 1"
+
+    # KOPA-22: the match goes on exactly while nobody has reached the target.
+    if (phase is _OVER) != match_over(state.scores, config.target):
+        return "KOPA-22", "the match is over exactly when a seat has reached the target"
     return None
 
 
 def check_state(state: State) -> None:
     """Raise the precise error for a state no legal play can produce.
 
-    :raises MalformedInputError: for values of the wrong type or shape.
+    :raises MalformedInputError: for a value that is not a Kopa state, or a field of the
+        wrong type or shape (an integer beyond the codec's bound included).
     :raises InvalidStateError: naming the rule the state breaks.
     """
-    if not isinstance(state, State):
-        msg = f"expected a Kopa State, got {type(state).__name__}"
+    _check_state(state)
+    # The state's canonical form (specs/kopa.md, State): hands sorted by card code.
+    if any([list(h) != sorted(h, key=_index) for h in state.hands]):
+        msg = "malformed Kopa state: a hand is not sorted by card code"
         raise MalformedInputError(msg)
-    check_config(state.config)
-    problem = _shape_problem(state)
+    problem = _rule_problem(state)
     if problem is not None:
-        raise MalformedInputError(f"malformed Kopa state: {problem}")
-    rule_problem = _rule_problem(state)
-    if rule_problem is not None:
-        raise InvalidStateError(*rule_problem)
+        raise InvalidStateError(*problem)
 
 
 def well_formed(state: State) -> bool:
     """Whether *state* could arise from legal play (pure, total, never raises)."""
     try:
         check_state(state)
-    except Exception:
+    except (RuleViolation, MalformedInputError):
         return False
     return True
 

@@ -66,6 +66,10 @@ class Card(enum.Enum):
         self.pile = -1 if self.number == 8 else 2 * self.row + (self.number > 8)
         self.index = -1  # set below, once all members exist
 
+    __hash__ = object.__hash__
+    """A card is its own member (equality is identity), so it hashes by identity, in C: a
+    table of cards is hashed often (the remembered answers of ``rules.wanted``)."""
+
     def __repr__(self) -> str:
         return f"Card({self.value!r})"
 
@@ -186,8 +190,18 @@ class Config:
     """Two players: the cost of keeping a playable drawn card (KOPA-18)."""
 
 
+class Checked:
+    """The base of :class:`State`: one hidden slot, ``_checked``, set by the rules on a state
+    whose fields they have checked or built, so that each state is checked once, where it
+    enters (the rules' ``_check_state``), and not again at every call. It is no attrs field:
+    never compared, hashed, encoded or copied (``attrs.evolve`` makes an unchecked state),
+    like the hidden slot of attrs's ``cache_hash``."""
+
+    __slots__ = ("_checked",)
+
+
 @attrs.frozen(kw_only=True)
-class State:
+class State(Checked):
     """A position of a whole Kopa match."""
 
     config: Config
