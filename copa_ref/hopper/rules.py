@@ -18,6 +18,9 @@ import math
 import operator
 import random
 from fractions import Fraction
+from typing import cast
+
+import attrs
 
 from copa_ref.core import (
     CHANCE,
@@ -30,7 +33,7 @@ from copa_ref.core import (
     Seat,
     ToMove,
 )
-from copa_ref.core.codec import excerpt
+from copa_ref.core.codec import MAX_INT, excerpt
 from copa_ref.core.fields import check_instance, check_int, check_position
 from copa_ref.hopper.state import (
     BLACK,
@@ -52,7 +55,9 @@ from copa_ref.hopper.state import (
 )
 
 __all__ = [
+    "MAX_BEANS",
     "MAX_PLAYERS",
+    "MAX_TERM",
     "MIN_BEANS_IN_PLAY",
     "MIN_PLAYERS",
     "action_space",
@@ -108,6 +113,13 @@ BLACK_JOINS_AT = 3
 """HOPPER-14: the cups left in the tray when the black cup joins."""
 MIN_BEANS_IN_PLAY = CUP_BEANS * NEUTRAL_CUPS + 1
 """HOPPER-3: with 49 beans in play some bean is always in a hand or loose (HOPPER-Q3)."""
+MAX_BEANS = 1000
+"""HOPPER-3: the most beans a config may put in the box ("about 80"; a bound, so that a game
+always ends in a bounded number of shots)."""
+MAX_TERM = MAX_INT
+"""HOPPER-6: the largest numerator or denominator of a shot model's probability, the codec's
+bound on integers (the probabilities of the landings, built from them, then stay small
+enough to encode)."""
 
 _SEATS = tuple(ToMove.seat(s) for s in range(MAX_PLAYERS))
 _first = operator.itemgetter(0)
@@ -165,9 +177,7 @@ def check_config(config: object) -> None:
         msg = f"expected a HOPPER Config, got {type(config).__name__}"
         raise MalformedInputError(msg)
     for name in ("players", "total_beans", "first_player"):
-        if type(getattr(config, name)) is not int:
-            msg = f"{name} must be an integer, got {excerpt(getattr(config, name))}"
-            raise MalformedInputError(msg)
+        check_int(getattr(config, name), name)
     for name, kind in (("remainder", Remainder), ("ending", Ending)):
         if not isinstance(getattr(config, name), kind):
             msg = f"{name} must be a {kind.__name__}, got {excerpt(getattr(config, name))}"
@@ -184,14 +194,20 @@ def check_config(config: object) -> None:
     if not all(type(v) is Fraction for v in values):
         msg = f"a shot model's probabilities are fractions, got {excerpt(model)}"
         raise MalformedInputError(msg)
+    if not all(abs(v.numerator) <= MAX_TERM and v.denominator <= MAX_TERM for v in values):
+        msg = f"a shot model's probabilities have terms of at most {MAX_TERM}"
+        raise MalformedInputError(msg)
     # HOPPER-1: two to five players.
     if not MIN_PLAYERS <= config.players <= MAX_PLAYERS:
         msg = f"HOPPER is for 2-5 players, not {config.players}"
         raise InvalidStateError("HOPPER-1", msg)
-    # HOPPER-3: enough beans that play can never stall.
+    # HOPPER-3: enough beans that play can never stall, and "about 80" at most a thousand.
     if config.total_beans < 0 or beans_in_play(config) < MIN_BEANS_IN_PLAY:
         msg = (f"{config.total_beans} beans leave {beans_in_play(config)} in play; at least "
                f"{MIN_BEANS_IN_PLAY} are needed")
+        raise InvalidStateError("HOPPER-3", msg)
+    if config.total_beans > MAX_BEANS:
+        msg = f"{config.total_beans} beans in the box; at most {MAX_BEANS}"
         raise InvalidStateError("HOPPER-3", msg)
     # HOPPER-4: the first player is a seat.
     if not 0 <= config.first_player < config.players:
@@ -215,7 +231,7 @@ def check_shot_model(config: Config) -> None:
             raise InvalidStateError("HOPPER-6", msg)
     elif len(model.accuracy) != config.players or not all(
             _is_probability(a) for a in model.accuracy):
-        msg = f"accuracy needs one probability per seat, got {model.accuracy}"
+        msg = f"accuracy needs one probability per seat, got {excerpt(model.accuracy)}"
         raise InvalidStateError("HOPPER-6", msg)
 
 
@@ -240,11 +256,12 @@ def new_game(config: Config | None = None) -> State:
     hands, loose = deal(config)
     tray = initial_tray(config)
     first = first_turn(config)
-    state = State(config, hands, tray, loose, (), Phase.AIM, first)
     # HOPPER-11: a first player with no beans (none loose) would be skipped.
     if not can_shoot(hands, loose, first):  # pragma: no cover - 49+ beans
-        state = State(config, hands, tray, loose, (), Phase.AIM, next_turn(hands, loose, first))
-    return _settle(state)
+        first = next_turn(hands, loose, first)
+    state = State(config=config, hands=hands, tray=tray, loose=loose, claims=(),
+                  phase=Phase.AIM, turn=first)
+    return _checked(_settle(state))
 
 
 # --------------------------------------------------------------------------------------
@@ -474,7 +491,7 @@ def _start_shot(state: State, seat: int, aim: int | None) -> State:
     hand, loose = replenish(hands[seat], state.loose)
     if hand != hands[seat]:
         hands = (*hands[:seat], hand, *hands[seat + 1:])
-    return State(state.config, hands, state.tray, loose, state.claims, Phase.LAND, seat, aim)
+    return attrs.evolve(state, hands=hands, loose=loose, phase=Phase.LAND, turn=seat, aim=aim)
 
 
 def _settle(state: State) -> State:
@@ -486,27 +503,33 @@ def _settle(state: State) -> State:
     return state
 
 
+def _shooter(state: State) -> int:
+    """HOPPER-10: the seat whose bean is in the air (it was shot from that seat's hand)."""
+    if state.turn is None:
+        raise InvalidStateError("HOPPER-10", "a bean in the air from no seat")
+    return state.turn
+
+
 def _land(state: State, cup: int | None) -> State:
     """Resolve the shot: the bean leaves the hand and lands (HOPPER-7, HOPPER-8); a claimed
     cup leaves the tray (HOPPER-9) and the black cup may join (HOPPER-14); then the end
     (HOPPER-12, HOPPER-13), or the next shot (HOPPER-4, HOPPER-11, HOPPER-15)."""
-    seat = state.turn
-    assert seat is not None
-    config = state.config
+    seat = _shooter(state)
     hands = state.hands
     hands = (*hands[:seat], hands[seat] - 1, *hands[seat + 1:])
     tray, loose, claimed = drop_bean(state.tray, cup, state.loose)
     claims = state.claims
-    if claimed:
-        assert cup is not None
+    if claimed and cup is not None:
         claims = (*claims, (seat, cup))
-        tray = black_joins(config, close_up(tray, cup), claims)
-    after = State(config, hands, tray, loose, claims, Phase.AIM, None)
+        tray = black_joins(state.config, close_up(tray, cup), claims)
+    # One state for the next shot in turn play; the end, the shoot-out and a shot that
+    # starts by itself (P-3) change it once more.
+    after = attrs.evolve(state, hands=hands, tray=tray, loose=loose, claims=claims,
+                         phase=Phase.AIM, turn=next_turn(hands, loose, seat), aim=None)
     if claimed and game_over(after):
-        return State(config, hands, tray, loose, claims, Phase.OVER, None)
-    if not shoot_out(after):
-        after = State(config, hands, tray, loose, claims, Phase.AIM,
-                      next_turn(hands, loose, seat))
+        return attrs.evolve(after, phase=Phase.OVER, turn=None)
+    if shoot_out(after):
+        after = attrs.evolve(after, turn=None)
     return _settle(after)
 
 
@@ -530,24 +553,56 @@ def apply(state: State, action: Action) -> State:
     """
     _check_state(state)
     _check_action(action)
+    return _checked(_apply(state, action))
+
+
+def _apply(state: State, action: Action) -> State:
+    """:func:`apply` without the entry checks: for a state and an action whose types are
+    known to be right (the rules' own, or checked by :func:`apply`)."""
     if type(action) is Land:
         return _apply_land(state, action)
-    assert isinstance(action, Shoot)
-    return _apply_shoot(state, action)
+    return _apply_shoot(state, cast(Shoot, action))
 
 
 # The input checks of the entry points: a HOPPER state, a seat, an action of exact types.
 
 
 def _check_state(state: object, seat: object = None) -> None:
-    """*state* is a HOPPER state (the class only: ``check_state`` is for states that enter)
-    and *seat* is ``None`` or one of its seats.
+    """*state* is a HOPPER state whose config is playable and whose fields have exactly
+    their types and shapes, and *seat* is ``None`` or one of its seats: the check of every
+    entry point, so that no value from outside reaches the rules ill-typed. (Whether the
+    state breaks a rule of play is :func:`check_state`'s question, asked where a state
+    enters from JSON.)
 
     :raises MalformedInputError: otherwise.
+    :raises InvalidStateError: naming the rule a config breaks (see :func:`check_config`).
     """
-    if seat is None and type(state) is State:
-        return
-    check_position(state, State, "a HOPPER state", seat, lambda s: len(s.hands))
+    if type(state) is State and getattr(state, "_checked", False):
+        if seat is not None:
+            check_position(state, State, "a HOPPER state", seat, _seats)
+        return  # checked where it entered, or built by the rules from checked values
+    if type(state) is not State:
+        check_instance(state, State, "a HOPPER state")
+    state = cast(State, state)
+    check_config(state.config)
+    shape = _shape_error(state)
+    if shape is not None:
+        msg = f"malformed HOPPER state: {shape}"
+        raise MalformedInputError(msg)
+    if seat is not None:
+        check_position(state, State, "a HOPPER state", seat, _seats)
+    _checked(state)
+
+
+def _checked(state: State) -> State:
+    """*state*, marked as checked (:class:`~copa_ref.hopper.state.Checked`): its fields
+    passed the entry check, or the rules built it from checked values."""
+    object.__setattr__(state, "_checked", True)
+    return state
+
+
+def _seats(state: State) -> int:
+    return len(state.hands)
 
 
 def _check_action(action: object) -> None:
@@ -561,17 +616,15 @@ def _check_action(action: object) -> None:
         check_int(action.seat, "seat")
         if action.aim is not None:
             check_int(action.aim, "aim")
-    else:
-        assert isinstance(action, Land)
-        if action.cup is not None:
-            check_int(action.cup, "cup")
+    elif cast(Land, action).cup is not None:
+        check_int(cast(Land, action).cup, "cup")
 
 
 def _refuse_ended(state: State) -> None:
     if state.phase is Phase.OVER:
         result = outcome(state)
-        assert result is not None
-        msg = f"the game is over; won by seat(s) {list(result.winners)}"
+        winners = [] if result is None else list(result.winners)
+        msg = f"the game is over; won by seat(s) {winners}"
         raise IllegalActionError(_end_rule(state), msg)
 
 
@@ -692,10 +745,10 @@ def chance_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
     _check_state(state)
     if state.phase is not Phase.LAND:
         return ()
-    assert state.turn is not None
+    seat = _shooter(state)
     aim = state.aim
     outside, aimed, other = landing_probabilities(
-        state.config.shot_model, state.turn, len(state.tray), aim is not None)
+        state.config.shot_model, seat, len(state.tray), aim is not None)
     pairs: list[tuple[int | None, Fraction]] = [(None, outside)]
     for cup, _ in state.tray:
         pairs.append((cup, aimed if cup == aim else other))
@@ -716,6 +769,18 @@ def _weights(model: ShotModel, seat: int, cups: int, aimed: bool) -> tuple[int, 
     return denominator, outside, aim, other
 
 
+
+def _check_rng(rng: object) -> None:
+    """*rng* is a random number generator (a :class:`random.Random`): chance is drawn from
+    an explicit generator, never from global state.
+
+    :raises MalformedInputError: otherwise.
+    """
+    if not isinstance(rng, random.Random):
+        msg = f"rng must be a random.Random, got {excerpt(rng)}"
+        raise MalformedInputError(msg)
+
+
 def sample_chance(state: State, rng: random.Random) -> Land:
     """Draw where the bean in the air lands, exactly under the shot model (HOPPER-6).
 
@@ -724,6 +789,7 @@ def sample_chance(state: State, rng: random.Random) -> Land:
     :raises MalformedInputError: for a value that is not a HOPPER state.
     """
     _check_state(state)
+    _check_rng(rng)
     _refuse_ended(state)
     if state.phase is not Phase.LAND or state.turn is None:
         msg = "no bean is in the air: a shot comes first"
@@ -792,7 +858,9 @@ def outcome(state: State) -> Outcome | None:
         for seat, _ in state.claims:
             cups[seat] += 1
         winner = winner_end_1(state.claims)
-        assert winner is not None
+        if winner is None:
+            # HOPPER-12: End 1 is over only once a seat has claimed 4 cups.
+            raise InvalidStateError("HOPPER-12", "the game is over, but no seat has 4 cups")
         return Outcome(winners=(Seat(winner),), scores=tuple(cups), rule="HOPPER-12")
     scores = points(state.claims, players, True)
     best = max(scores)
@@ -820,128 +888,145 @@ def total_beans(state: State) -> int:
 
 
 def _is_int(value: object) -> bool:
-    return type(value) is int
+    """An integer within the codec's bound (``True`` is not one)."""
+    return type(value) is int and -MAX_INT <= value <= MAX_INT
 
 
 def _is_pair(value: object) -> bool:
-    return (type(value) is tuple and len(value) == 2
-            and all(_is_int(v) for v in value))
+    return type(value) is tuple and len(value) == 2 and _is_int(value[0]) and _is_int(value[1])
 
 
 def _shape_error(state: State) -> str | None:
-    """What is wrong with the shape of *state*, or ``None``."""
-    try:
-        check_config(state.config)
-    except MalformedInputError as exc:
-        return str(exc)
-    except InvalidStateError:
-        pass  # a config no game is played under is a rule problem, reported after the shape
-    if not (type(state.hands) is tuple and all(_is_int(h) for h in state.hands)):
-        return "hands must be a list of integers"
+    """What is wrong with the types and shape of *state* (a ``MalformedInputError``), or
+    ``None``: every field of exactly its type, integers within the codec's bound, one hand
+    per seat, at most the 17 cups in the tray and claimed, the seat to shoot or in the air
+    ``None`` or a seat. The config is checked already."""
+    players = state.config.players
+    hands = state.hands
+    if not (type(hands) is tuple and len(hands) == players and all([_is_int(h) for h in hands])):
+        return f"hands must be one integer per seat ({players})"
     for name in ("tray", "claims"):
         value = getattr(state, name)
-        if not (type(value) is tuple and all(_is_pair(p) for p in value)):
-            return f"{name} must be a list of [integer, integer] pairs"
-    if not (_is_int(state.loose) and isinstance(state.phase, Phase)):
+        if not (type(value) is tuple and len(value) <= BLACK + 1
+                and all([_is_pair(p) for p in value])):
+            return f"{name} must be a list of at most {BLACK + 1} [integer, integer] pairs"
+    if not (_is_int(state.loose) and type(state.phase) is Phase):
         return "loose or phase has the wrong type"
-    if not all(v is None or _is_int(v) for v in (state.turn, state.aim)):
-        return "turn and aim are integers or null"
+    turn, aim = state.turn, state.aim
+    if not (turn is None or (_is_int(turn) and 0 <= turn < players)):
+        return f"turn must be null or a seat (0 to {players - 1})"
+    if not (aim is None or _is_int(aim)):
+        return "aim must be null or an integer"
     return None
 
 
 def _state_error(state: State) -> tuple[str, str] | None:
-    """The rule *state* breaks, or ``None``; the shape must be right already."""
+    """The first rule *state* breaks, or ``None``: one check per rule, in the order of
+    ``specs/hopper.md``. The config and the shape are right already."""
     config = state.config
-    try:
-        check_config(config)
-    except InvalidStateError as exc:
-        return exc.rule, exc.message
     players = config.players
     hands, tray, claims, loose = state.hands, state.tray, state.claims, state.loose
-    # HOPPER-1: one hand per seat.
-    if len(hands) != players:
-        return "HOPPER-1", f"{len(hands)} hands for {players} players"
-    # HOPPER-19: no count is negative, and the beans in play are all there.
-    if min(hands) < 0 or loose < 0:
-        return "HOPPER-19", "a count is negative"
+    phase, turn, aim = state.phase, state.turn, state.aim
+    in_tray = [cup for cup, _ in tray]
+    cups = in_tray + [cup for _, cup in claims]
+    joined = BLACK in cups
+    shooting_out = shoot_out(state)
+
+    # HOPPER-2: the 16 neutral cups, each in the tray or claimed, once; the black cup (16)
+    # at most once.
+    for cup in cups:
+        if not 0 <= cup <= BLACK:
+            return "HOPPER-2", f"cup {cup} is no cup (0 to {BLACK})"
+        if cups.count(cup) > 1:
+            return "HOPPER-2", f"cup {cup} is in two places"
+    if len(cups) - joined != NEUTRAL_CUPS:
+        missing = min(set(range(NEUTRAL_CUPS)) - set(cups))
+        return "HOPPER-2", f"cup {missing} is neither in the tray nor claimed"
+
     # HOPPER-3: the beans in play are the beans dealt.
     if total_beans(state) != beans_in_play(config):
         return "HOPPER-3", f"{total_beans(state)} beans in play, not {beans_in_play(config)}"
-    # HOPPER-8: no cup in the tray holds more than 3 beans (or fewer than 0).
-    if any(not 0 <= beans <= CUP_BEANS for _, beans in tray):
-        return "HOPPER-8", f"a cup in the tray holds more than {CUP_BEANS} beans: {tray}"
-    cups = [cup for cup, _ in tray] + [cup for _, cup in claims]
-    # HOPPER-14: the black cup joins under End 2 exactly when 3 neutral cups are left.
-    joined = BLACK in cups
-    neutral_left = sum(1 for cup, _ in tray if cup != BLACK)
-    if joined != (config.ending is Ending.END_2 and neutral_left <= BLACK_JOINS_AT):
-        return "HOPPER-14", f"black cup {'in play' if joined else 'aside'} with " \
-                            f"{neutral_left} neutral cups in the tray"
-    # HOPPER-2, HOPPER-9: every cup is in the tray or claimed, once; the tray keeps its order.
-    expected = list(range(NEUTRAL_CUPS + (1 if joined else 0)))
-    if sorted(cups) != expected:
-        return "HOPPER-2", f"cups in the tray and claimed are {sorted(cups)}, not {expected}"
-    if [cup for cup, _ in tray] != sorted(cup for cup, _ in tray):
-        return "HOPPER-9", "the tray is out of its order"
-    if any(not 0 <= seat < players for seat, _ in claims):
-        return "HOPPER-8", "a cup is claimed by no seat"
-    # HOPPER-12, HOPPER-13: the game is over exactly when its ending says so.
-    phase = state.phase
-    if config.ending is Ending.END_1:
-        counts = [0] * players
-        for seat, _ in claims:
-            counts[seat] += 1
-        if max(counts) > CUPS_TO_WIN or (max(counts) == CUPS_TO_WIN and (
-                phase is not Phase.OVER or counts[claims[-1][0]] != CUPS_TO_WIN
-                or counts.count(CUPS_TO_WIN) > 1)):
-            return "HOPPER-12", f"cups claimed {counts} in phase {phase.value}"
-        if (phase is Phase.OVER) != (max(counts) == CUPS_TO_WIN):
-            return "HOPPER-12", f"phase {phase.value} with cups claimed {counts}"
-    elif (phase is Phase.OVER) != (not tray):
-        return "HOPPER-13", f"phase {phase.value} with {len(tray)} cups in the tray"
-    aim, turn = state.aim, state.turn
-    if phase is Phase.OVER:
-        if turn is not None or aim is not None:
-            return "HOPPER-12", "a finished game has no turn and no aim"
-        return None
-    in_shoot_out = shoot_out(state)
+
+    # HOPPER-4: in turn play, a seat's turn to shoot.
+    if phase is Phase.AIM and not shooting_out and turn is None:
+        return "HOPPER-4", "turn play without a seat to shoot"
+
+    # HOPPER-5: a bean in the air has the aim of its shot (a cup in the tray, or none with
+    # aiming off); no aim while no bean is in the air; a shot with a single option is never
+    # a decision (P-3: it starts by itself).
     if phase is Phase.LAND:
-        # HOPPER-5, HOPPER-10: a bean in the air comes from a seat's hand, aimed as set.
-        if turn is None or not 0 <= turn < players or hands[turn] < 1:
-            return "HOPPER-10", f"a bean in the air from seat {turn}, holding none"
-        if config.aiming and not any(cup == aim for cup, _ in tray):
+        if config.aiming and aim not in in_tray:
             return "HOPPER-5", f"the bean in the air is aimed at {aim}, not a cup in the tray"
         if not config.aiming and aim is not None:
             return "HOPPER-5", "aiming is off, but the bean in the air has an aim"
-        return None
-    if aim is not None:
+    elif aim is not None:
         return "HOPPER-5", "no bean is in the air, but an aim is recorded"
-    if in_shoot_out:
-        # HOPPER-15: no turns in the shoot-out.
-        if turn is not None:
-            return "HOPPER-15", f"a turn (seat {turn}) in the shoot-out"
-    elif turn is None or not 0 <= turn < players:
-        return "HOPPER-4", f"turn play with turn {turn}"
-    elif not can_shoot(hands, loose, turn):
+    if phase is Phase.AIM:
+        seats = (turn,) if turn is not None else shooters(state)
+        if len(seats) == 1 and not aim_chosen(state):
+            return "HOPPER-5", "a shot with a single option is never a decision"
+
+    # HOPPER-8: a cup in the tray holds 0 to 3 beans; a claimed cup is a seat's.
+    if any(not 0 <= beans <= CUP_BEANS for _, beans in tray):
+        return "HOPPER-8", f"a cup in the tray holds more than {CUP_BEANS} beans"
+    if any(not 0 <= seat < players for seat, _ in claims):
+        return "HOPPER-8", "a cup is claimed by no seat"
+
+    # HOPPER-9: the tray keeps its order.
+    if in_tray != sorted(in_tray):
+        return "HOPPER-9", "the tray is out of its order"
+
+    # HOPPER-10: a bean in the air comes from the hand of the seat that shot it.
+    if phase is Phase.LAND and (turn is None or hands[turn] < 1):
+        return "HOPPER-10", f"a bean in the air from seat {turn}, holding none"
+
+    # HOPPER-11: the seat whose turn it is may shoot (it holds beans, or beans are loose).
+    if phase is Phase.AIM and turn is not None and not can_shoot(hands, loose, turn):
         return "HOPPER-11", f"seat {turn} is to shoot with no beans and none loose"
-    # P-3: a choice with one option is made automatically, never left to decide.
-    if len(legal_actions(state)) < 2:
-        return "HOPPER-5", "a shot with a single option is never a decision"
+
+    over = phase is Phase.OVER
+    if config.ending is Ending.END_1:
+        # HOPPER-12: End 1 is over exactly when the last claim gave a seat its 4th cup.
+        counts = [0] * players
+        for seat, _ in claims:
+            counts[seat] += 1
+        most = max(counts)
+        if most > CUPS_TO_WIN or (most == CUPS_TO_WIN and (
+                counts[claims[-1][0]] != CUPS_TO_WIN or counts.count(CUPS_TO_WIN) > 1)):
+            return "HOPPER-12", f"cups claimed {counts}"
+        if over != (most == CUPS_TO_WIN):
+            return "HOPPER-12", f"phase {phase.value} with cups claimed {counts}"
+    elif over != (not tray):
+        # HOPPER-13: End 2 is over exactly when the tray is empty.
+        return "HOPPER-13", f"phase {phase.value} with {len(tray)} cups in the tray"
+    # HOPPER-12, HOPPER-13: a finished game has no turn.
+    if over and turn is not None:
+        return _end_rule(state), "a finished game has no turn"
+
+    # HOPPER-14: under End 2 the black cup joins exactly when 3 neutral cups are left.
+    neutral_left = len(in_tray) - (BLACK in in_tray)
+    if joined != (config.ending is Ending.END_2 and neutral_left <= BLACK_JOINS_AT):
+        return "HOPPER-14", (f"black cup {'in play' if joined else 'aside'} with "
+                             f"{neutral_left} neutral cups in the tray")
+
+    # HOPPER-15: no turns in the shoot-out's aim phase: any seat that may shoot does.
+    if phase is Phase.AIM and shooting_out and turn is not None:
+        return "HOPPER-15", f"a turn (seat {turn}) in the shoot-out"
+
+    # HOPPER-19: no count is negative.
+    if min(hands) < 0 or loose < 0:
+        return "HOPPER-19", "a count is negative"
     return None
 
 
 def check_state(state: State) -> None:
     """Raise the precise error if *state* could not arise from legal play.
 
-    :raises MalformedInputError: when a field has the wrong shape or type.
-    :raises InvalidStateError: naming the rule the state contradicts.
+    :raises MalformedInputError: for a value that is not a HOPPER state, or a field of the
+        wrong shape or type (an integer beyond the codec's bound included).
+    :raises InvalidStateError: naming the rule the state (or its config) contradicts.
     """
-    if not isinstance(state, State):
-        msg = f"not a HOPPER state: {excerpt(state)}"
-        raise MalformedInputError(msg)
-    shape = _shape_error(state)
-    if shape is not None:
-        raise MalformedInputError(shape)
+    _check_state(state)
     error = _state_error(state)
     if error is not None:
         raise InvalidStateError(*error)
@@ -950,7 +1035,7 @@ def check_state(state: State) -> None:
 def well_formed(state: State) -> bool:
     """Whether *state* could arise from legal play (pure, total, never raises)."""
     try:
-        return (isinstance(state, State) and _shape_error(state) is None
-                and _state_error(state) is None)
-    except (TypeError, ValueError, AttributeError, IndexError):
+        check_state(state)
+    except (RuleViolation, MalformedInputError):
         return False
+    return True

@@ -123,8 +123,18 @@ class Config:
     """Where beans land, for ``chance_outcomes`` and ``sample_chance`` (HOPPER-6)."""
 
 
+class Checked:
+    """The base of :class:`State`: one hidden slot, ``_checked``, set by the rules on a state
+    whose fields they have checked or built, so that each state is checked once, where it
+    enters (the rules' ``_check_state``), and not again at every call. It is no attrs field:
+    never compared, hashed, encoded or copied (``attrs.evolve`` makes an unchecked state),
+    like the hidden slot of attrs's ``cache_hash``."""
+
+    __slots__ = ("_checked",)
+
+
 @attrs.frozen
-class State:
+class State(Checked):
     """A HOPPER position. Everything in it is public (HOPPER-18)."""
 
     config: Config
