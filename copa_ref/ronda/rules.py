@@ -16,6 +16,8 @@ import random
 from fractions import Fraction
 from typing import cast
 
+import attrs
+
 from copa_ref.core import (
     CHANCE,
     NOBODY,
@@ -31,7 +33,7 @@ from copa_ref.core import (
     register_union,
     shuffled,
 )
-from copa_ref.core.codec import MAX_INT
+from copa_ref.core.codec import MAX_INT, excerpt
 from copa_ref.core.fields import check_instance, check_int, check_position, check_tuple
 from copa_ref.ronda.state import (
     CIRCLE_BEANS,
@@ -172,7 +174,7 @@ def new_game(config: Config | None = None) -> State:
     """
     config = Config() if config is None else config
     check_config(config)
-    return State(
+    return _checked(State(
         config=config,
         phase=Phase.SET_UP,
         cups=(),
@@ -182,7 +184,7 @@ def new_game(config: Config | None = None) -> State:
         out=0,
         supplies=(starting_beans(config),) * config.players,
         turn=0,
-    )
+    ))
 
 
 def arrangement_error(cups: object) -> str | None:
@@ -192,7 +194,7 @@ def arrangement_error(cups: object) -> str | None:
     :raises MalformedInputError: when *cups* is not a tuple of integers.
     """
     check_tuple(cups, "cups", check_int)
-    assert isinstance(cups, tuple)
+    cups = cast(tuple[int, ...], cups)
     if len(cups) != PLACES:
         return f"{len(cups)} places, not {PLACES}"
     if sorted(cups) != list(COUNTS):
@@ -332,9 +334,8 @@ def _mismatch(state: State, cup: int, beans: int) -> State:
     if penalty_due(state):
         black, supply = take_penalty(black, supplies[turn])
         supplies = (*supplies[:turn], supply, *supplies[turn + 1:])
-    return State(config=state.config, phase=Phase.LIFT, cups=state.cups, lifted=(),
-                 shown=(cup, beans), black=black, out=state.out, supplies=supplies,
-                 turn=next_seat(state))
+    return attrs.evolve(state, phase=Phase.LIFT, lifted=(), shown=(cup, beans), black=black,
+                        supplies=supplies, turn=next_seat(state))
 
 
 def _lift(state: State, cup: int) -> State:
@@ -343,14 +344,10 @@ def _lift(state: State, cup: int) -> State:
     beans = cups[cup]
     lifted = state.lifted
     if not lifted:
-        return State(config=state.config, phase=Phase.LIFT, cups=cups, lifted=(cup,),
-                     shown=(cup, beans), black=state.black, out=state.out,
-                     supplies=state.supplies, turn=state.turn)
+        return attrs.evolve(state, lifted=(cup,), shown=(cup, beans))
     first = lifted[0]
     if is_match(cups[first], beans):
-        return State(config=state.config, phase=Phase.ADD, cups=cups, lifted=(first, cup),
-                     shown=(cup, beans), black=state.black, out=state.out,
-                     supplies=state.supplies, turn=state.turn)
+        return attrs.evolve(state, phase=Phase.ADD, lifted=(first, cup), shown=(cup, beans))
     return _mismatch(state, cup, beans)
 
 
@@ -368,12 +365,12 @@ def _add(state: State, cup: int) -> State:
     won = has_won(left)
     if beans == 0:
         # RONDA-10: the pair of the maximum is settled; both covered, the turn ends.
-        return State(config=config, phase=Phase.OVER if won else Phase.LIFT, cups=cups,
-                     lifted=(), shown=None, black=black, out=out, supplies=supplies,
-                     turn=turn if won else next_seat(state))
-    return State(config=config, phase=Phase.OVER if won else Phase.CHOOSE, cups=cups,
-                 lifted=() if won else state.lifted, shown=None, black=black,
-                 out=out, supplies=supplies, turn=turn)
+        return attrs.evolve(state, phase=Phase.OVER if won else Phase.LIFT, cups=cups,
+                            lifted=(), shown=None, black=black, out=out, supplies=supplies,
+                            turn=turn if won else next_seat(state))
+    return attrs.evolve(state, phase=Phase.OVER if won else Phase.CHOOSE, cups=cups,
+                        lifted=() if won else state.lifted, shown=None, black=black,
+                        out=out, supplies=supplies)
 
 
 def add_bean(beans: int, supply: int, black: int, out: int, config: Config
@@ -410,29 +407,22 @@ def take_penalty(black: int, supply: int) -> tuple[int, int]:
 
 def _stop(state: State) -> State:
     """RONDA-9: missing a go: both groups covered, the turn passes, no penalty."""
-    return State(config=state.config, phase=Phase.LIFT, cups=state.cups, lifted=(),
-                 shown=None, black=state.black, out=state.out, supplies=state.supplies,
-                 turn=next_seat(state))
+    return attrs.evolve(state, phase=Phase.LIFT, lifted=(), shown=None, turn=next_seat(state))
 
 
 def _keep(state: State, cup: int) -> State:
     """RONDA-8: cover the other group; *cup* stays open for the new lift."""
-    return State(config=state.config, phase=Phase.LIFT, cups=state.cups, lifted=(cup,),
-                 shown=None, black=state.black, out=state.out, supplies=state.supplies,
-                 turn=state.turn)
+    return attrs.evolve(state, phase=Phase.LIFT, lifted=(cup,), shown=None)
 
 
 def _again(state: State) -> State:
     """RONDA-16: simpler rule 1: cover both groups and lift two cups anew."""
-    return State(config=state.config, phase=Phase.LIFT, cups=state.cups, lifted=(),
-                 shown=None, black=state.black, out=state.out, supplies=state.supplies,
-                 turn=state.turn)
+    return attrs.evolve(state, phase=Phase.LIFT, lifted=(), shown=None)
 
 
 def _arrange(state: State, cups: tuple[int, ...]) -> State:
     """RONDA-3: the beans go under the cups; the nominated player (seat 0) begins (RONDA-4)."""
-    return State(config=state.config, phase=Phase.LIFT, cups=cups, lifted=(), shown=None,
-                 black=state.black, out=state.out, supplies=state.supplies, turn=0)
+    return attrs.evolve(state, phase=Phase.LIFT, cups=cups, lifted=(), shown=None, turn=0)
 
 
 # --------------------------------------------------------------------------------------
@@ -459,6 +449,12 @@ def apply(state: State, action: Action) -> State:
     """
     _check_state(state)
     _check_action(action)
+    return _checked(_apply(state, action))
+
+
+def _apply(state: State, action: Action) -> State:
+    """:func:`apply` without the entry checks: for a state and an action whose types are
+    known to be right (the rules' own, or checked by :func:`apply`)."""
     kind = type(action)
     if kind is Arrange:
         return _apply_arrange(state, action)  # type: ignore[arg-type]
@@ -507,15 +503,41 @@ def apply(state: State, action: Action) -> State:
 
 
 def _check_state(state: object, seat: object = None) -> None:
-    """*state* is a RONDA state (the class only: ``check_state`` is for states that enter)
-    and *seat* is ``None`` or one of its seats.
+    """*state* is a RONDA state whose config is playable and whose fields have exactly their
+    types and shapes, and *seat* is ``None`` or one of its seats: the check of every entry
+    point, so that no value from outside reaches the rules ill-typed. (Whether the state
+    breaks a rule of play is :func:`check_state`'s question, asked where a state enters from
+    JSON.)
 
     :raises MalformedInputError: otherwise.
+    :raises InvalidStateError: RONDA-1/RONDA-2/RONDA-17 for a config no game is played with.
     """
-    if type(state) is State and (seat is None or (
-            type(seat) is int and 0 <= seat < state.config.players)):
-        return  # the common case, checked without a call
-    check_position(state, State, "a RONDA state", seat, lambda s: s.config.players)
+    if type(state) is State and getattr(state, "_checked", False):
+        if seat is not None:
+            check_position(state, State, "a RONDA state", seat, _seats)
+        return  # checked where it entered, or built by the rules from checked values
+    if type(state) is not State:
+        check_instance(state, State, "a RONDA state")
+    state = cast(State, state)
+    check_config(state.config)
+    shape = _shape_error(state)
+    if shape is not None:
+        msg = f"malformed RONDA state: {shape}"
+        raise MalformedInputError(msg)
+    if seat is not None:
+        check_position(state, State, "a RONDA state", seat, _seats)
+    _checked(state)
+
+
+def _checked(state: State) -> State:
+    """*state*, marked as checked (:class:`~copa_ref.ronda.state.Checked`): its fields
+    passed the entry check, or the rules built it from checked values."""
+    object.__setattr__(state, "_checked", True)
+    return state
+
+
+def _seats(state: State) -> int:
+    return state.config.players
 
 
 def _check_action(action: object) -> None:
@@ -582,6 +604,18 @@ def _apply_arrange(state: State, action: Arrange) -> State:
 # Chance, the end, what is seen
 
 
+
+def _check_rng(rng: object) -> None:
+    """*rng* is a random number generator (a :class:`random.Random`): chance is drawn from
+    an explicit generator, never from global state.
+
+    :raises MalformedInputError: otherwise.
+    """
+    if not isinstance(rng, random.Random):
+        msg = f"rng must be a random.Random, got {excerpt(rng)}"
+        raise MalformedInputError(msg)
+
+
 def sample_chance(state: State, rng: random.Random) -> Arrange:
     """RONDA-3: shuffle the filled cups (a uniformly random arrangement).
 
@@ -589,6 +623,7 @@ def sample_chance(state: State, rng: random.Random) -> Arrange:
     :raises MalformedInputError: for a value that is not a RONDA state.
     """
     _check_state(state)
+    _check_rng(rng)
     if state.phase is not Phase.SET_UP:
         msg = "the cups are arranged already"
         raise IllegalActionError("RONDA-3", msg)
@@ -694,100 +729,119 @@ def total_beans(state: State) -> int:
     return circle_beans(state) + state.black + sum(state.supplies) + state.out
 
 
-def _shape_error(state: State) -> str | None:
-    """What is wrong with the shape of *state*, or ``None``."""
-    def ints(value: object) -> bool:
-        return type(value) is tuple and all(type(v) is int for v in value)
+def _int_ok(value: object) -> bool:
+    """An integer within the codec's bound (``True`` is not one)."""
+    return type(value) is int and -MAX_INT <= value <= MAX_INT
 
-    if not isinstance(state.phase, Phase):
+
+def _ints_ok(value: object) -> bool:
+    """A tuple of integers within the codec's bound."""
+    return type(value) is tuple and all([_int_ok(v) for v in value])
+
+
+def _shape_error(state: State) -> str | None:
+    """What is wrong with the types and shape of *state* (a ``MalformedInputError``), or
+    ``None``: every field of exactly its type, integers within the codec's bound, one supply
+    per seat, ten places or none, the mover a seat. The config is checked already."""
+    n = state.config.players
+    if type(state.phase) is not Phase:
         return "phase is not a RONDA phase"
-    if not (ints(state.cups) and ints(state.lifted) and ints(state.supplies)):
+    if not (_ints_ok(state.cups) and _ints_ok(state.lifted) and _ints_ok(state.supplies)):
         return "cups, lifted and supplies are lists of integers"
-    if state.shown is not None and not (ints(state.shown) and len(state.shown) == 2):
+    shown = state.shown
+    if shown is not None and not (_ints_ok(shown) and len(shown) == 2):
         return "shown is null or [place, beans]"
-    for name in ("black", "out", "turn"):
-        if type(getattr(state, name)) is not int:
-            return f"{name} is not an integer"
-    if len(state.supplies) != state.config.players:
-        return f"supplies has one entry per seat ({state.config.players})"
+    if not (_int_ok(state.black) and _int_ok(state.out) and _int_ok(state.turn)):
+        return "black, out and turn are integers"
+    if len(state.supplies) != n:
+        return f"supplies has one entry per seat ({n})"
     if len(state.cups) not in (0, PLACES):
         return f"cups has {PLACES} places (none before the arrangement)"
+    # RONDA-4: the mover is a seat.
+    if not 0 <= state.turn < n:
+        return f"turn {state.turn} is no seat (0 to {n - 1})"
     return None
 
 
 def _state_error(state: State) -> tuple[str, str] | None:
-    """The first rule *state* breaks, or ``None``; the shape must be right already."""
+    """The first rule *state* breaks, or ``None``: one check per rule, in the order of
+    ``specs/ronda.md``. The config and the shape are right already."""
     config = state.config
     n = config.players
-    phase = state.phase
+    phase, cups, lifted, shown = state.phase, state.cups, state.lifted, state.shown
+    supplies, black, out = state.supplies, state.black, state.out
     top = config.max_beans
-    # RONDA-4: the mover is a seat.
-    if not 0 <= state.turn < n:
-        return "RONDA-4", f"seat {state.turn} is no seat of {n}"
+    arranged = phase is not Phase.SET_UP
+
+    # RONDA-2: every player starts with his beans.
+    if not arranged and supplies != (starting_beans(config),) * n:
+        return "RONDA-2", "every player starts with his beans"
+
+    # RONDA-3: the cups are arranged exactly when the game is past its set-up; before it
+    # nothing is lifted or shown, and the nominated player (seat 0) will begin.
+    if arranged != bool(cups):
+        return "RONDA-3", f"phase {phase.value} with {len(cups)} cups arranged"
+    if not arranged and (lifted or shown is not None or state.turn != 0):
+        return "RONDA-3", "nothing is lifted before the arrangement"
+
+    # RONDA-5: at most two cups lifted, each once, each a place of the circle; a lift is due
+    # with at most one open.
+    if len(lifted) > 2 or len(set(lifted)) != len(lifted) or any(
+            not 0 <= c < PLACES for c in lifted):
+        return "RONDA-5", f"lifted cups {list(lifted)}"
+    if phase is Phase.LIFT and len(lifted) > 1:
+        return "RONDA-5", "a lift is due with two cups open"
+
+    # RONDA-7: a bean is added to one of two open cups that match.
+    pair = [cups[c] for c in lifted]
+    if phase is Phase.ADD and (len(pair) != 2 or not is_match(pair[0], pair[1])):
+        return "RONDA-7", f"a bean is to be added with cups {pair} open"
+
+    # RONDA-8: after the bean, the two open groups differ by that bean.
+    if phase is Phase.CHOOSE and (len(pair) != 2 or abs(pair[0] - pair[1]) != 1):
+        return "RONDA-8", f"a choice after adding with cups {pair} open"
+
+    # RONDA-10 (RONDA-17: or 4): no cup holds more than the maximum.
+    if cups and max(cups) > top:
+        return ("RONDA-17" if top == 4 else "RONDA-10"), f"a cup holds {max(cups)} beans"
+
+    # RONDA-12: the black cup holds at most one group and its bean; out of the game go
+    # whole groups.
+    if black > top + 1 or out % (top + 1):
+        return "RONDA-12", f"black cup {black}, out {out}: not whole groups"
+
+    # RONDA-13: the game is over exactly when the mover has no beans; no one else has none.
+    zeros = [s for s in range(n) if has_won(supplies[s])]
+    if phase is Phase.OVER and (zeros != [state.turn] or lifted):
+        return "RONDA-13", f"game over with players {zeros} out of beans"
+    if phase is not Phase.OVER and zeros:
+        return "RONDA-13", f"seat {zeros[0]} has no beans, but the game goes on"
+
+    # RONDA-14: what the last lift showed is what that cup holds.
+    if shown is not None and (not 0 <= shown[0] < PLACES or cups[shown[0]] != shown[1]):
+        return "RONDA-14", f"shown {list(shown)} is not what the cup holds"
+
     # RONDA-15: no count is negative, and every bean is there.
-    counts = (*state.cups, *state.supplies, state.black, state.out)
-    if min(counts) < 0:
+    if min((*cups, *supplies, black, out)) < 0:
         return "RONDA-15", "a count is negative"
     expected = CIRCLE_BEANS + n * starting_beans(config)
     if total_beans(state) != expected:
         return "RONDA-15", f"{total_beans(state)} beans in play, not {expected}"
-    # RONDA-3: the cups are arranged exactly when the game is past its set-up.
-    if (phase is Phase.SET_UP) != (not state.cups):
-        return "RONDA-3", f"phase {phase.value} with {len(state.cups)} cups arranged"
-    if phase is Phase.SET_UP:
-        if state.lifted or state.shown is not None or state.turn != 0:
-            return "RONDA-3", "nothing is lifted before the arrangement"
-        if state.supplies != (starting_beans(config),) * n:
-            return "RONDA-2", "every player starts with his beans"
-        return None
-    # RONDA-10 / RONDA-17: no cup holds more than the maximum.
-    if max(state.cups) > top:
-        return ("RONDA-17" if top == 4 else "RONDA-10"), f"a cup holds {max(state.cups)} beans"
+
     # RONDA-18: without penalty beans the black cup stays empty.
-    if not config.penalty_beans and state.black:
+    if not config.penalty_beans and black:
         return "RONDA-18", "the black cup holds beans without penalty beans"
-    # RONDA-10 / RONDA-12: the black cup holds at most one group and its bean; out of the
-    # game go whole groups.
-    if state.black > top + 1 or state.out % (top + 1):
-        return "RONDA-12", f"black cup {state.black}, out {state.out}: not whole groups"
-    # RONDA-5: at most two cups lifted, each once, each a place of the circle.
-    lifted = state.lifted
-    if len(lifted) > 2 or len(set(lifted)) != len(lifted) or any(
-            not 0 <= c < PLACES for c in lifted):
-        return "RONDA-5", f"lifted cups {list(lifted)}"
-    if state.shown is not None:
-        place, beans = state.shown
-        if not 0 <= place < PLACES or state.cups[place] != beans:
-            return "RONDA-14", f"shown {list(state.shown)} is not what the cup holds"
-    # RONDA-13: the game is over exactly when the mover has no beans; no one else has none.
-    zeros = [s for s in range(n) if has_won(state.supplies[s])]
-    if phase is Phase.OVER:
-        if zeros != [state.turn] or lifted:
-            return "RONDA-13", f"game over with players {zeros} out of beans"
-        return None
-    if zeros:
-        return "RONDA-13", f"seat {zeros[0]} has no beans, but the game goes on"
-    pair = [state.cups[c] for c in lifted]
-    if phase is Phase.LIFT and len(lifted) > 1:
-        return "RONDA-5", "a lift is due with two cups open"
-    if phase is Phase.ADD and (len(pair) != 2 or pair[0] != pair[1]):
-        return "RONDA-7", f"a bean is to be added with cups {pair} open"
-    if phase is Phase.CHOOSE and (len(pair) != 2 or abs(pair[0] - pair[1]) != 1):
-        return "RONDA-8", f"a choice after adding with cups {pair} open"
     return None
 
 
 def check_state(state: State) -> None:
     """Raise the precise error if *state* could not arise from legal play.
 
-    :raises MalformedInputError: when a field has the wrong shape or type.
-    :raises InvalidStateError: naming the rule the state contradicts.
+    :raises MalformedInputError: for a value that is not a RONDA state, or a field of the
+        wrong shape or type (an integer beyond the codec's bound included).
+    :raises InvalidStateError: naming the rule the state (or its config) contradicts.
     """
     _check_state(state)
-    check_config(state.config)
-    shape = _shape_error(state)
-    if shape is not None:
-        raise MalformedInputError(f"malformed RONDA state: {shape}")
     error = _state_error(state)
     if error is not None:
         raise InvalidStateError(*error)
@@ -797,6 +851,6 @@ def well_formed(state: State) -> bool:
     """Whether *state* could arise from legal play (pure, total, never raises)."""
     try:
         check_state(state)
-    except Exception:
+    except (RuleViolation, MalformedInputError):
         return False
     return True

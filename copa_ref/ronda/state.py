@@ -68,8 +68,18 @@ class Config:
     (RONDA-18)."""
 
 
+class Checked:
+    """The base of :class:`State`: one hidden slot, ``_checked``, set by the rules on a state
+    whose fields they have checked or built, so that each state is checked once, where it
+    enters (the rules' ``_check_state``), and not again at every call. It is no attrs field:
+    never compared, hashed, encoded or copied (``attrs.evolve`` makes an unchecked state),
+    like the hidden slot of attrs's ``cache_hash``."""
+
+    __slots__ = ("_checked",)
+
+
 @attrs.frozen(kw_only=True)
-class State:
+class State(Checked):
     """A RONDA position. ``cups`` is hidden from every seat (RONDA-14)."""
 
     config: Config
