@@ -178,3 +178,64 @@ class TestAnyOfNodes:
         assert seen == {0, 1}
         assert TOY.outcome(made[-1].after) is not None
         assert len(made) == 1 + made[0].after.tokens
+
+
+class TestStateChecks:
+    """The one skeleton of every game's ``check_state``, ``well_formed`` and entry check
+    (``copa_ref.core.entry``): one exception policy."""
+
+    @staticmethod
+    def _checks() -> Any:
+        from copa_ref.core import StateChecks, memo_slot, rule
+        from copa_ref.core.fields import check_int
+
+        @attrs.frozen
+        class Box:
+            beans: int
+            _checked = memo_slot()
+
+        def shape(box: Any) -> None:
+            check_int(box.beans, "beans")
+
+        @rule("BOX-1")
+        def enough(box: Any) -> str | None:
+            return "fewer than 1 bean" if box.beans < 1 else None
+
+        @rule("BOX-2")
+        def crashes(box: Any) -> str | None:
+            return None if box.beans < 10 else str(1 // 0)
+
+        return Box, StateChecks(Box, "a box", shape, (enough, crashes))
+
+    def test_one_policy(self) -> None:
+        """A wrong class or an ill-typed field is ``MalformedInputError``; a broken rule is
+        ``InvalidStateError`` naming it; a check that crashes is ``MalformedInputError``,
+        never the bare exception; ``well_formed`` never raises."""
+        from copa_ref.core.errors import InvalidStateError, MalformedInputError
+
+        box, checks = self._checks()
+        checks.check(box(3))
+        for value in ("box", box(None), box(10**5000), box(True)):
+            with pytest.raises(MalformedInputError):
+                checks.check(value)
+            assert checks.well_formed(value) is False
+        with pytest.raises(InvalidStateError) as caught:
+            checks.check(box(0))
+        assert caught.value.rule == "BOX-1"
+        with pytest.raises(MalformedInputError, match="BOX-2"):
+            checks.check(box(11))
+        assert checks.well_formed(box(11)) is False
+
+    def test_checked_once_per_object(self) -> None:
+        """``enter`` runs the checks the first time an object enters, then never again; the
+        mark is invisible to equality, ``repr`` and ``attrs.evolve``."""
+        box, checks = self._checks()
+        ran = Counter[int]()
+        counting = attrs.evolve(checks, shape=lambda b: ran.update([b.beans]))
+        one = box(3)
+        for _ in range(3):
+            counting.enter(one)
+        assert ran == Counter({3: 1})
+        assert one == box(3) and repr(one) == repr(box(3)) and hash(one) == hash(box(3))
+        counting.enter(attrs.evolve(one))
+        assert ran == Counter({3: 2})

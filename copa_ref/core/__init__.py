@@ -3,6 +3,7 @@ and the loop that plays any game (:func:`play`)."""
 
 from copa_ref.core.chance import shuffled
 from copa_ref.core.codec import JSON, canonical_json, make_converter, register_union, tag_of
+from copa_ref.core.entry import StateChecks, check_rng, memo_slot, remember, rule
 from copa_ref.core.errors import (
     IllegalActionError,
     InvalidStateError,
@@ -10,10 +11,10 @@ from copa_ref.core.errors import (
     MalformedInputError,
     RuleViolation,
 )
-from copa_ref.core.game import Game
+from copa_ref.core.game import Game, Trusted
 from copa_ref.core.invariants import require
 from copa_ref.core.loop import MAX_STEPS, Policy, Step, next_action, play, steps, uniform
-from copa_ref.core.misreading import Misreading, misread
+from copa_ref.core.misreading import Misreading, misread, seam
 from copa_ref.core.types import (
     CHANCE,
     NOBODY,
@@ -43,15 +44,22 @@ __all__ = [
     "RuleId",
     "RuleViolation",
     "Seat",
+    "StateChecks",
     "Step",
     "ToMove",
+    "Trusted",
     "canonical_json",
+    "check_rng",
     "make_converter",
+    "memo_slot",
     "misread",
     "next_action",
     "play",
     "register_union",
+    "remember",
     "require",
+    "rule",
+    "seam",
     "shuffled",
     "steps",
     "tag_of",

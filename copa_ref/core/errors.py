@@ -6,7 +6,7 @@ are :class:`IllegalActionError` (an action this position does not allow) and
 is input that is not even shaped right. :class:`InvariantViolation` (an ``AssertionError``)
 means an *implementation* is wrong, never the user's input.
 
-``str(err)`` always starts with the rule ID: ``KALA-4: path turns twice at (1, 2)``.
+``str(err)`` always starts with the rule ID: ``KALA-7: path turns twice at (1, 2)``.
 """
 
 from __future__ import annotations

@@ -3,6 +3,14 @@
 A game is a record of pure functions over immutable values. Nothing in it holds state,
 performs I/O or draws random numbers on its own: chance is an explicit action, sampled only
 by :attr:`Game.sample_chance` from a random generator the caller passes in.
+
+The record does not check anything itself: every function it holds is the game's public
+entry point, which checks its arguments where they enter (:mod:`copa_ref.core.entry`: a
+state once per object, with the game's ``check_state``; an action at ``apply``) and hands
+them to the rules' inner functions. :attr:`Game.trusted` holds those inner functions, for
+the generic loop (:mod:`copa_ref.core.loop`), which calls them only with values the game
+produced. :meth:`Game.check_invariants` runs the step invariants of a transition; the state
+checks are :attr:`Game.check_state`.
 """
 
 from __future__ import annotations
@@ -19,12 +27,32 @@ from copa_ref.core.codec import JSON, LIMITS, Limits, canonical_json, loads, str
 from copa_ref.core.loop import next_action, uniform
 from copa_ref.core.types import FactSheet, MoverKind, Outcome, Seat, ToMove
 
-__all__ = ["Game"]
+__all__ = ["Game", "Trusted"]
 
 S = TypeVar("S")
 A = TypeVar("A")
 C = TypeVar("C")
 O = TypeVar("O")  # noqa: E741 - the conventional name of the observation type
+
+
+@attrs.frozen(kw_only=True)
+class Trusted(Generic[S, A]):
+    """A game's inner functions: its public entry points without their entry checks.
+
+    Call them only with values the game produced: a state its rules built (``new_game``,
+    ``apply``, or a state that entered through a public function), an action its
+    ``legal_actions`` returned for that same state. They do no exact-type check and no
+    state check; they do check every rule (an action still breaks its rule the same way).
+    """
+
+    to_move: Callable[[S], ToMove]
+    """Who acts (the game's ``_to_move``)."""
+    legal_actions: Callable[[S, Seat | None], tuple[A, ...]]
+    """The legal actions (``_legal_actions``)."""
+    apply: Callable[[S, A], S]
+    """The state after an action (``_apply``)."""
+    joint: Callable[[S, tuple[A, ...]], A] | None = None
+    """The joint action of the parts, where the game has joint nodes (``_joint``)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -90,6 +118,10 @@ class Game(Generic[S, A, C, O]):
     svg: Callable[[S, Seat | None], str] | None = None
     """A picture of a state as SVG text (``copa_ref.<game>.svg``); with a seat, only what that
     seat may see. Pure and deterministic, with a ``<title>`` and a ``<desc>`` in words."""
+    trusted: Trusted[S, A] | None = None
+    """The inner functions (:class:`Trusted`), for callers that pass only values the game
+    produced (:mod:`copa_ref.core.loop`); ``None`` where a game has none yet, and callers
+    then use the public functions (see :meth:`inner`)."""
     random_play_ends: bool = True
     """Whether uniformly random play ends every game. ``False`` where a pass is always legal
     and costs points without end (Kopa, KOPA-Q14): generic tests then cut random games short
@@ -101,6 +133,13 @@ class Game(Generic[S, A, C, O]):
         """The config of the default reading."""
         return self.config_type()
 
+    def inner(self) -> Trusted[S, A]:
+        """:attr:`trusted`, or the public functions where the game has no inner ones."""
+        if self.trusted is not None:
+            return self.trusted
+        return Trusted(to_move=self.to_move, legal_actions=self.legal_actions,
+                       apply=self.apply, joint=self.joint)
+
     def is_legal(self, state: S, action: A) -> bool:
         """Whether :attr:`apply` accepts *action* in *state*; never raises, whatever the
         values."""
@@ -111,7 +150,8 @@ class Game(Generic[S, A, C, O]):
         return True
 
     def check_invariants(self, before: S, action: A, after: S) -> None:
-        """Run every step invariant and the state checks on a transition.
+        """Run every step invariant on a transition (the state checks are
+        :attr:`check_state`).
 
         :raises InvariantViolation: naming the rule an implementation broke.
         """

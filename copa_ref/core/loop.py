@@ -28,10 +28,11 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import attrs
 
+from copa_ref.core.entry import CHECKED, remember
 from copa_ref.core.types import MoverKind, Seat, ToMove
 
 if TYPE_CHECKING:
-    from copa_ref.core.game import Game
+    from copa_ref.core.game import Game, Trusted
 
 __all__ = ["MAX_STEPS", "Policy", "Step", "next_action", "play", "steps", "uniform"]
 
@@ -70,31 +71,61 @@ def next_action(game: Game[S, A, Any, Any], state: S, policy: Policy[S, A],
     """The next action in *state*: sampled at a chance node, else chosen by *policy* (for
     each acting seat at a joint node; for a seat drawn from *rng* at an any-of node).
 
+    *state* may come from anywhere: it enters through the public ``to_move``.
+
     :raises ValueError: when the game is over, or a decision node offers no legal action.
     """
     mover = game.to_move(state)
+    return _choose(game, game.inner(), state, mover, policy, rng)[0]
+
+
+def _produced(action: object, legal: tuple[Any, ...]) -> bool:
+    """Whether *action* is one of the objects in *legal* (by identity: an equal value built
+    elsewhere, ``Harvest(0, 1)`` for ``Harvest(0, True)``, is not what the game produced)."""
+    for candidate in legal:  # noqa: SIM110 - a loop is faster than any() over a generator
+        if candidate is action:
+            return True
+    return False
+
+
+def _choose(game: Game[S, A, Any, Any], inner: Trusted[S, A], state: S, mover: ToMove,
+            policy: Policy[S, A], rng: random.Random) -> tuple[A, bool]:
+    """The next action in *state* (a state the game checked or built, *mover* its mover),
+    and whether the game produced it (then :attr:`Trusted.apply` may take it)."""
     kind = mover.kind
     if kind is MoverKind.CHANCE:
-        return game.sample_chance(state, rng)
+        return game.sample_chance(state, rng), True
     if kind is MoverKind.SEAT:
-        return policy(state, mover.seats[0], _legal(game, state, None), rng)
+        legal = _legal(game, inner, state, None)
+        action = policy(state, mover.seats[0], legal, rng)
+        return action, _produced(action, legal)
     if kind is MoverKind.JOINT:
         if game.joint is None:
             msg = f"{game.title} has a joint node but no Game.joint to combine the parts"
             raise ValueError(msg)
-        parts = tuple(policy(state, seat, _legal(game, state, seat), rng)
-                      for seat in mover.seats)
-        return game.joint(state, parts)
+        parts = []
+        produced = True
+        for seat in mover.seats:
+            legal = _legal(game, inner, state, seat)
+            part = policy(state, seat, legal, rng)
+            produced = produced and _produced(part, legal)
+            parts.append(part)
+        if produced and inner.joint is not None:
+            return inner.joint(state, tuple(parts)), True
+        return game.joint(state, tuple(parts)), False
     if kind is MoverKind.ANY:
-        able = [s for s in mover.seats if game.legal_actions(state, s)]
+        able = [s for s in mover.seats if inner.legal_actions(state, s)]
         seat = rng.choice(able) if able else mover.seats[0]
-        return policy(state, seat, _legal(game, state, seat), rng)
+        legal = _legal(game, inner, state, seat)
+        action = policy(state, seat, legal, rng)
+        return action, _produced(action, legal)
     msg = "the game is over; nobody acts"
     raise ValueError(msg)
 
 
-def _legal(game: Game[S, A, Any, Any], state: S, seat: Seat | None) -> tuple[A, ...]:
-    legal = game.legal_actions(state, seat)
+def _legal(game: Game[S, A, Any, Any], inner: Trusted[S, A], state: S,
+           seat: Seat | None) -> tuple[A, ...]:
+    legal = inner.legal_actions(state, seat)
     if not legal:
         who = "the mover" if seat is None else f"seat {seat}"
         msg = f"{game.title}: {who} has no legal action at a decision node"
@@ -109,17 +140,28 @@ def steps(game: Game[S, A, Any, Any], policy: Policy[S, A], rng: random.Random, 
     until the game is over or *max_steps* steps are made; yield each step.
 
     Stopping at the cap is not an error: the last step's ``after`` then has no outcome.
+
+    Validated once: *state* enters through the public ``to_move`` (checked once); after
+    that the loop calls the game's inner functions (:attr:`~copa_ref.core.game.Game.trusted`)
+    with the states they built and the actions ``legal_actions`` returned, and asks who
+    moves once per state. An action the *policy* made up itself (not one of the objects
+    it was offered) goes through the public ``apply`` and all its checks.
     """
     if state is None:
         state = game.new_game(game.default_config() if config is None else config)
+    inner = game.inner()
+    mark = game.trusted is not None
+    mover = game.to_move(state)
     for _ in range(max_steps):
-        mover = game.to_move(state)
         if mover.kind is MoverKind.NOBODY:
             return
-        action = next_action(game, state, policy, rng)
-        after = game.apply(state, action)
+        action, produced = _choose(game, inner, state, mover, policy, rng)
+        after = inner.apply(state, action) if produced else game.apply(state, action)
+        if mark:  # built by the rules from a checked state: valid, not to be checked again
+            remember(after, CHECKED, True)
         yield Step(state, mover, action, after)
         state = after
+        mover = inner.to_move(state)
 
 
 def play(game: Game[S, A, Any, Any], policy: Policy[S, A], rng: random.Random, *,

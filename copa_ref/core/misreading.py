@@ -12,6 +12,10 @@ Two catalogues use this shape:
   which the conformance runner replays to explain a failure ("your engine plays as if …");
 * the mutants of the kill-matrix test (``tests/<game>/mutants.py``), one or more per rule.
 
+A misread game's inner functions (:attr:`~copa_ref.core.game.Game.trusted`, the ones the
+generic loop calls) come from the copy as well; where a misreading replaces a public entry
+point (``apply``) but not its inner twin (``_apply``), the replacement stands for both.
+
 Rule functions call each other through their module's globals, so replacing a name in the
 copy changes every caller inside the copy. Names a module computed at import time from a
 replaced function (a precomputed table, say) are not recomputed: replace them too.
@@ -22,15 +26,25 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
 from copa_ref.core.game import Game
 
-__all__ = ["Misreading", "misread", "misread_module"]
+__all__ = ["Misreading", "misread", "misread_module", "seam"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def seam(function: F) -> F:
+    """Mark *function* as a mutation seam: a rule's formula kept as a name of its own so
+    that a misreading can replace it (its callers would read as well without it). A no-op
+    but for the mark ``__copa_seam__``; see the contributor notes in the README."""
+    function.__copa_seam__ = True  # type: ignore[attr-defined]
+    return function
 
 _GAME_FUNCTIONS = (
     "new_game",
@@ -44,6 +58,13 @@ _GAME_FUNCTIONS = (
     "chance_outcomes",
 )
 """The fields of a :class:`Game` taken from the misread copy where it defines them."""
+
+_INNER = {"to_move": "_to_move", "legal_actions": "_legal_actions", "apply": "_apply",
+          "joint": "_joint"}
+"""The fields of :class:`~copa_ref.core.game.Trusted`, by the name of the public function
+in a rules module and of its inner function. A misreading that replaces a public function
+(``apply``) and not its inner one replaces both: the misread game's loop then plays the
+misreading too."""
 
 _copies = itertools.count()
 
@@ -112,4 +133,15 @@ def misread(game: Game[Any, Any, Any, Any], misreading: Misreading) -> Game[Any,
         changes.pop("chance_outcomes", None)
     if game.joint is not None and hasattr(copy, "joint"):
         changes["joint"] = copy.joint
+    if game.trusted is not None:
+        replaced = dict(misreading.replacements)
+        inner: dict[str, Any] = {}
+        for public, name in _INNER.items():
+            if getattr(game.trusted, public) is None:
+                continue
+            if public in replaced and name not in replaced:
+                inner[public] = getattr(copy, public)
+            elif hasattr(copy, name):  # a copy of another module keeps the game's own
+                inner[public] = getattr(copy, name)
+        changes["trusted"] = attrs.evolve(game.trusted, **inner)
     return attrs.evolve(game, name=game.name, **changes)

@@ -1,0 +1,207 @@
+"""How a value enters the rules: checked once at the edge, never again inside.
+
+Every public entry point of a game (``apply``, ``legal_actions``, ``to_move``, ``observe``,
+``outcome``, ``joint``, ``sample_chance``, ``svg``) takes values from anywhere: a user's
+code, a decoded JSON text, a fuzzer. They are checked there, exactly, and then handed to
+the rules' inner functions (``_apply``, ``_legal_actions``, ``_to_move``), which assume
+them checked. Values the rules produced themselves never pay again:
+
+* **A state is checked once, where it enters.** :meth:`StateChecks.enter` is the first line
+  of every public entry point: the exact class, then, the first time this *object* is
+  seen, the game's whole :attr:`~copa_ref.core.game.Game.check_state` (shape, then every
+  rule). A state that passes is marked as checked in a memo slot of the frozen value
+  (:func:`memo_slot`: not a field, invisible to ``==``, ``hash``, ``repr``, the codec,
+  ``attrs.evolve``, ``copy`` and ``pickle``), so the next entry costs one attribute read.
+  A state the rules built (``new_game``, the public ``apply``) is marked as it leaves them:
+  it is valid by construction (the step invariants and the property tests hold the rules
+  to that). ``attrs.evolve(state, cups=None)`` is a new, unmarked object: it is checked
+  at its first entry and refused with :class:`~copa_ref.core.errors.MalformedInputError`.
+* **An action is checked at the public** ``apply`` (its exact types, then its rule). The
+  generic loop (:mod:`copa_ref.core.loop`) calls the game's inner functions
+  (:attr:`~copa_ref.core.game.Game.trusted`) with the states it got from them and the
+  actions ``legal_actions`` returned for the same state (the same objects, compared by
+  identity; anything else a policy returns goes through the public ``apply``), so a loop
+  step pays no exact-type check at all. The rules obey the same rule: they call their inner
+  functions with values they produced.
+
+The state checks themselves are written once here (:class:`StateChecks`): a game gives the
+shape check of its fields and a flat list of rule checks in the order of its spec, one per
+rule (:func:`rule`), as ``chess.Board.status()`` lists its flags; this module gives the one
+exception policy for all of them:
+
+* a value that is not of the state class, or a field not of its exact type or out of the
+  bounds the codec reads (a 5,000-digit integer, ``None`` for a tuple, a raising
+  ``__eq__``): :class:`~copa_ref.core.errors.MalformedInputError`;
+* a well-shaped state that breaks a rule: :class:`~copa_ref.core.errors.InvalidStateError`
+  naming the first rule, in spec order, that it breaks;
+* never any other exception: a check that raises on a value it did not foresee is turned
+  into a ``MalformedInputError`` naming the check (:meth:`StateChecks.check`), so
+  ``well_formed`` is total and ``is_legal`` never raises.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+import attrs
+
+from copa_ref.core.codec import excerpt
+from copa_ref.core.errors import InvalidStateError, MalformedInputError, RuleViolation
+
+__all__ = [
+    "CHECKED",
+    "RuleCheck",
+    "StateChecks",
+    "check_rng",
+    "memo_slot",
+    "remember",
+    "rule",
+]
+
+S = TypeVar("S")
+
+CHECKED = "_checked"
+"""The memo slot that marks a state checked (every game's state class declares it)."""
+
+
+def _unknown(self: object) -> Any:
+    return None
+
+
+# Evaluated, not text: the hints of a state class (cattrs, Hypothesis) resolve the slot's
+# hint in the state's own module, which need not import ``Any``.
+_unknown.__annotations__ = {"self": object, "return": object}
+
+
+def memo_slot() -> functools.cached_property[Any]:
+    """A memo slot for a frozen attrs class: ``name = memo_slot()`` in the class body.
+
+    It reads ``None`` until :func:`remember` stores a value in it. It is no attrs field:
+    equality, hashing, ``repr``, the codec, ``attrs.evolve``, ``copy`` and ``pickle`` never
+    see it, so a memo never changes what a value is, only how fast its facts are read.
+    """
+    return functools.cached_property(_unknown)
+
+
+def remember(value: S, name: str, fact: object) -> S:
+    """Store *fact* in the memo slot *name* of the frozen *value*; return *value*.
+
+    Only the rules call this, with a fact that is a pure function of *value* (who moves,
+    that it passed its checks), so the value stays immutable in every observable way."""
+    object.__setattr__(value, name, fact)
+    return value
+
+
+@attrs.frozen
+class RuleCheck:
+    """One check of a state, under the rule whose sentence it enforces."""
+
+    rule: str
+    """The rule ID (``"KALA-18"``)."""
+    test: Callable[[Any], str | None]
+    """The problem with a well-shaped state, in words, or ``None`` when the rule holds."""
+
+
+def rule(rule_id: str) -> Callable[[Callable[[Any], str | None]], RuleCheck]:
+    """Decorate a state check with its rule: ``@rule("KALA-18")`` over a function returning
+    ``None`` or what is wrong."""
+    def wrap(test: Callable[[Any], str | None]) -> RuleCheck:
+        return RuleCheck(rule_id, test)
+    return wrap
+
+
+@attrs.frozen
+class StateChecks(Generic[S]):
+    """A game's state checks: its class, the shape of its fields, its rules in spec order.
+
+    :meth:`check` is the game's ``check_state``, :meth:`well_formed` its ``well_formed``
+    and :meth:`enter` the first line of each of its public entry points.
+    """
+
+    cls: type[S]
+    """The state class (an exact match: a subclass could override anything)."""
+    what: str
+    """What the class is in a message (``"a KALA state"``)."""
+    shape: Callable[[Any], None]
+    """Raises ``MalformedInputError`` naming the first field not of its exact type and
+    bounds (see :mod:`copa_ref.core.fields`); after it the rules may index and add freely.
+    It may raise ``InvalidStateError`` for a config that breaks its rule (a player count)."""
+    rules: tuple[RuleCheck, ...]
+    """The rule checks, in the order of the spec. A check may also raise
+    ``InvalidStateError`` itself, where one replay names several rules (DA CAPO)."""
+
+    def check(self, state: object) -> None:
+        """Raise the precise error for *state*, or return: the game's ``check_state``.
+
+        :raises MalformedInputError: not of the class, or a field not shaped right.
+        :raises InvalidStateError: the first rule, in spec order, the state breaks.
+        """
+        if type(state) is not self.cls:
+            msg = f"expected {self.what}, got {excerpt(state)}"
+            raise MalformedInputError(msg)
+        try:
+            self.shape(state)
+        except (MalformedInputError, RuleViolation):  # a config's rule (DACAPO-1) is named
+            raise
+        except Exception as exc:  # a field no check foresaw: not a state, never a crash
+            msg = f"{self.what} with a field not shaped right ({type(exc).__name__})"
+            raise MalformedInputError(msg) from exc
+        for check in self.rules:
+            try:
+                problem = check.test(state)
+            except RuleViolation:
+                raise
+            except Exception as exc:
+                msg = (f"{self.what} that the check of {check.rule} cannot read "
+                       f"({type(exc).__name__})")
+                raise MalformedInputError(msg) from exc
+            if problem is not None:
+                raise InvalidStateError(check.rule, problem)
+
+    def well_formed(self, state: object) -> bool:
+        """Whether *state* passes :meth:`check`: pure and total, it never raises."""
+        try:
+            self.check(state)
+        except (MalformedInputError, RuleViolation):
+            return False
+        return True
+
+    def problem(self, state: object) -> RuleViolation | MalformedInputError | None:
+        """The error :meth:`check` would raise, or ``None``."""
+        try:
+            self.check(state)
+        except (MalformedInputError, RuleViolation) as exc:
+            return exc
+        return None
+
+    def enter(self, state: object) -> None:
+        """The entry check of a public function: *state* is of the class and, unless it
+        was checked (or built by the rules) before, passes :meth:`check`, once per object.
+
+        :raises MalformedInputError: or ``InvalidStateError``, as :meth:`check`.
+        """
+        if type(state) is not self.cls:
+            msg = f"expected {self.what}, got {excerpt(state)}"
+            raise MalformedInputError(msg)
+        if getattr(state, CHECKED) is None:
+            self.check(state)
+            object.__setattr__(state, CHECKED, True)
+
+    @staticmethod
+    def built(state: S) -> S:
+        """Mark a state the rules built as checked; return it."""
+        object.__setattr__(state, CHECKED, True)
+        return state
+
+
+def check_rng(rng: object, what: str = "rng") -> None:
+    """*rng* is a :class:`random.Random` (the generator ``sample_chance`` draws from).
+
+    :raises MalformedInputError: otherwise (not a bare ``AttributeError`` later).
+    """
+    if not isinstance(rng, random.Random):
+        msg = f"{what} must be a random.Random, got {excerpt(rng)}"
+        raise MalformedInputError(msg)
