@@ -34,7 +34,9 @@ from copa_ref.core import (
     ToMove,
 )
 from copa_ref.core.codec import MAX_INT, excerpt
+from copa_ref.core.entry import CHECKED, StateChecks, check_rng, rule
 from copa_ref.core.fields import check_instance, check_int, check_position
+from copa_ref.core.misreading import seam
 from copa_ref.hopper.state import (
     BLACK,
     CUP_BEANS,
@@ -235,11 +237,13 @@ def check_shot_model(config: Config) -> None:
         raise InvalidStateError("HOPPER-6", msg)
 
 
+@seam
 def first_turn(config: Config) -> int:
     """HOPPER-4: the nominated first player (``Config.first_player``) shoots first."""
     return config.first_player
 
 
+@seam
 def initial_tray(config: Config) -> tuple[TrayCup, ...]:
     """HOPPER-2: the 16 neutral cups in the tray, empty; the black cup aside."""
     return tuple((cup, 0) for cup in range(NEUTRAL_CUPS))
@@ -261,7 +265,7 @@ def new_game(config: Config | None = None) -> State:
         first = next_turn(hands, loose, first)
     state = State(config=config, hands=hands, tray=tray, loose=loose, claims=(),
                   phase=Phase.AIM, turn=first)
-    return _checked(_settle(state))
+    return StateChecks.built(_settle(state))
 
 
 # --------------------------------------------------------------------------------------
@@ -347,6 +351,11 @@ def to_move(state: State) -> ToMove:
     :raises MalformedInputError: for a value that is not a HOPPER state.
     """
     _check_state(state)
+    return _to_move(state)
+
+
+def _to_move(state: State) -> ToMove:
+    """:func:`to_move` without the entry check (:attr:`~copa_ref.core.game.Game.trusted`)."""
     phase = state.phase
     if phase is Phase.LAND:
         return CHANCE
@@ -370,6 +379,11 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
         neither ``None`` nor one of its seats.
     """
     _check_state(state, seat)
+    return _legal_actions(state, seat)
+
+
+def _legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
+    """:func:`legal_actions` without the entry check (:attr:`~copa_ref.core.game.Game.trusted`)."""
     if state.phase is not Phase.AIM:
         return ()
     seats = shooters(state)
@@ -416,6 +430,7 @@ def replenish(hand: int, loose: int) -> tuple[int, int]:
     return hand, loose
 
 
+@seam
 def is_foursome(beans: int) -> bool:
     """HOPPER-8: a bean into a cup holding 3 makes a foursome.
 
@@ -553,7 +568,7 @@ def apply(state: State, action: Action) -> State:
     """
     _check_state(state)
     _check_action(action)
-    return _checked(_apply(state, action))
+    return StateChecks.built(_apply(state, action))
 
 
 def _apply(state: State, action: Action) -> State:
@@ -569,36 +584,18 @@ def _apply(state: State, action: Action) -> State:
 
 def _check_state(state: object, seat: object = None) -> None:
     """*state* is a HOPPER state whose config is playable and whose fields have exactly
-    their types and shapes, and *seat* is ``None`` or one of its seats: the check of every
-    entry point, so that no value from outside reaches the rules ill-typed. (Whether the
-    state breaks a rule of play is :func:`check_state`'s question, asked where a state
-    enters from JSON.)
+    their types and shapes (:func:`_shape`), checked once per state object and marked
+    (:mod:`copa_ref.core.entry`), and *seat* is ``None`` or one of its seats: the first line
+    of every entry point. The rules of play are :func:`check_state`'s question, asked where
+    a state enters from JSON: a position set up by hand need not be reachable.
 
     :raises MalformedInputError: otherwise.
     :raises InvalidStateError: naming the rule a config breaks (see :func:`check_config`).
     """
-    if type(state) is State and getattr(state, "_checked", False):
-        if seat is not None:
-            check_position(state, State, "a HOPPER state", seat, _seats)
-        return  # checked where it entered, or built by the rules from checked values
-    if type(state) is not State:
-        check_instance(state, State, "a HOPPER state")
-    state = cast(State, state)
-    check_config(state.config)
-    shape = _shape_error(state)
-    if shape is not None:
-        msg = f"malformed HOPPER state: {shape}"
-        raise MalformedInputError(msg)
+    if type(state) is not State or getattr(state, CHECKED) is None:
+        _ENTRY.enter(state)
     if seat is not None:
         check_position(state, State, "a HOPPER state", seat, _seats)
-    _checked(state)
-
-
-def _checked(state: State) -> State:
-    """*state*, marked as checked (:class:`~copa_ref.hopper.state.Checked`): its fields
-    passed the entry check, or the rules built it from checked values."""
-    object.__setattr__(state, "_checked", True)
-    return state
 
 
 def _seats(state: State) -> int:
@@ -770,16 +767,6 @@ def _weights(model: ShotModel, seat: int, cups: int, aimed: bool) -> tuple[int, 
 
 
 
-def _check_rng(rng: object) -> None:
-    """*rng* is a random number generator (a :class:`random.Random`): chance is drawn from
-    an explicit generator, never from global state.
-
-    :raises MalformedInputError: otherwise.
-    """
-    if not isinstance(rng, random.Random):
-        msg = f"rng must be a random.Random, got {excerpt(rng)}"
-        raise MalformedInputError(msg)
-
 
 def sample_chance(state: State, rng: random.Random) -> Land:
     """Draw where the bean in the air lands, exactly under the shot model (HOPPER-6).
@@ -789,7 +776,7 @@ def sample_chance(state: State, rng: random.Random) -> Land:
     :raises MalformedInputError: for a value that is not a HOPPER state.
     """
     _check_state(state)
-    _check_rng(rng)
+    check_rng(rng)
     _refuse_ended(state)
     if state.phase is not Phase.LAND or state.turn is None:
         msg = "no bean is in the air: a shot comes first"
@@ -920,103 +907,180 @@ def _shape_error(state: State) -> str | None:
     return None
 
 
-def _state_error(state: State) -> tuple[str, str] | None:
-    """The first rule *state* breaks, or ``None``: one check per rule, in the order of
-    ``specs/hopper.md``. The config and the shape are right already."""
-    config = state.config
-    players = config.players
-    hands, tray, claims, loose = state.hands, state.tray, state.claims, state.loose
-    phase, turn, aim = state.phase, state.turn, state.aim
-    in_tray = [cup for cup, _ in tray]
-    cups = in_tray + [cup for _, cup in claims]
-    joined = BLACK in cups
-    shooting_out = shoot_out(state)
+def _shape(state: State) -> None:
+    """The shape of a HOPPER state: a playable config, then :func:`_shape_error`.
 
+    :raises MalformedInputError: naming the first field not shaped right.
+    :raises InvalidStateError: naming the rule a config breaks (see :func:`check_config`).
+    """
+    check_config(state.config)
+    shape = _shape_error(state)
+    if shape is not None:
+        msg = f"malformed HOPPER state: {shape}"
+        raise MalformedInputError(msg)
+
+
+def _cups(state: State) -> list[int]:
+    return [cup for cup, _ in state.tray] + [cup for _, cup in state.claims]
+
+
+@rule("HOPPER-2")
+def _every_cup_once(state: State) -> str | None:
     # HOPPER-2: the 16 neutral cups, each in the tray or claimed, once; the black cup (16)
     # at most once.
+    cups = _cups(state)
     for cup in cups:
         if not 0 <= cup <= BLACK:
-            return "HOPPER-2", f"cup {cup} is no cup (0 to {BLACK})"
+            return f"cup {cup} is no cup (0 to {BLACK})"
         if cups.count(cup) > 1:
-            return "HOPPER-2", f"cup {cup} is in two places"
-    if len(cups) - joined != NEUTRAL_CUPS:
-        missing = min(set(range(NEUTRAL_CUPS)) - set(cups))
-        return "HOPPER-2", f"cup {missing} is neither in the tray nor claimed"
+            return f"cup {cup} is in two places"
+    if len(cups) - (BLACK in cups) != NEUTRAL_CUPS:
+        return f"cup {min(set(range(NEUTRAL_CUPS)) - set(cups))} is neither in the tray nor claimed"
+    return None
 
+
+@rule("HOPPER-3")
+def _beans_dealt(state: State) -> str | None:
     # HOPPER-3: the beans in play are the beans dealt.
-    if total_beans(state) != beans_in_play(config):
-        return "HOPPER-3", f"{total_beans(state)} beans in play, not {beans_in_play(config)}"
+    if total_beans(state) != beans_in_play(state.config):
+        return f"{total_beans(state)} beans in play, not {beans_in_play(state.config)}"
+    return None
 
+
+@rule("HOPPER-4")
+def _turn_play(state: State) -> str | None:
     # HOPPER-4: in turn play, a seat's turn to shoot.
-    if phase is Phase.AIM and not shooting_out and turn is None:
-        return "HOPPER-4", "turn play without a seat to shoot"
+    if state.phase is Phase.AIM and not shoot_out(state) and state.turn is None:
+        return "turn play without a seat to shoot"
+    return None
 
+
+@rule("HOPPER-5")
+def _aim(state: State) -> str | None:
     # HOPPER-5: a bean in the air has the aim of its shot (a cup in the tray, or none with
     # aiming off); no aim while no bean is in the air; a shot with a single option is never
     # a decision (P-3: it starts by itself).
-    if phase is Phase.LAND:
-        if config.aiming and aim not in in_tray:
-            return "HOPPER-5", f"the bean in the air is aimed at {aim}, not a cup in the tray"
-        if not config.aiming and aim is not None:
-            return "HOPPER-5", "aiming is off, but the bean in the air has an aim"
+    aim, aiming = state.aim, state.config.aiming
+    if state.phase is Phase.LAND:
+        if aiming and aim not in [cup for cup, _ in state.tray]:
+            return f"the bean in the air is aimed at {aim}, not a cup in the tray"
+        if not aiming and aim is not None:
+            return "aiming is off, but the bean in the air has an aim"
     elif aim is not None:
-        return "HOPPER-5", "no bean is in the air, but an aim is recorded"
-    if phase is Phase.AIM:
-        seats = (turn,) if turn is not None else shooters(state)
+        return "no bean is in the air, but an aim is recorded"
+    if state.phase is Phase.AIM:
+        seats = (state.turn,) if state.turn is not None else shooters(state)
         if len(seats) == 1 and not aim_chosen(state):
-            return "HOPPER-5", "a shot with a single option is never a decision"
-
-    # HOPPER-8: a cup in the tray holds 0 to 3 beans; a claimed cup is a seat's.
-    if any(not 0 <= beans <= CUP_BEANS for _, beans in tray):
-        return "HOPPER-8", f"a cup in the tray holds more than {CUP_BEANS} beans"
-    if any(not 0 <= seat < players for seat, _ in claims):
-        return "HOPPER-8", "a cup is claimed by no seat"
-
-    # HOPPER-9: the tray keeps its order.
-    if in_tray != sorted(in_tray):
-        return "HOPPER-9", "the tray is out of its order"
-
-    # HOPPER-10: a bean in the air comes from the hand of the seat that shot it.
-    if phase is Phase.LAND and (turn is None or hands[turn] < 1):
-        return "HOPPER-10", f"a bean in the air from seat {turn}, holding none"
-
-    # HOPPER-11: the seat whose turn it is may shoot (it holds beans, or beans are loose).
-    if phase is Phase.AIM and turn is not None and not can_shoot(hands, loose, turn):
-        return "HOPPER-11", f"seat {turn} is to shoot with no beans and none loose"
-
-    over = phase is Phase.OVER
-    if config.ending is Ending.END_1:
-        # HOPPER-12: End 1 is over exactly when the last claim gave a seat its 4th cup.
-        counts = [0] * players
-        for seat, _ in claims:
-            counts[seat] += 1
-        most = max(counts)
-        if most > CUPS_TO_WIN or (most == CUPS_TO_WIN and (
-                counts[claims[-1][0]] != CUPS_TO_WIN or counts.count(CUPS_TO_WIN) > 1)):
-            return "HOPPER-12", f"cups claimed {counts}"
-        if over != (most == CUPS_TO_WIN):
-            return "HOPPER-12", f"phase {phase.value} with cups claimed {counts}"
-    elif over != (not tray):
-        # HOPPER-13: End 2 is over exactly when the tray is empty.
-        return "HOPPER-13", f"phase {phase.value} with {len(tray)} cups in the tray"
-    # HOPPER-12, HOPPER-13: a finished game has no turn.
-    if over and turn is not None:
-        return _end_rule(state), "a finished game has no turn"
-
-    # HOPPER-14: under End 2 the black cup joins exactly when 3 neutral cups are left.
-    neutral_left = len(in_tray) - (BLACK in in_tray)
-    if joined != (config.ending is Ending.END_2 and neutral_left <= BLACK_JOINS_AT):
-        return "HOPPER-14", (f"black cup {'in play' if joined else 'aside'} with "
-                             f"{neutral_left} neutral cups in the tray")
-
-    # HOPPER-15: no turns in the shoot-out's aim phase: any seat that may shoot does.
-    if phase is Phase.AIM and shooting_out and turn is not None:
-        return "HOPPER-15", f"a turn (seat {turn}) in the shoot-out"
-
-    # HOPPER-19: no count is negative.
-    if min(hands) < 0 or loose < 0:
-        return "HOPPER-19", "a count is negative"
+            return "a shot with a single option is never a decision"
     return None
+
+
+@rule("HOPPER-8")
+def _cup_beans(state: State) -> str | None:
+    # HOPPER-8: a cup in the tray holds 0 to 3 beans; a claimed cup is a seat's.
+    if any(not 0 <= beans <= CUP_BEANS for _, beans in state.tray):
+        return f"a cup in the tray holds more than {CUP_BEANS} beans"
+    if any(not 0 <= seat < state.config.players for seat, _ in state.claims):
+        return "a cup is claimed by no seat"
+    return None
+
+
+@rule("HOPPER-9")
+def _tray_order(state: State) -> str | None:
+    # HOPPER-9: the tray keeps its order.
+    in_tray = [cup for cup, _ in state.tray]
+    return "the tray is out of its order" if in_tray != sorted(in_tray) else None
+
+
+@rule("HOPPER-10")
+def _bean_in_the_air(state: State) -> str | None:
+    # HOPPER-10: a bean in the air comes from the hand of the seat that shot it.
+    turn = state.turn
+    if state.phase is Phase.LAND and (turn is None or state.hands[turn] < 1):
+        return f"a bean in the air from seat {turn}, holding none"
+    return None
+
+
+@rule("HOPPER-11")
+def _may_shoot(state: State) -> str | None:
+    # HOPPER-11: the seat whose turn it is may shoot (it holds beans, or beans are loose).
+    turn = state.turn
+    if state.phase is Phase.AIM and turn is not None and not can_shoot(
+            state.hands, state.loose, turn):
+        return f"seat {turn} is to shoot with no beans and none loose"
+    return None
+
+
+@rule("HOPPER-12")
+def _end_1(state: State) -> str | None:
+    # HOPPER-12: End 1 is over exactly when the last claim gave a seat its 4th cup.
+    if state.config.ending is not Ending.END_1:
+        return None
+    counts = [0] * state.config.players
+    for seat, _ in state.claims:
+        counts[seat] += 1
+    most, over = max(counts), state.phase is Phase.OVER
+    if most > CUPS_TO_WIN or (most == CUPS_TO_WIN and (
+            counts[state.claims[-1][0]] != CUPS_TO_WIN or counts.count(CUPS_TO_WIN) > 1)):
+        return f"cups claimed {counts}"
+    if over != (most == CUPS_TO_WIN):
+        return f"phase {state.phase.value} with cups claimed {counts}"
+    if over and state.turn is not None:
+        return "a finished game has no turn"
+    return None
+
+
+@rule("HOPPER-13")
+def _end_2(state: State) -> str | None:
+    # HOPPER-13: End 2 is over exactly when the tray is empty.
+    if state.config.ending is not Ending.END_2:
+        return None
+    over = state.phase is Phase.OVER
+    if over != (not state.tray):
+        return f"phase {state.phase.value} with {len(state.tray)} cups in the tray"
+    if over and state.turn is not None:
+        return "a finished game has no turn"
+    return None
+
+
+@rule("HOPPER-14")
+def _black_cup(state: State) -> str | None:
+    # HOPPER-14: under End 2 the black cup joins exactly when 3 neutral cups are left.
+    in_tray = [cup for cup, _ in state.tray]
+    joined = BLACK in _cups(state)
+    neutral_left = len(in_tray) - (BLACK in in_tray)
+    if joined != (state.config.ending is Ending.END_2 and neutral_left <= BLACK_JOINS_AT):
+        return (f"black cup {'in play' if joined else 'aside'} with {neutral_left} neutral "
+                "cups in the tray")
+    return None
+
+
+@rule("HOPPER-15")
+def _no_turns_in_the_shoot_out(state: State) -> str | None:
+    # HOPPER-15: no turns in the shoot-out's aim phase: any seat that may shoot does.
+    if state.phase is Phase.AIM and shoot_out(state) and state.turn is not None:
+        return f"a turn (seat {state.turn}) in the shoot-out"
+    return None
+
+
+@rule("HOPPER-19")
+def _counts(state: State) -> str | None:
+    # HOPPER-19: no count is negative.
+    if min(state.hands) < 0 or state.loose < 0:
+        return "a count is negative"
+    return None
+
+
+CHECKS: StateChecks[State] = StateChecks(
+    cls=State, what="a HOPPER state", shape=_shape,
+    rules=(_every_cup_once, _beans_dealt, _turn_play, _aim, _cup_beans, _tray_order,
+           _bean_in_the_air, _may_shoot, _end_1, _end_2, _black_cup,
+           _no_turns_in_the_shoot_out, _counts))
+"""The checks of a HOPPER state: its shape, then one check per rule in the order of
+``specs/hopper.md`` (:class:`~copa_ref.core.entry.StateChecks`)."""
+
+_ENTRY: StateChecks[State] = attrs.evolve(CHECKS, shape=_shape, rules=())
+"""The entry check of the public functions: the class and the shape, once per object."""
 
 
 def check_state(state: State) -> None:
@@ -1024,18 +1088,12 @@ def check_state(state: State) -> None:
 
     :raises MalformedInputError: for a value that is not a HOPPER state, or a field of the
         wrong shape or type (an integer beyond the codec's bound included).
-    :raises InvalidStateError: naming the rule the state (or its config) contradicts.
+    :raises InvalidStateError: naming the first rule, in spec order, the state (or its
+        config) contradicts.
     """
-    _check_state(state)
-    error = _state_error(state)
-    if error is not None:
-        raise InvalidStateError(*error)
+    CHECKS.check(state)
 
 
 def well_formed(state: State) -> bool:
     """Whether *state* could arise from legal play (pure, total, never raises)."""
-    try:
-        check_state(state)
-    except (RuleViolation, MalformedInputError):
-        return False
-    return True
+    return CHECKS.well_formed(state)

@@ -11,6 +11,8 @@ from fractions import Fraction
 
 import attrs
 
+from copa_ref.core.entry import memo_slot
+
 __all__ = [
     "BLACK",
     "CUP_BEANS",
@@ -123,19 +125,13 @@ class Config:
     """Where beans land, for ``chance_outcomes`` and ``sample_chance`` (HOPPER-6)."""
 
 
-class Checked:
-    """The base of :class:`State`: one hidden slot, ``_checked``, set by the rules on a state
-    whose fields they have checked or built, so that each state is checked once, where it
-    enters (the rules' ``_check_state``), and not again at every call. It is no attrs field:
-    never compared, hashed, encoded or copied (``attrs.evolve`` makes an unchecked state),
-    like the hidden slot of attrs's ``cache_hash``."""
-
-    __slots__ = ("_checked",)
-
-
 @attrs.frozen
-class State(Checked):
+class State:
     """A HOPPER position. Everything in it is public (HOPPER-18)."""
+
+    _checked = memo_slot()
+    """Whether the rules checked this state where it entered, or built it (a memo slot of
+    :mod:`copa_ref.core.entry`: no field, never compared, encoded or copied)."""
 
     config: Config
     """The variant options in force."""

@@ -19,7 +19,6 @@ import random
 from collections.abc import Callable
 from fractions import Fraction
 from operator import attrgetter
-from typing import cast
 
 import attrs
 
@@ -30,14 +29,15 @@ from copa_ref.core import (
     InvalidStateError,
     MalformedInputError,
     Outcome,
-    RuleViolation,
     Seat,
     ToMove,
     canonical_json,
     shuffled,
 )
 from copa_ref.core.codec import MAX_INT, excerpt
+from copa_ref.core.entry import CHECKED, StateChecks, check_rng, rule
 from copa_ref.core.fields import check_instance, check_int, check_position, check_tuple
+from copa_ref.core.misreading import seam
 from copa_ref.kopa.state import (
     SUITS,
     Action,
@@ -254,7 +254,7 @@ def new_game(config: Config | None = None) -> State:
     check_config(config)
     n = config.players
     dealer = first_dealer(config)
-    return _checked(State(
+    return StateChecks.built(State(
         config=config,
         phase=_DEAL,
         round=1,
@@ -336,14 +336,20 @@ def wanted(piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...]) -> tup
     about its table twice, and a pass leaves the table as it was)."""
     found: list[Card] = []
     for row in range(4):
-        up, down = piles[_up_pile(row)], piles[_down_pile(row)]
-        found += pile_accepts(_up_pile(row), up)
-        found += pile_accepts(_down_pile(row), down)
-        if eight_ready(up, down):
-            eight = _eight_of(row)
-            if eight not in eights:
-                found.append(eight)
+        takes, ready = _suit_wanted(row, piles[_up_pile(row)], piles[_down_pile(row)])
+        found += takes
+        if ready and _eight_of(row) not in eights:
+            found.append(_eight_of(row))
     return tuple(found)
+
+
+@functools.lru_cache(maxsize=4096)
+def _suit_wanted(row: int, up: tuple[Card, ...], down: tuple[Card, ...]
+                 ) -> tuple[tuple[Card, ...], bool]:
+    """The cards a suit's two piles take now, and whether its 8 may be laid (remembered by
+    value: a play changes one pile, so the other suits are asked about again unchanged)."""
+    takes = pile_accepts(_up_pile(row), up) + pile_accepts(_down_pile(row), down)
+    return takes, eight_ready(up, down)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -355,6 +361,7 @@ def legal_cards(hand: tuple[Card, ...], piles: tuple[tuple[Card, ...], ...],
     return tuple([c for c in hand if c in take])
 
 
+@seam
 def arrange(piles: tuple[tuple[Card, ...], ...]) -> tuple[tuple[Card, ...], ...]:
     """The piles as the public view lists them: Sable, Vert, Gules, Or, each suit's up-pile
     then its down-pile (KOPA-14; presentation, not a rule of play)."""
@@ -403,18 +410,21 @@ def refusal(card: Card, piles: tuple[tuple[Card, ...], ...]) -> IllegalActionErr
 # -- turns without a card (KOPA-15, KOPA-16, KOPA-18) -------------------------------------------
 
 
+@seam
 def failed_turn_penalty() -> int:
     """The penalty of a turn that ends without a card played (KOPA-15)."""
     # KOPA-15: if you cannot play on your turn, a one-point penalty.
     return 1
 
 
+@seam
 def false_claim_penalty() -> int:
     """The additional penalty of a pass while a card was playable (KOPA-16)."""
     # KOPA-16: four additional points for a false claim, discovered at once.
     return 4
 
 
+@seam
 def pass_refused(config: Config) -> bool:
     """Whether a pass while a card is playable is refused rather than charged (KOPA-16)."""
     # KOPA-16: "later discovered" read as a claim the table refuses at once (KOPA-Q3).
@@ -434,6 +444,7 @@ def offer_drawn(card: Card, piles: tuple[tuple[Card, ...], ...], eights: tuple[C
     return card in wanted(piles, eights)
 
 
+@seam
 def holds(hand: tuple[Card, ...], card: Card) -> bool:
     """Whether *card* is in *hand* (KOPA-7)."""
     # KOPA-7: a player plays the cards from their own hand.
@@ -443,6 +454,7 @@ def holds(hand: tuple[Card, ...], card: Card) -> bool:
 # -- rounds and the match (KOPA-19 to KOPA-22) --------------------------------------------------
 
 
+@seam
 def round_over(hand: tuple[Card, ...]) -> bool:
     """Whether a play leaving *hand* ends the round: the hand is empty (KOPA-19)."""
     # KOPA-19: once a player has played their last card, the round ends immediately.
@@ -483,6 +495,11 @@ def to_move(state: State) -> ToMove:
     :raises MalformedInputError: for a value that is not a Kopa state.
     """
     _check_state(state)
+    return _to_move(state)
+
+
+def _to_move(state: State) -> ToMove:
+    """:func:`to_move` without the entry check (:attr:`~copa_ref.core.game.Game.trusted`)."""
     phase = state.phase
     if phase is _PLAY or phase is _DRAWN:
         return _MOVERS[state.turn]
@@ -500,6 +517,11 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
         at the table.
     """
     _check_state(state, seat)
+    return _legal_actions(state, seat)
+
+
+def _legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
+    """:func:`legal_actions` without the entry check (:attr:`~copa_ref.core.game.Game.trusted`)."""
     phase = state.phase
     if phase is not _PLAY and phase is not _DRAWN:
         return ()
@@ -559,7 +581,7 @@ def apply(state: State, action: Action) -> State:
     """
     _check_state(state)
     _check_action(action)
-    return _checked(_apply(state, action))
+    return StateChecks.built(_apply(state, action))
 
 
 def _apply(state: State, action: Action) -> State:
@@ -580,36 +602,18 @@ def _apply(state: State, action: Action) -> State:
 
 def _check_state(state: object, seat: object = None) -> None:
     """*state* is a Kopa state whose config is playable and whose fields have exactly their
-    types and shapes, and *seat* is ``None`` or a seat at its table: the check of every entry
-    point, so that no value from outside reaches the rules ill-typed. (Whether the state
-    breaks a rule of play is :func:`check_state`'s question, asked where a state enters from
-    JSON.)
+    types and shapes (:func:`_shape`), checked once per state object and marked
+    (:mod:`copa_ref.core.entry`), and *seat* is ``None`` or a seat at its table: the first
+    line of every entry point. The rules of play are :func:`check_state`'s question, asked
+    where a state enters from JSON: a position set up by hand need not be reachable.
 
     :raises MalformedInputError: otherwise.
     :raises InvalidStateError: KOPA-2/KOPA-3/KOPA-22 for a config no match is played with.
     """
-    if type(state) is State and getattr(state, "_checked", False):
-        if seat is not None:
-            check_position(state, State, "a Kopa state", seat, _seats)
-        return  # checked where it entered, or built by the rules from checked values
-    if type(state) is not State:
-        check_instance(state, State, "a Kopa state")
-    state = cast(State, state)
-    check_config(state.config)
-    problem = _shape_problem(state)
-    if problem is not None:
-        msg = f"malformed Kopa state: {problem}"
-        raise MalformedInputError(msg)
+    if type(state) is not State or getattr(state, CHECKED) is None:
+        _ENTRY.enter(state)
     if seat is not None:
         check_position(state, State, "a Kopa state", seat, _seats)
-    _checked(state)
-
-
-def _checked(state: State) -> State:
-    """*state*, marked as checked (:class:`~copa_ref.kopa.state.Checked`): its fields
-    passed the entry check, or the rules built it from checked values."""
-    object.__setattr__(state, "_checked", True)
-    return state
 
 
 def _seats(state: State) -> int:
@@ -661,7 +665,10 @@ def _deal(state: State, action: Deal) -> State:
     for k, hand in enumerate(hands):
         for card in hand:
             mark = in_deck[card.index]
-            # KOPA-1: only the 60 cards exist.
+            # KOPA-1: only the cards of the deck are dealt. Every Card is one of the 60, so
+            # this refuses nothing under the rules as read; it is where a deck read
+            # otherwise (DECK, the KOPA-1 seam) shows. Something that is no Card is not
+            # shaped right (MalformedInputError, refused before).
             if not mark:
                 msg = f"list {k} of the deal holds {card}, which is no card of the deck"
                 raise IllegalActionError("KOPA-1", msg)
@@ -828,16 +835,6 @@ def _seat_lists(state: State, cards: list[Card]) -> Deal:
 
 
 
-def _check_rng(rng: object) -> None:
-    """*rng* is a random number generator (a :class:`random.Random`): chance is drawn from
-    an explicit generator, never from global state.
-
-    :raises MalformedInputError: otherwise.
-    """
-    if not isinstance(rng, random.Random):
-        msg = f"rng must be a random.Random, got {excerpt(rng)}"
-        raise MalformedInputError(msg)
-
 
 def sample_chance(state: State, rng: random.Random) -> Deal:
     """Shuffle the deck and deal it one card at a time clockwise from the dealer's left
@@ -848,7 +845,7 @@ def sample_chance(state: State, rng: random.Random) -> Deal:
     :raises MalformedInputError: for a value that is not a Kopa state.
     """
     _check_state(state)
-    _check_rng(rng)
+    check_rng(rng)
     if state.phase is not _DEAL:
         raise _wrong_node(state, "deal is due")
     return _seat_lists(state, list(shuffled(rng, DECK)))
@@ -980,88 +977,178 @@ def _shape_problem(state: State) -> str | None:
     return None
 
 
-def _table_problem(piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...]
-                   ) -> tuple[str, str] | None:
-    """The first rule of the table (KOPA-8 to KOPA-13) the piles and 8s break, or None."""
-    # KOPA-8, KOPA-9, KOPA-10: each pile starts with its 1 (up) or 15 (down) and goes on
-    # one number at a time (KOPA-11, KOPA-12: its own suit, nothing skipped).
-    for i, pile in enumerate(piles):
-        for k, card in enumerate(pile):
-            if card not in pile_accepts(i, pile[:k]):
-                rule = "KOPA-8" if k == 0 else ("KOPA-10" if _is_down_pile(i) else "KOPA-9")
-                return rule, f"the {PILE_NAMES[i]}-pile {[str(c) for c in pile]} is no run"
+def _shape(state: State) -> None:
+    """The shape of a Kopa state: a playable config, every field of exactly its type,
+    integers within the codec's bound, one entry per seat, the dealer and the seat to act
+    seats at the table.
+
+    :raises MalformedInputError: naming the first field not shaped right.
+    :raises InvalidStateError: KOPA-2/KOPA-3/KOPA-22 for a config no match is played with.
+    """
+    check_config(state.config)
+    problem = _shape_problem(state)
+    if problem is not None:
+        msg = f"malformed Kopa state: {problem}"
+        raise MalformedInputError(msg)
+
+
+def _canonical_shape(state: State) -> None:
+    """:func:`_shape`, and the state's canonical form (specs/kopa.md, State): every hand
+    sorted by card code (no rule says it; a position set up by hand may ignore it, so the
+    entry points do not ask).
+
+    :raises MalformedInputError: as :func:`_shape`, or for a hand out of its order.
+    """
+    _shape(state)
+    if any([list(h) != sorted(h, key=_index) for h in state.hands]):
+        msg = "malformed Kopa state: a hand is not sorted by card code"
+        raise MalformedInputError(msg)
+
+
+def _unplayed(state: State) -> bool:
+    """Before the first deal: nothing on the table or in a hand."""
+    return (state.phase is _DEAL and not any(state.hands) and not state.stock
+            and not any(state.piles) and not state.eights)
+
+
+def _in_round(state: State) -> bool:
+    return state.phase is _PLAY or state.phase is _DRAWN
+
+
+@rule("KOPA-1")
+def _deck(state: State) -> str | None:
+    # KOPA-1: every card of the deck exactly once (a hand, the stock, a pile or the 8s).
+    cards = [c for h in state.hands for c in h] + list(state.stock)
+    cards += [c for p in state.piles for c in p] + list(state.eights)
+    if not _unplayed(state) and sorted(cards, key=_index) != list(DECK):
+        return "the cards in play are not exactly the deck"
+    return None
+
+
+@rule("KOPA-3")
+def _first_round_dealer(state: State) -> str | None:
+    # KOPA-3: the first round is dealt by the first dealer.
+    if state.round == 1 and state.dealer != first_dealer(state.config):
+        return "the first round is dealt by the first dealer"
+    return None
+
+
+@rule("KOPA-5")
+def _round_leader(state: State) -> str | None:
+    # KOPA-5: the player to the dealer's left begins the round.
+    if state.phase is _DEAL and state.turn != leader(state.dealer, state.config.players):
+        return "the dealer's left begins the round"
+    return None
+
+
+def _runs(state: State, down: bool, start: bool) -> str | None:
+    """The first pile (a down-pile or an up-pile) whose first card (*start*) or later
+    cards do not follow the pile's rule, in words, or None."""
+    for i, pile in enumerate(state.piles):
+        if _is_down_pile(i) == down:
+            for k, card in enumerate(pile):
+                if (k == 0) == start and card not in pile_accepts(i, pile[:k]):
+                    return f"the {PILE_NAMES[i]}-pile {[str(c) for c in pile]} is no run"
+    return None
+
+
+@rule("KOPA-8")
+def _pile_starts(state: State) -> str | None:
+    # KOPA-8: a pile starts with its 1 (an up-pile) or its 15 (a down-pile).
+    return _runs(state, False, True) or _runs(state, True, True)
+
+
+@rule("KOPA-9")
+def _up_piles(state: State) -> str | None:
+    # KOPA-9: an up-pile goes on 2, 3, 4, 5, 6, 7 (KOPA-11, KOPA-12: its suit, no skipping).
+    return _runs(state, False, False)
+
+
+@rule("KOPA-10")
+def _down_piles(state: State) -> str | None:
+    # KOPA-10: a down-pile goes on 14, 13, 12, 11, 10, 9 (KOPA-11, KOPA-12 as above).
+    return _runs(state, True, False)
+
+
+@rule("KOPA-13")
+def _eights(state: State) -> str | None:
     # KOPA-13: the 8s laid are 8s, in suit order, each across its suit's 7 and 9.
+    eights, piles = state.eights, state.piles
     if list(eights) != sorted(eights, key=_row) or any(c.number != 8 for c in eights):
-        return "KOPA-13", "eights are the 8s laid, in suit order"
+        return "eights are the 8s laid, in suit order"
     for card in eights:
         if not eight_ready(piles[_up_pile(card.row)], piles[_down_pile(card.row)]):
-            return "KOPA-13", f"{card} lies without its 7 and 9"
+            return f"{card} lies without its 7 and 9"
     return None
 
 
-def _rule_problem(state: State) -> tuple[str, str] | None:
-    """The first rule *state* breaks, as (rule, message), or None: one check per rule, in
-    the order of ``specs/kopa.md``. The shape is right already (:func:`_shape_problem`)."""
-    config = state.config
-    n = config.players
-    phase, turn, dealer = state.phase, state.turn, state.dealer
-    hands, stock, piles, eights = state.hands, state.stock, state.piles, state.eights
-    # Before the first deal nothing is on the table or in a hand.
-    unplayed = phase is _DEAL and not any(hands) and not stock and not any(piles) and not eights
-
-    # KOPA-1: every card of the deck exactly once (in a hand, the stock, a pile or the 8s).
-    cards = [c for h in hands for c in h] + list(stock) + [c for p in piles for c in p]
-    cards += eights
-    if not unplayed and sorted(cards, key=_index) != list(DECK):
-        return "KOPA-1", "the cards in play are not exactly the deck"
-
-    # KOPA-3: the first round is dealt by the first dealer (the dealer is a seat: the shape).
-    if state.round == 1 and dealer != first_dealer(config):
-        return "KOPA-3", "the first round is dealt by the first dealer"
-
-    # KOPA-5: the dealer's left begins the round.
-    if phase is _DEAL and turn != leader(dealer, n):
-        return "KOPA-5", "the dealer's left begins the round"
-
-    # KOPA-8 to KOPA-13: the piles are runs and the 8s lie across their 7 and 9.
-    problem = _table_problem(piles, eights)
-    if problem is not None:
-        return problem
-
+@rule("KOPA-15")
+def _penalties(state: State) -> str | None:
     # KOPA-15, KOPA-16: penalty points are charged, never paid back, within a round.
     if any(p < 0 for p in state.penalties):
-        return "KOPA-15", "negative penalty points"
+        return "negative penalty points"
+    return None
 
+
+@rule("KOPA-17")
+def _stock(state: State) -> str | None:
     # KOPA-17: a stock only with two players.
-    if stock and n != 2:
-        return "KOPA-17", "a stock with more than two players"
+    if state.stock and state.config.players != 2:
+        return "a stock with more than two players"
+    return None
 
+
+@rule("KOPA-18")
+def _drawn(state: State) -> str | None:
     # KOPA-18: a drawn card exactly in the drawn phase, in the drawer's hand, playable.
     drawn = state.drawn
-    if (phase is _DRAWN) != (drawn is not None):
-        return "KOPA-18", "a drawn card exactly in the drawn phase"
-    if drawn is not None and (n != 2 or drawn not in hands[turn]):
-        return "KOPA-18", "the drawn card is not in the drawer's hand"
-    if drawn is not None and not offer_drawn(drawn, piles, eights):
-        return "KOPA-18", "a drawn card that cannot be played is kept at once"
+    if (state.phase is _DRAWN) != (drawn is not None):
+        return "a drawn card exactly in the drawn phase"
+    if drawn is not None and (state.config.players != 2 or drawn not in state.hands[state.turn]):
+        return "the drawn card is not in the drawer's hand"
+    if drawn is not None and not offer_drawn(drawn, state.piles, state.eights):
+        return "a drawn card that cannot be played is kept at once"
+    return None
 
+
+@rule("KOPA-19")
+def _round_end(state: State) -> str | None:
     # KOPA-19: a round goes on exactly while every hand holds a card.
-    if (phase is _PLAY or phase is _DRAWN) != all(hands):
-        if phase is _PLAY or phase is _DRAWN:
-            return "KOPA-19", "a round goes on after a hand is empty"
-        if not unplayed:
-            return "KOPA-19", "a round ended with no empty hand"
+    if _in_round(state) and not all(state.hands):
+        return "a round goes on after a hand is empty"
+    if not _in_round(state) and all(state.hands) and not _unplayed(state):
+        return "a round ended with no empty hand"
+    return None
 
+
+@rule("KOPA-21")
+def _rounds(state: State) -> str | None:
     # KOPA-21: rounds are counted from 1; a finished round is followed by the next.
     if state.round < 1:
-        return "KOPA-21", f"round {state.round}: rounds are counted from 1"
-    if phase is _DEAL and not unplayed and state.round == 1:
-        return "KOPA-21", "a finished round before round 1"
-
-    # KOPA-22: the match goes on exactly while nobody has reached the target.
-    if (phase is _OVER) != match_over(state.scores, config.target):
-        return "KOPA-22", "the match is over exactly when a seat has reached the target"
+        return f"round {state.round}: rounds are counted from 1"
+    if state.phase is _DEAL and not _unplayed(state) and state.round == 1:
+        return "a finished round before round 1"
     return None
+
+
+@rule("KOPA-22")
+def _match_end(state: State) -> str | None:
+    # KOPA-22: the match goes on exactly while nobody has reached the target.
+    if (state.phase is _OVER) != match_over(state.scores, state.config.target):
+        return "the match is over exactly when a seat has reached the target"
+    return None
+
+
+CHECKS: StateChecks[State] = StateChecks(
+    cls=State, what="a Kopa state", shape=_canonical_shape,
+    rules=(_deck, _first_round_dealer, _round_leader, _pile_starts, _up_piles, _down_piles,
+           _eights, _penalties, _stock,
+           _drawn, _round_end, _rounds, _match_end))
+"""The checks of a Kopa state: its shape, then one check per rule in the order of
+``specs/kopa.md`` (:class:`~copa_ref.core.entry.StateChecks`)."""
+
+_ENTRY: StateChecks[State] = attrs.evolve(CHECKS, shape=_shape, rules=())
+"""The entry check of the public functions: the class and the shape, once per object."""
 
 
 def check_state(state: State) -> None:
@@ -1069,25 +1156,14 @@ def check_state(state: State) -> None:
 
     :raises MalformedInputError: for a value that is not a Kopa state, or a field of the
         wrong type or shape (an integer beyond the codec's bound included).
-    :raises InvalidStateError: naming the rule the state breaks.
+    :raises InvalidStateError: naming the first rule, in spec order, the state breaks.
     """
-    _check_state(state)
-    # The state's canonical form (specs/kopa.md, State): hands sorted by card code.
-    if any([list(h) != sorted(h, key=_index) for h in state.hands]):
-        msg = "malformed Kopa state: a hand is not sorted by card code"
-        raise MalformedInputError(msg)
-    problem = _rule_problem(state)
-    if problem is not None:
-        raise InvalidStateError(*problem)
+    CHECKS.check(state)
 
 
 def well_formed(state: State) -> bool:
     """Whether *state* could arise from legal play (pure, total, never raises)."""
-    try:
-        check_state(state)
-    except (RuleViolation, MalformedInputError):
-        return False
-    return True
+    return CHECKS.well_formed(state)
 
 
 # -- text --------------------------------------------------------------------------------------

@@ -10,6 +10,8 @@ import enum
 
 import attrs
 
+from copa_ref.core.entry import memo_slot
+
 __all__ = [
     "SUITS",
     "Action",
@@ -190,19 +192,13 @@ class Config:
     """Two players: the cost of keeping a playable drawn card (KOPA-18)."""
 
 
-class Checked:
-    """The base of :class:`State`: one hidden slot, ``_checked``, set by the rules on a state
-    whose fields they have checked or built, so that each state is checked once, where it
-    enters (the rules' ``_check_state``), and not again at every call. It is no attrs field:
-    never compared, hashed, encoded or copied (``attrs.evolve`` makes an unchecked state),
-    like the hidden slot of attrs's ``cache_hash``."""
-
-    __slots__ = ("_checked",)
-
-
 @attrs.frozen(kw_only=True)
-class State(Checked):
+class State:
     """A position of a whole Kopa match."""
+
+    _checked = memo_slot()
+    """Whether the rules checked this state where it entered, or built it (a memo slot of
+    :mod:`copa_ref.core.entry`: no field, never compared, encoded or copied)."""
 
     config: Config
     """The variant options."""

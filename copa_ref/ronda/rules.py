@@ -33,8 +33,10 @@ from copa_ref.core import (
     register_union,
     shuffled,
 )
-from copa_ref.core.codec import MAX_INT, excerpt
+from copa_ref.core.codec import MAX_INT
+from copa_ref.core.entry import CHECKED, StateChecks, check_rng, rule
 from copa_ref.core.fields import check_instance, check_int, check_position, check_tuple
+from copa_ref.core.misreading import seam
 from copa_ref.ronda.state import (
     CIRCLE_BEANS,
     COUNTS,
@@ -161,6 +163,7 @@ def num_players(config: Config) -> int:
     return config.players
 
 
+@seam
 def starting_beans(config: Config) -> int:
     """RONDA-2: the beans each player receives (10 by the preparation, or 9)."""
     return config.beans_per_player
@@ -174,7 +177,7 @@ def new_game(config: Config | None = None) -> State:
     """
     config = Config() if config is None else config
     check_config(config)
-    return _checked(State(
+    return StateChecks.built(State(
         config=config,
         phase=Phase.SET_UP,
         cups=(),
@@ -213,6 +216,11 @@ def to_move(state: State) -> ToMove:
     :raises MalformedInputError: for a value that is not a RONDA state.
     """
     _check_state(state)
+    return _to_move(state)
+
+
+def _to_move(state: State) -> ToMove:
+    """:func:`to_move` without the entry check (:attr:`~copa_ref.core.game.Game.trusted`)."""
     phase = state.phase
     if phase is Phase.OVER:
         return NOBODY
@@ -229,6 +237,11 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
         neither ``None`` nor a seat of the game.
     """
     _check_state(state, seat)
+    return _legal_actions(state, seat)
+
+
+def _legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
+    """:func:`legal_actions` without the entry check (:attr:`~copa_ref.core.game.Game.trusted`)."""
     phase = state.phase
     turn = state.turn
     if seat is not None and seat != turn:
@@ -287,11 +300,13 @@ def next_seat(state: State) -> int:
     return (state.turn + 1) % len(state.supplies)
 
 
+@seam
 def is_match(first: int, second: int) -> bool:
     """RONDA-7: two lifted cups match when they show the identical number (0 = 0 too)."""
     return first == second
 
 
+@seam
 def is_max_pair(beans: int, config: Config) -> bool:
     """RONDA-10, RONDA-17: a matched pair of the maximum (5, or 4 under simpler rule 2) goes
     to the middle."""
@@ -310,6 +325,7 @@ def penalty_due(state: State) -> bool:
     return state.black > 0
 
 
+@seam
 def has_won(supply: int) -> bool:
     """RONDA-13: the first player with no beans wins."""
     return supply == 0
@@ -449,7 +465,7 @@ def apply(state: State, action: Action) -> State:
     """
     _check_state(state)
     _check_action(action)
-    return _checked(_apply(state, action))
+    return StateChecks.built(_apply(state, action))
 
 
 def _apply(state: State, action: Action) -> State:
@@ -504,36 +520,18 @@ def _apply(state: State, action: Action) -> State:
 
 def _check_state(state: object, seat: object = None) -> None:
     """*state* is a RONDA state whose config is playable and whose fields have exactly their
-    types and shapes, and *seat* is ``None`` or one of its seats: the check of every entry
-    point, so that no value from outside reaches the rules ill-typed. (Whether the state
-    breaks a rule of play is :func:`check_state`'s question, asked where a state enters from
-    JSON.)
+    types and shapes (:func:`_shape`), checked once per state object and marked
+    (:mod:`copa_ref.core.entry`), and *seat* is ``None`` or one of its seats: the first line
+    of every entry point. The rules of play are :func:`check_state`'s question, asked where
+    a state enters from JSON: a position set up by hand need not be reachable.
 
     :raises MalformedInputError: otherwise.
     :raises InvalidStateError: RONDA-1/RONDA-2/RONDA-17 for a config no game is played with.
     """
-    if type(state) is State and getattr(state, "_checked", False):
-        if seat is not None:
-            check_position(state, State, "a RONDA state", seat, _seats)
-        return  # checked where it entered, or built by the rules from checked values
-    if type(state) is not State:
-        check_instance(state, State, "a RONDA state")
-    state = cast(State, state)
-    check_config(state.config)
-    shape = _shape_error(state)
-    if shape is not None:
-        msg = f"malformed RONDA state: {shape}"
-        raise MalformedInputError(msg)
+    if type(state) is not State or getattr(state, CHECKED) is None:
+        _ENTRY.enter(state)
     if seat is not None:
         check_position(state, State, "a RONDA state", seat, _seats)
-    _checked(state)
-
-
-def _checked(state: State) -> State:
-    """*state*, marked as checked (:class:`~copa_ref.ronda.state.Checked`): its fields
-    passed the entry check, or the rules built it from checked values."""
-    object.__setattr__(state, "_checked", True)
-    return state
 
 
 def _seats(state: State) -> int:
@@ -605,16 +603,6 @@ def _apply_arrange(state: State, action: Arrange) -> State:
 
 
 
-def _check_rng(rng: object) -> None:
-    """*rng* is a random number generator (a :class:`random.Random`): chance is drawn from
-    an explicit generator, never from global state.
-
-    :raises MalformedInputError: otherwise.
-    """
-    if not isinstance(rng, random.Random):
-        msg = f"rng must be a random.Random, got {excerpt(rng)}"
-        raise MalformedInputError(msg)
-
 
 def sample_chance(state: State, rng: random.Random) -> Arrange:
     """RONDA-3: shuffle the filled cups (a uniformly random arrangement).
@@ -623,7 +611,7 @@ def sample_chance(state: State, rng: random.Random) -> Arrange:
     :raises MalformedInputError: for a value that is not a RONDA state.
     """
     _check_state(state)
-    _check_rng(rng)
+    check_rng(rng)
     if state.phase is not Phase.SET_UP:
         msg = "the cups are arranged already"
         raise IllegalActionError("RONDA-3", msg)
@@ -763,75 +751,147 @@ def _shape_error(state: State) -> str | None:
     return None
 
 
-def _state_error(state: State) -> tuple[str, str] | None:
-    """The first rule *state* breaks, or ``None``: one check per rule, in the order of
-    ``specs/ronda.md``. The config and the shape are right already."""
-    config = state.config
-    n = config.players
-    phase, cups, lifted, shown = state.phase, state.cups, state.lifted, state.shown
-    supplies, black, out = state.supplies, state.black, state.out
-    top = config.max_beans
-    arranged = phase is not Phase.SET_UP
+def _shape(state: State) -> None:
+    """The shape of a RONDA state: a playable config, then :func:`_shape_error`.
 
+    :raises MalformedInputError: naming the first field not shaped right.
+    :raises InvalidStateError: RONDA-1/RONDA-2/RONDA-17 for a config no game is played with.
+    """
+    check_config(state.config)
+    shape = _shape_error(state)
+    if shape is not None:
+        msg = f"malformed RONDA state: {shape}"
+        raise MalformedInputError(msg)
+
+
+def _open_pair(state: State) -> list[int]:
+    return [state.cups[c] for c in state.lifted]
+
+
+@rule("RONDA-2")
+def _starting_supplies(state: State) -> str | None:
     # RONDA-2: every player starts with his beans.
-    if not arranged and supplies != (starting_beans(config),) * n:
-        return "RONDA-2", "every player starts with his beans"
+    config = state.config
+    if state.phase is Phase.SET_UP and state.supplies != (starting_beans(config),) * len(
+            state.supplies):
+        return "every player starts with his beans"
+    return None
 
+
+@rule("RONDA-3")
+def _arrangement(state: State) -> str | None:
     # RONDA-3: the cups are arranged exactly when the game is past its set-up; before it
     # nothing is lifted or shown, and the nominated player (seat 0) will begin.
-    if arranged != bool(cups):
-        return "RONDA-3", f"phase {phase.value} with {len(cups)} cups arranged"
-    if not arranged and (lifted or shown is not None or state.turn != 0):
-        return "RONDA-3", "nothing is lifted before the arrangement"
+    arranged = state.phase is not Phase.SET_UP
+    if arranged != bool(state.cups):
+        return f"phase {state.phase.value} with {len(state.cups)} cups arranged"
+    if not arranged and (state.lifted or state.shown is not None or state.turn != 0):
+        return "nothing is lifted before the arrangement"
+    return None
 
+
+@rule("RONDA-5")
+def _lifted(state: State) -> str | None:
     # RONDA-5: at most two cups lifted, each once, each a place of the circle; a lift is due
     # with at most one open.
+    lifted = state.lifted
     if len(lifted) > 2 or len(set(lifted)) != len(lifted) or any(
             not 0 <= c < PLACES for c in lifted):
-        return "RONDA-5", f"lifted cups {list(lifted)}"
-    if phase is Phase.LIFT and len(lifted) > 1:
-        return "RONDA-5", "a lift is due with two cups open"
+        return f"lifted cups {list(lifted)}"
+    if state.phase is Phase.LIFT and len(lifted) > 1:
+        return "a lift is due with two cups open"
+    return None
 
+
+@rule("RONDA-7")
+def _matched(state: State) -> str | None:
     # RONDA-7: a bean is added to one of two open cups that match.
-    pair = [cups[c] for c in lifted]
-    if phase is Phase.ADD and (len(pair) != 2 or not is_match(pair[0], pair[1])):
-        return "RONDA-7", f"a bean is to be added with cups {pair} open"
+    pair = _open_pair(state)
+    if state.phase is Phase.ADD and (len(pair) != 2 or not is_match(pair[0], pair[1])):
+        return f"a bean is to be added with cups {pair} open"
+    return None
 
+
+@rule("RONDA-8")
+def _choice(state: State) -> str | None:
     # RONDA-8: after the bean, the two open groups differ by that bean.
-    if phase is Phase.CHOOSE and (len(pair) != 2 or abs(pair[0] - pair[1]) != 1):
-        return "RONDA-8", f"a choice after adding with cups {pair} open"
+    pair = _open_pair(state)
+    if state.phase is Phase.CHOOSE and (len(pair) != 2 or abs(pair[0] - pair[1]) != 1):
+        return f"a choice after adding with cups {pair} open"
+    return None
 
-    # RONDA-10 (RONDA-17: or 4): no cup holds more than the maximum.
-    if cups and max(cups) > top:
-        return ("RONDA-17" if top == 4 else "RONDA-10"), f"a cup holds {max(cups)} beans"
 
+def _most(state: State) -> str | None:
+    # RONDA-10 (RONDA-17: or 4 under simpler rule 2): no cup holds more than the maximum.
+    if state.cups and max(state.cups) > state.config.max_beans:
+        return f"a cup holds {max(state.cups)} beans"
+    return None
+
+
+_at_most_five = rule("RONDA-10")(lambda state: None if state.config.max_beans == 4 else
+                                 _most(state))
+_at_most_four = rule("RONDA-17")(lambda state: None if state.config.max_beans != 4 else
+                                 _most(state))
+
+
+@rule("RONDA-12")
+def _groups(state: State) -> str | None:
     # RONDA-12: the black cup holds at most one group and its bean; out of the game go
     # whole groups.
-    if black > top + 1 or out % (top + 1):
-        return "RONDA-12", f"black cup {black}, out {out}: not whole groups"
-
-    # RONDA-13: the game is over exactly when the mover has no beans; no one else has none.
-    zeros = [s for s in range(n) if has_won(supplies[s])]
-    if phase is Phase.OVER and (zeros != [state.turn] or lifted):
-        return "RONDA-13", f"game over with players {zeros} out of beans"
-    if phase is not Phase.OVER and zeros:
-        return "RONDA-13", f"seat {zeros[0]} has no beans, but the game goes on"
-
-    # RONDA-14: what the last lift showed is what that cup holds.
-    if shown is not None and (not 0 <= shown[0] < PLACES or cups[shown[0]] != shown[1]):
-        return "RONDA-14", f"shown {list(shown)} is not what the cup holds"
-
-    # RONDA-15: no count is negative, and every bean is there.
-    if min((*cups, *supplies, black, out)) < 0:
-        return "RONDA-15", "a count is negative"
-    expected = CIRCLE_BEANS + n * starting_beans(config)
-    if total_beans(state) != expected:
-        return "RONDA-15", f"{total_beans(state)} beans in play, not {expected}"
-
-    # RONDA-18: without penalty beans the black cup stays empty.
-    if not config.penalty_beans and black:
-        return "RONDA-18", "the black cup holds beans without penalty beans"
+    top = state.config.max_beans
+    if state.black > top + 1 or state.out % (top + 1):
+        return f"black cup {state.black}, out {state.out}: not whole groups"
     return None
+
+
+@rule("RONDA-13")
+def _winner(state: State) -> str | None:
+    # RONDA-13: the game is over exactly when the mover has no beans; no one else has none.
+    zeros = [s for s, supply in enumerate(state.supplies) if has_won(supply)]
+    if state.phase is Phase.OVER and (zeros != [state.turn] or state.lifted):
+        return f"game over with players {zeros} out of beans"
+    if state.phase is not Phase.OVER and zeros:
+        return f"seat {zeros[0]} has no beans, but the game goes on"
+    return None
+
+
+@rule("RONDA-14")
+def _shown(state: State) -> str | None:
+    # RONDA-14: what the last lift showed is what that cup holds.
+    shown = state.shown
+    if shown is not None and (not 0 <= shown[0] < PLACES or state.cups[shown[0]] != shown[1]):
+        return f"shown {list(shown)} is not what the cup holds"
+    return None
+
+
+@rule("RONDA-15")
+def _conserved(state: State) -> str | None:
+    # RONDA-15: no count is negative, and every bean is there.
+    if min((*state.cups, *state.supplies, state.black, state.out)) < 0:
+        return "a count is negative"
+    expected = CIRCLE_BEANS + state.config.players * starting_beans(state.config)
+    if total_beans(state) != expected:
+        return f"{total_beans(state)} beans in play, not {expected}"
+    return None
+
+
+@rule("RONDA-18")
+def _no_penalty_beans(state: State) -> str | None:
+    # RONDA-18: without penalty beans the black cup stays empty.
+    if not state.config.penalty_beans and state.black:
+        return "the black cup holds beans without penalty beans"
+    return None
+
+
+CHECKS: StateChecks[State] = StateChecks(
+    cls=State, what="a RONDA state", shape=_shape,
+    rules=(_starting_supplies, _arrangement, _lifted, _matched, _choice, _at_most_five,
+           _groups, _winner, _shown, _conserved, _at_most_four, _no_penalty_beans))
+"""The checks of a RONDA state: its shape, then one check per rule in the order of
+``specs/ronda.md`` (:class:`~copa_ref.core.entry.StateChecks`)."""
+
+_ENTRY: StateChecks[State] = attrs.evolve(CHECKS, shape=_shape, rules=())
+"""The entry check of the public functions: the class and the shape, once per object."""
 
 
 def check_state(state: State) -> None:
@@ -839,18 +899,12 @@ def check_state(state: State) -> None:
 
     :raises MalformedInputError: for a value that is not a RONDA state, or a field of the
         wrong shape or type (an integer beyond the codec's bound included).
-    :raises InvalidStateError: naming the rule the state (or its config) contradicts.
+    :raises InvalidStateError: naming the first rule, in spec order, the state (or its
+        config) contradicts.
     """
-    _check_state(state)
-    error = _state_error(state)
-    if error is not None:
-        raise InvalidStateError(*error)
+    CHECKS.check(state)
 
 
 def well_formed(state: State) -> bool:
     """Whether *state* could arise from legal play (pure, total, never raises)."""
-    try:
-        check_state(state)
-    except (RuleViolation, MalformedInputError):
-        return False
-    return True
+    return CHECKS.well_formed(state)
