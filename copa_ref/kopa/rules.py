@@ -35,7 +35,7 @@ from copa_ref.core import (
     shuffled,
 )
 from copa_ref.core.codec import MAX_INT, excerpt
-from copa_ref.core.entry import CHECKED, StateChecks, check_rng, rule
+from copa_ref.core.entry import StateChecks, check_rng, rule
 from copa_ref.core.fields import check_instance, check_int, check_position, check_tuple
 from copa_ref.core.misreading import seam
 from copa_ref.kopa.state import (
@@ -610,7 +610,7 @@ def _check_state(state: object, seat: object = None) -> None:
     :raises MalformedInputError: otherwise.
     :raises InvalidStateError: KOPA-2/KOPA-3/KOPA-22 for a config no match is played with.
     """
-    if type(state) is not State or getattr(state, CHECKED) is None:
+    if type(state) is not State or state._checked is None:
         _ENTRY.enter(state)
     if seat is not None:
         check_position(state, State, "a Kopa state", seat, _seats)
