@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import attrs
 import pytest
 
 from copa_ref.cli import main
@@ -86,3 +87,102 @@ def test_games_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["games"]) == 0
     out = capsys.readouterr().out
     assert all(name in out for name in NAMES)
+
+
+class _Hostile:
+    """A value whose every special method raises: no message may quote it by ``repr``."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("repr")
+
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("eq")
+
+    def __hash__(self) -> int:
+        raise RuntimeError("hash")
+
+    def __len__(self) -> int:
+        raise RuntimeError("len")
+
+
+HOSTILE_FIELDS = ("x" * 100_000, 2.5, 10**5000, (None,), _Hostile())
+"""Values no field of any game's state may hold (a 100 KB string, a float, a 5,000-digit
+integer, a tuple of ``None``, a value that raises at every touch)."""
+
+CHECKED = sorted(name for name, game in GAMES.items() if game.trusted is not None)
+"""The games whose entry points check a state as it enters (``copa_ref.core.entry``)."""
+
+
+def _entry_points(game: Any, state: Any, action: Any) -> dict[str, Any]:
+    calls = {
+        "to_move": lambda: game.to_move(state),
+        "legal_actions": lambda: game.legal_actions(state, None),
+        "legal_actions(seat)": lambda: game.legal_actions(state, 0),
+        "observe": lambda: game.observe(state, None),
+        "observe(seat)": lambda: game.observe(state, 0),
+        "outcome": lambda: game.outcome(state),
+        "apply": lambda: game.apply(state, action),
+        "sample_chance": lambda: game.sample_chance(state, random.Random(0)),
+        "check_state": lambda: game.check_state(state),
+        "svg": lambda: game.svg(state, None),
+    }
+    if game.joint is not None:
+        calls["joint"] = lambda: game.joint(state, ())
+    return calls
+
+
+@pytest.mark.parametrize("name", CHECKED)
+def test_a_state_with_one_ill_typed_field_is_malformed_everywhere(name: str) -> None:
+    """P-8: a state of the right class with one field of a wrong type or out of the codec's
+    bounds is a ``MalformedInputError`` at every entry point, with a bounded message, never
+    a bare exception; ``is_legal`` and ``well_formed`` say no without raising."""
+    from copa_ref.core import MalformedInputError
+
+    game: Any = get_game(name)
+    played = play_random(game, game.default_config(), random.Random(2), check=False)
+    for state, action in played[:: max(1, len(played) // 6)]:
+        for field in attrs.fields(type(state)):
+            for value in HOSTILE_FIELDS:
+                bad = attrs.evolve(state, **{field.name: value})
+                for entry, call in _entry_points(game, bad, action).items():
+                    with pytest.raises(MalformedInputError) as caught:
+                        call()
+                    assert len(str(caught.value)) < 1000, (entry, field.name)
+                assert game.is_legal(bad, action) is False
+                assert game.well_formed(bad) is False
+
+
+@pytest.mark.parametrize("name", CHECKED)
+def test_hostile_seats_and_generators(name: str) -> None:
+    """P-8: a seat that is not one at the table is refused by ``svg`` (as by ``observe``),
+    and a generator that is not a ``random.Random`` by ``sample_chance``, with
+    ``MalformedInputError``, not an ``AttributeError`` from deep inside."""
+    from copa_ref.core import MalformedInputError
+
+    game: Any = get_game(name)
+    state = game.new_game(game.default_config())
+    for seat in (7, -1, True, 1.0, "0", 10**5000, _Hostile()):
+        with pytest.raises(MalformedInputError):
+            game.svg(state, seat)
+        with pytest.raises(MalformedInputError):
+            game.observe(state, seat)
+    for rng in (None, 7, "seed", random, _Hostile()):
+        with pytest.raises(MalformedInputError, match=r"random\.Random"):
+            game.sample_chance(state, rng)
+
+
+@pytest.mark.parametrize("name", CHECKED)
+def test_a_checked_state_is_checked_once(name: str) -> None:
+    """Validated once: a state built by the rules, or one that entered and passed its
+    checks, is not checked again at the next entry (``copa_ref.core.entry``)."""
+    from copa_ref.core.entry import CHECKED as MARK
+
+    game: Any = get_game(name)
+    state = game.new_game(game.default_config())
+    assert getattr(state, MARK) is True
+    copy = attrs.evolve(state)
+    assert getattr(copy, MARK) is None and copy == state
+    game.to_move(copy)
+    assert getattr(copy, MARK) is True
+    decoded = game.state_from_json(game.to_json(state))
+    assert decoded == state and game.dumps(decoded) == game.dumps(state)

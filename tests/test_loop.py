@@ -180,6 +180,74 @@ class TestAnyOfNodes:
         assert len(made) == 1 + made[0].after.tokens
 
 
+class TestValidatedOnce:
+    """The loop calls a game's inner functions (``Game.trusted``) only with values the game
+    produced; anything else goes through the public, checking, functions."""
+
+    def test_inner_functions_take_the_loop(self) -> None:
+        """P-8: a whole KALA game through ``steps`` calls the inner ``apply`` for every
+        action the policy picked among those offered, never the public one."""
+        game = get_game("kala")
+        assert game.trusted is not None
+        calls = Counter[str]()
+
+        def counted(name: str, function: Any) -> Any:
+            def call(*args: Any) -> Any:
+                calls[name] += 1
+                return function(*args)
+            return call
+
+        counting = attrs.evolve(
+            game, apply=counted("public", game.apply),
+            trusted=attrs.evolve(game.trusted, apply=counted("inner", game.trusted.apply)))
+        made = list(steps(counting, uniform, random.Random(3)))
+        assert calls == Counter({"inner": len(made)})
+        assert game.outcome(made[-1].after) is not None
+
+    def test_an_action_the_policy_made_goes_through_apply(self) -> None:
+        """P-8: an action equal to a legal one but built by the policy, with a field of the
+        wrong type (``1`` for ``True``), is refused by the public ``apply``."""
+        from copa_ref.core.errors import MalformedInputError
+        from copa_ref.kala import Sow
+
+        game = get_game("kala")
+
+        def forged(state: Any, seat: Seat, legal: tuple[Any, ...], rng: random.Random) -> Any:
+            action = rng.choice(legal)
+            return Sow(action.seat, tuple(list(sq) for sq in action.path))
+
+        with pytest.raises(MalformedInputError, match="path"):
+            play(game, forged, random.Random(1))
+
+    def test_a_hostile_start_state_is_checked(self) -> None:
+        """P-8: a start state of the right class with an ill-typed field is refused as it
+        enters the loop, before any rule sees it."""
+        from copa_ref.core.errors import MalformedInputError
+
+        game = get_game("kala")
+        bad = attrs.evolve(game.new_game(game.default_config()), cups=None)
+        with pytest.raises(MalformedInputError, match="cups"):
+            play(game, uniform, random.Random(1), state=bad)
+
+    def test_a_misread_apply_plays_in_the_loop(self) -> None:
+        """A misreading that replaces the public ``apply`` replaces the inner one too, so
+        the generic loop plays the misreading (the kill matrix relies on it)."""
+        from copa_ref.core import Misreading, misread
+
+        game = get_game("kala")
+        seen: list[object] = []
+
+        def spy(state: Any, action: Any) -> Any:
+            seen.append(action)
+            return game.apply(state, action)
+
+        wrong = misread(game, Misreading(rule="KALA-3", slug="spy", description="spy",
+                                         replacements={"apply": spy}))
+        assert wrong.trusted is not None and wrong.trusted.apply is wrong.apply
+        made = list(steps(wrong, uniform, random.Random(2)))
+        assert len(seen) == len(made)
+
+
 class TestStateChecks:
     """The one skeleton of every game's ``check_state``, ``well_formed`` and entry check
     (``copa_ref.core.entry``): one exception policy."""

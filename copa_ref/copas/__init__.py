@@ -10,6 +10,9 @@ from copa_ref.copas.codec import converter
 from copa_ref.copas.demo import demo
 from copa_ref.copas.invariants import STEP_INVARIANTS
 from copa_ref.copas.rules import (
+    _apply,
+    _legal_actions,
+    _to_move,
     apply,
     check_state,
     legal_actions,
@@ -40,7 +43,7 @@ from copa_ref.copas.state import (
     Trick,
 )
 from copa_ref.copas.svg import svg
-from copa_ref.core import FactSheet, Game
+from copa_ref.core import FactSheet, Game, Trusted
 
 __all__ = [
     "GAME",
@@ -106,5 +109,6 @@ GAME: Game[State, Action, Config, Observation] = Game(
     render=render,
     demo=demo,
     svg=svg,
+    trusted=Trusted(to_move=_to_move, legal_actions=_legal_actions, apply=_apply),
 )
 """The Copas record for the registry."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from typing import cast
 
 from copa_ref.copas.state import (
     Action,
@@ -38,10 +39,14 @@ from copa_ref.core import (
     MalformedInputError,
     Outcome,
     Seat,
+    StateChecks,
     ToMove,
+    check_rng,
+    rule,
     shuffled,
 )
-from copa_ref.core.fields import check_instance, check_int, check_position, check_tuple
+from copa_ref.core.codec import excerpt
+from copa_ref.core.fields import check_bool, check_instance, check_int, check_seat, check_tuple
 
 __all__ = [
     "BURST",
@@ -81,6 +86,11 @@ DECK: tuple[Card, ...] = tuple(sorted(Card, key=lambda c: c.index))
 _DECK_3: tuple[Card, ...] = tuple(c for c in DECK if c is not Card.C2p)
 _HAND_SIZE = {3: 13, 4: 10, 5: 8}
 _COPAS = Suit.COPAS
+# The phases and options as module constants: the rules read them on every card, and an
+# Enum member read from its class costs several times a global in CPython 3.11.
+_PLAY, _DEAL, _OVER = Phase.PLAY, Phase.DEAL, Phase.OVER
+_BROKEN_LEAD = CopasLead.BROKEN
+_PLAIN_ORDER = RankOrder.PLAIN
 
 # One Play object per (seat, card), so that legal_actions builds nothing in the hot path.
 _PLAYS: tuple[tuple[Play, ...], ...] = tuple(
@@ -159,21 +169,18 @@ def check_config(config: Config) -> None:
     :raises InvalidStateError: COPAS-4 for a player count other than 3, 4, 5; COPAS-5 for a
         first dealer that is no seat.
     """
-    if not isinstance(config, Config):
-        msg = f"expected a Copas Config, got {type(config).__name__}"
+    if type(config) is not Config:
+        msg = f"expected a Copas Config, got {excerpt(config)}"
         raise MalformedInputError(msg)
-    if type(config.players) is not int or type(config.first_dealer) is not int:
-        msg = "players and first_dealer must be integers"
-        raise MalformedInputError(msg)
-    if (
-        not isinstance(config.all_cards, AllCards)
-        or not isinstance(config.bonus_other_ten, BonusOtherTen)
-        or not isinstance(config.rank_order, RankOrder)
-        or not isinstance(config.copas_lead, CopasLead)
-        or type(config.end_when_copas_out) is not bool
-    ):
-        msg = "a Copas option has the wrong type"
-        raise MalformedInputError(msg)
+    check_int(config.players, "players")
+    check_int(config.first_dealer, "first_dealer")
+    for name, kind in (("all_cards", AllCards), ("bonus_other_ten", BonusOtherTen),
+                       ("bonus_all_cards", BonusAllCards), ("rank_order", RankOrder),
+                       ("copas_lead", CopasLead)):
+        if type(getattr(config, name)) is not kind:
+            msg = f"a Copas option has the wrong type: {name} must be a {kind.__name__}"
+            raise MalformedInputError(msg)
+    check_bool(config.end_when_copas_out, "end_when_copas_out")
     # COPAS-4: three, four (traditionally) or five players.
     if config.players not in _HAND_SIZE:
         msg = f"Copas is played by 3, 4 or 5 players, not {config.players}"
@@ -202,9 +209,9 @@ def new_game(config: Config | None = None) -> State:
         config = Config()
     check_config(config)
     n = config.players
-    return State(
+    return _CHECKS.built(State(
         config=config,
-        phase=Phase.DEAL,
+        phase=_DEAL,
         round=1,
         dealer=config.first_dealer,
         scores=(0,) * n,
@@ -214,7 +221,7 @@ def new_game(config: Config | None = None) -> State:
         trick=(),
         tricks=(),
         last_round=(),
-    )
+    ))
 
 
 # -- who moves, what is legal --------------------------------------------------------------
@@ -224,12 +231,20 @@ _MOVERS = tuple(ToMove.seat(s) for s in range(5))
 
 
 def to_move(state: State) -> ToMove:
-    """Chance at a deal, the seat whose turn it is in a trick, nobody when over (COPAS-9)."""
-    _check_state(state)
+    """Chance at a deal, the seat whose turn it is in a trick, nobody when over (COPAS-9).
+
+    :raises MalformedInputError: for a value that is not a Copas state.
+    :raises InvalidStateError: for a Copas state no legal play can produce.
+    """
+    _CHECKS.enter(state)
+    return _to_move(state)
+
+
+def _to_move(state: State) -> ToMove:
     phase = state.phase
-    if phase is Phase.PLAY:
+    if phase is _PLAY:
         return _MOVERS[seat_at(state.leader, len(state.trick), len(state.hands))]
-    if phase is Phase.DEAL:
+    if phase is _DEAL:
         return CHANCE
     return NOBODY
 
@@ -266,7 +281,7 @@ def _copas_broken(tricks: tuple[Trick, ...]) -> bool:
 
 def _lead_cards(state: State, hand: tuple[Card, ...]) -> tuple[Card, ...]:
     """The cards *hand* may lead (COPAS-12), under the house rule of COPAS-15 if chosen."""
-    if state.config.copas_lead is CopasLead.BROKEN and not _copas_broken(state.tricks):
+    if state.config.copas_lead is _BROKEN_LEAD and not _copas_broken(state.tricks):
         # COPAS-15 (house rule): no copa led before copas are broken, unless only copas held.
         others = tuple([c for c in hand if c.suit is not _COPAS])
         if others:
@@ -280,9 +295,15 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
     :param seat: only this seat's plays (empty unless it is the seat to move).
     :raises MalformedInputError: for a value that is not a Copas state, or a seat that is not
         at the table.
+    :raises InvalidStateError: for a Copas state no legal play can produce.
     """
-    _check_state(state, seat)
-    if state.phase is not Phase.PLAY:
+    _CHECKS.enter(state)
+    check_seat(seat, len(state.hands), optional=True)
+    return _legal_actions(state, seat)
+
+
+def _legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
+    if state.phase is not _PLAY:
         return ()
     trick = state.trick
     hands = state.hands
@@ -386,9 +407,9 @@ def round_points(
 
 
 def _wrong_node(state: State, what: str) -> IllegalActionError:
-    if state.phase is Phase.OVER:
+    if state.phase is _OVER:
         return IllegalActionError("COPAS-20", f"the match is over; no {what}")
-    if state.phase is Phase.DEAL:
+    if state.phase is _DEAL:
         # COPAS-6: every round starts with the deal.
         return IllegalActionError("COPAS-6", f"the round must be dealt first; no {what}")
     return IllegalActionError("COPAS-9", f"a seat is to play a card; no {what}")
@@ -402,9 +423,15 @@ def apply(state: State, action: Action) -> State:
     :raises MalformedInputError: for a value that is not a Copas state, or an action whose
         fields do not have exactly their types (COPAS-1: a card is a ``Card``; ``True`` is
         not a seat; a list is not a hand).
+    :raises InvalidStateError: for a Copas state no legal play can produce.
     """
-    _check_state(state)
+    _CHECKS.enter(state)
     _check_action(action)
+    return _CHECKS.built(_apply(state, action))
+
+
+def _apply(state: State, action: Action) -> State:
+    """:func:`apply` for a checked state and an action of exact types."""
     kind = type(action)
     if kind is Play:
         return _play(state, action)  # type: ignore[arg-type]
@@ -413,20 +440,7 @@ def apply(state: State, action: Action) -> State:
     raise _wrong_node(state, f"{kind.__name__} action")
 
 
-# The input checks of the entry points: a Copas state, a seat, an action of exact types.
-
-
-def _check_state(state: object, seat: object = None) -> None:
-    """*state* is a Copas state and *seat* is ``None`` or a seat at its table.
-
-    :raises MalformedInputError: otherwise.
-    """
-    check_position(state, State, "a Copas state", seat, lambda s: len(s.hands))
-
-
-def _check_card(card: object, what: str) -> None:
-    # COPAS-1: only the 40 cards exist.
-    check_instance(card, Card, "a Copas card", what)
+# The input checks of an action: exact types (a state enters through ``_CHECKS.enter``).
 
 
 def _check_hand(hand: object, what: str) -> None:
@@ -449,7 +463,7 @@ def _check_action(action: object) -> None:
 
 
 def _deal(state: State, action: Deal) -> State:
-    if state.phase is not Phase.DEAL:
+    if state.phase is not _DEAL:
         raise _wrong_node(state, "deal")
     n = len(state.hands)
     hands = action.hands
@@ -459,18 +473,19 @@ def _deal(state: State, action: Deal) -> State:
         raise IllegalActionError("COPAS-6", msg)
     size = _HAND_SIZE[n]
     the_deck = deck(n)
-    seen: set[Card] = set()
+    out = left_out(n)
+    seen: set[int] = set()  # card indices: an int hashes in C, an Enum member in Python
     for seat, hand in enumerate(hands):
         for card in hand:
             # COPAS-4: three players play without the two of clubs.
-            if card is left_out(n):
+            if card is out:
                 msg = "the two of clubs is left out with three players"
                 raise IllegalActionError("COPAS-4", msg)
             # COPAS-6: every card dealt exactly once.
-            if card in seen:
+            if card.index in seen:
                 msg = f"{card} is dealt twice"
                 raise IllegalActionError("COPAS-6", msg)
-            seen.add(card)
+            seen.add(card.index)
         # COPAS-6: everyone gets the same number of cards: 13, 10 or 8.
         if len(hand) != size:
             msg = f"seat {seat} is dealt {len(hand)} cards; with {n} players each gets {size}"
@@ -480,7 +495,7 @@ def _deal(state: State, action: Deal) -> State:
         raise IllegalActionError("COPAS-6", msg)
     return State(
         config=state.config,
-        phase=Phase.PLAY,
+        phase=_PLAY,
         round=state.round,
         dealer=state.dealer,
         scores=state.scores,
@@ -494,7 +509,7 @@ def _deal(state: State, action: Deal) -> State:
 
 
 def _play(state: State, action: Play) -> State:
-    if state.phase is not Phase.PLAY:
+    if state.phase is not _PLAY:
         raise _wrong_node(state, "card play")
     seat = action.seat
     card = action.card
@@ -522,7 +537,7 @@ def _play(state: State, action: Play) -> State:
             raise IllegalActionError("COPAS-11", msg)
     elif (
         suit is _COPAS
-        and config.copas_lead is CopasLead.BROKEN
+        and config.copas_lead is _BROKEN_LEAD
         and not _copas_broken(state.tricks)
     ):
         # COPAS-15 (house rule): copas may not be led before one has been played.
@@ -536,14 +551,14 @@ def _play(state: State, action: Play) -> State:
     tricks = state.tricks
     if len(trick) == n:
         # COPAS-13: the highest card of the led suit takes the trick and leads the next.
-        winner = seat_at(leader, trick_winner(trick, config.rank_order is RankOrder.PLAIN), n)
+        winner = seat_at(leader, trick_winner(trick, config.rank_order is _PLAIN_ORDER), n)
         tricks = (*tricks, Trick(leader, trick, winner))
         if round_over(new_hand, tricks, config):
             return _end_round(state, hands, tricks, winner)
         leader, trick = winner, ()
     return State(
         config=config,
-        phase=Phase.PLAY,
+        phase=_PLAY,
         round=state.round,
         dealer=state.dealer,
         scores=state.scores,
@@ -587,7 +602,7 @@ def _end_round(
     if max(scores) >= BURST:
         return State(
             config=config,
-            phase=Phase.OVER,
+            phase=_OVER,
             round=state.round,
             dealer=state.dealer,
             scores=scores,
@@ -601,7 +616,7 @@ def _end_round(
     dealer = next_dealer(state.dealer, n)
     return State(
         config=config,
-        phase=Phase.DEAL,
+        phase=_DEAL,
         round=state.round + 1,
         dealer=dealer,
         scores=scores,
@@ -623,23 +638,31 @@ def sample_chance(state: State, rng: random.Random) -> Deal:
 
     :raises IllegalActionError: COPAS-9 (a seat is to play) or COPAS-20 (the match is over)
         when no deal is due (a ``ValueError``).
-    :raises MalformedInputError: for a value that is not a Copas state.
+    :raises MalformedInputError: for a value that is not a Copas state, or an *rng* that is
+        not a ``random.Random``.
     """
-    _check_state(state)
-    if state.phase is not Phase.DEAL:
+    _CHECKS.enter(state)
+    check_rng(rng)
+    if state.phase is not _DEAL:
         raise _wrong_node(state, "deal is due")
     n = len(state.hands)
     cards = shuffled(rng, deck(n))
-    hands: list[list[Card]] = [[] for _ in range(n)]
-    for i, card in enumerate(cards):
-        hands[(state.dealer + 1 + i) % n].append(card)
-    return Deal(tuple(tuple(sorted(h, key=_index)) for h in hands))
+    # One card at a time from the dealer's right: the k-th seat from there gets every n-th
+    # card from the k-th on.
+    hands: list[tuple[Card, ...]] = [()] * n
+    for k in range(n):
+        hands[(state.dealer + 1 + k) % n] = tuple(sorted(cards[k::n], key=_index))
+    return Deal(tuple(hands))
 
 
 def outcome(state: State) -> Outcome | None:
-    """Losers and winners once a seat has burst (COPAS-20, COPAS-21), else ``None``."""
-    _check_state(state)
-    if state.phase is not Phase.OVER:
+    """Losers and winners once a seat has burst (COPAS-20, COPAS-21), else ``None``.
+
+    :raises MalformedInputError: for a value that is not a Copas state.
+    :raises InvalidStateError: for a Copas state no legal play can produce.
+    """
+    _CHECKS.enter(state)
+    if state.phase is not _OVER:
         return None
     scores = state.scores
     n = len(scores)
@@ -659,7 +682,8 @@ def observe(state: State, seat: int | None = None) -> Observation:
     :raises MalformedInputError: for a value that is not a Copas state, or a seat that is not
         at the table.
     """
-    _check_state(state, seat)
+    _CHECKS.enter(state)
+    check_seat(seat, len(state.hands), optional=True)
     hands = state.hands
     return Observation(
         config=state.config,
@@ -681,120 +705,125 @@ def observe(state: State, seat: int | None = None) -> Observation:
 # -- validity of a whole state -------------------------------------------------------------------
 
 
-def _shape_problem(state: State) -> str | None:
-    """A type or shape problem (MalformedInputError), or None."""
+def _check_card(card: object, what: str) -> None:
+    # COPAS-1: only the 40 cards exist.
+    check_instance(card, Card, "a Copas card", what)
+
+
+def _check_trick(value: object, what: str) -> None:
+    check_instance(value, Trick, "a finished trick", what)
+    taken = cast(Trick, value)
+    check_int(taken.leader, f"{what}.leader")
+    check_int(taken.winner, f"{what}.winner")
+    check_tuple(taken.cards, f"{what}.cards", _check_card)
+
+
+def _shape(state: State) -> None:
+    """Every field of *state* has its exact type, its size, and integers within the codec's
+    63 bits; the config is one a match can be played with (COPAS-4, COPAS-5). A state has
+    one form: its hands are kept sorted by card code (specs/copas.md, "State"; P-8)."""
+    check_config(state.config)
     n = state.config.players
-    if not isinstance(state.phase, Phase):
-        return "phase is not a Phase"
+    if type(state.phase) is not Phase:
+        raise MalformedInputError("phase must be a Copas Phase")
     for name in ("round", "dealer", "leader"):
-        if type(getattr(state, name)) is not int:
-            return f"{name} is not an integer"
-    if state.pending is not None and type(state.pending) is not int:
-        return "pending is neither null nor an integer"
-    for name in ("scores", "last_round"):
-        value = getattr(state, name)
-        if type(value) is not tuple or any(type(v) is not int for v in value):
-            return f"{name} is not a tuple of integers"
-    if len(state.scores) != n or len(state.last_round) not in (0, n):
-        return f"scores and last_round have one entry per seat ({n})"
-    if type(state.hands) is not tuple or len(state.hands) != n:
-        return f"hands has one hand per seat ({n})"
-    for hand in (*state.hands, state.trick):
-        if type(hand) is not tuple or any(type(c) is not Card for c in hand):
-            return "a hand or the trick is not a tuple of cards"
-    if type(state.tricks) is not tuple:
-        return "tricks is not a tuple"
-    for t in state.tricks:
-        if (
-            type(t) is not Trick
-            or type(t.leader) is not int
-            or type(t.winner) is not int
-            or type(t.cards) is not tuple
-            or any(type(c) is not Card for c in t.cards)
-        ):
-            return "a finished trick is misshapen"
+        check_int(getattr(state, name), name)
+    if state.pending is not None:
+        check_int(state.pending, "pending")
+    check_tuple(state.scores, "scores", check_int, n)
+    check_tuple(state.last_round, "last_round", check_int)
+    if len(state.last_round) not in (0, n):
+        raise MalformedInputError(f"last_round has no entry or one per seat ({n})")
+    check_tuple(state.hands, "hands", _check_hand, n)
+    check_tuple(state.trick, "trick", _check_card)
+    check_tuple(state.tricks, "tricks", _check_trick)
+    if any(list(h) != sorted(h, key=_index) for h in state.hands):
+        raise MalformedInputError("hands are kept sorted by card code (a state has one form)")
+
+
+def _fresh(state: State) -> bool:
+    """A match before its first deal, or resumed at a deal from its scores: no card out."""
+    return (state.phase is _DEAL and not state.tricks and not state.trick
+            and not any(state.hands))
+
+
+def _between_rounds(state: State) -> bool:
+    """A round has been scored, and its cards are still on the table (deal or over)."""
+    return state.phase is not _PLAY and not _fresh(state)
+
+
+# The rules a state obeys, in the order of specs/copas.md, one check under each sentence.
+
+
+@rule("COPAS-1")
+def _whole_deck(state: State) -> str | None:
+    """Every card of the deck exactly once: in a hand, the trick or a taken trick."""
+    if _fresh(state):
+        return None
+    hands, trick, tricks = state.hands, state.trick, state.tricks
+    cards = [c for h in hands for c in h] + list(trick) + [c for t in tricks for c in t.cards]
+    if len(cards) != len(set(cards)) or sorted(cards, key=_index) != list(
+            deck(state.config.players)):
+        return "the cards in play are not exactly the deck"
     return None
 
 
-def _rule_problem(state: State) -> tuple[str, str] | None:
-    """The first rule a state breaks, as (rule, message), or None."""
-    config = state.config
-    n = config.players
-    seats = range(n)
-    phase = state.phase
-    # COPAS-5/COPAS-7: dealer, leader and pending are seats; rounds count from 1.
+@rule("COPAS-5")
+def _first_dealer(state: State) -> str | None:
+    """The first round is dealt by the first dealer."""
+    if _fresh(state) and state.round == 1 and state.dealer != state.config.first_dealer:
+        return "the first round is dealt by the first dealer"
+    return None
+
+
+@rule("COPAS-7")
+def _dealers_and_rounds(state: State) -> str | None:
+    """The dealer and the leader are seats; rounds count from 1, and a round has been
+    played before any round after the first is dealt."""
+    seats = range(state.config.players)
     if state.dealer not in seats or state.leader not in seats or state.round < 1:
-        return "COPAS-7", "dealer, leader or round out of range"
-    if state.pending is not None and state.pending not in seats:
-        return "COPAS-17", f"pending seat {state.pending} is no seat"
-    # COPAS-16: booked points are never negative.
-    if any(s < 0 for s in state.scores) or any(s < 0 for s in state.last_round):
-        return "COPAS-16", "negative minus points"
-    # COPAS-20: the match goes on exactly while nobody has burst.
-    if (phase is Phase.OVER) != (max(state.scores) >= BURST):
-        return "COPAS-20", "the match is over exactly when a seat has 51 or more points"
-    hands, trick, tricks = state.hands, state.trick, state.tricks
-    fresh = not tricks and not trick and not any(hands)
-    if phase is Phase.DEAL and fresh:
-        # A match before its first deal, or resumed at a deal from its scores.
-        if state.round == 1 and state.dealer != config.first_dealer:
-            return "COPAS-5", "the first round is dealt by the first dealer"
-        if state.leader != (state.dealer + 1) % n:
-            return "COPAS-8", "the shuffler (the dealer's right) leads the round"
+        return "dealer, leader or round out of range"
+    if _between_rounds(state) and state.phase is _DEAL and state.round == 1:
+        return "a finished round before round 1"
+    return None
+
+
+@rule("COPAS-8")
+def _shuffler_leads(state: State) -> str | None:
+    """At a deal, the shuffler (the dealer's right) is to lead the round's first trick."""
+    if state.phase is _DEAL and state.leader != (state.dealer + 1) % state.config.players:
+        if _fresh(state):
+            return "the shuffler (the dealer's right) leads the round"
+        if state.tricks:
+            return "the next round's first leader is the dealer's right"
+    return None
+
+
+@rule("COPAS-9")
+def _one_card_each(state: State) -> str | None:
+    """The trick in progress lacks at least one seat's card."""
+    if state.phase is _PLAY and len(state.trick) >= state.config.players:
+        return "the trick in progress has a card from every seat"
+    return None
+
+
+@rule("COPAS-11")
+def _suit_followed(state: State) -> str | None:
+    """A seat that discarded held no card of the led suit, then or later."""
+    if _fresh(state):
         return None
-    if phase is not Phase.PLAY and trick:
-        return "COPAS-14", "a trick in progress between rounds"
-    # COPAS-1: every card of the deck exactly once, in a hand, the trick or a taken trick.
-    cards = [c for h in hands for c in h] + list(trick) + [c for t in tricks for c in t.cards]
-    if len(cards) != len(set(cards)) or sorted(cards, key=_index) != list(deck(n)):
-        return "COPAS-1", "the cards in play are not exactly the deck"
-    if any(list(h) != sorted(h, key=_index) for h in hands):
-        return "COPAS-6", "hands are kept sorted by card code"
-    if phase is Phase.DEAL and state.round == 1:
-        return "COPAS-7", "a finished round before round 1"
-    # COPAS-8: the round's first trick is led by the shuffler (the round dealer's right).
-    round_dealer = (state.dealer - 1) % n if phase is Phase.DEAL else state.dealer
-    expected = (round_dealer + 1) % n
-    plain = config.rank_order is RankOrder.PLAIN
-    for t in tricks:
-        if len(t.cards) != n or t.leader != expected:
-            return "COPAS-13", "a taken trick has a card from each seat, led by the last winner"
-        # COPAS-13: the highest card of the led suit took it.
-        if t.winner != (t.leader + trick_winner(t.cards, plain)) % n:
-            return "COPAS-13", f"trick {[str(c) for c in t.cards]} went to the wrong seat"
-        expected = t.winner
-    if phase is Phase.PLAY:
-        if state.leader != expected:
-            return "COPAS-13", "the trick in progress is not led by the last winner"
-        if len(trick) >= n:
-            return "COPAS-9", "the trick in progress has a card from every seat"
-        # COPAS-14: equal hands at the start of every trick.
-        size = _HAND_SIZE[n] - len(tricks)
-        for k in range(n):
-            s = (state.leader + k) % n
-            if len(hands[s]) != size - (1 if k < len(trick) else 0):
-                return "COPAS-14", f"seat {s} holds {len(hands[s])} cards"
-        if config.end_when_copas_out and sum(copas_taken(tricks, n)) == 10:
-            return "COPAS-14", "the round goes on after all copas are out"
-    else:
-        if not tricks:
-            return "COPAS-14", "a round ended without a trick"
-        if state.leader != (state.dealer + 1) % n and phase is Phase.DEAL:
-            return "COPAS-8", "the next round's first leader is the dealer's right"
-        if any(hands) and not (
-            config.end_when_copas_out and sum(copas_taken(tricks, n)) == 10
-        ):
-            return "COPAS-14", "a round ended with cards in hand"
-    # COPAS-11: a seat that discarded held no card of the led suit, then or later.
+    n, hands, trick = state.config.players, state.hands, state.trick
     later: list[list[Card]] = [list(h) for h in hands]
     for k in range(len(trick)):
         later[(state.leader + k) % n].append(trick[k])
-    for t in reversed(tricks):
+    for t in reversed(state.tricks):
+        if not t.cards:
+            continue
         led = t.cards[0].suit
         for k, c in enumerate(t.cards):
             s = (t.leader + k) % n
             if c.suit is not led and any(x.suit is led for x in later[s]):
-                return "COPAS-11", f"seat {s} discarded {c} while holding the led suit"
+                return f"seat {s} discarded {c} while holding the led suit"
         for k, c in enumerate(t.cards):
             later[(t.leader + k) % n].append(c)
     if trick:
@@ -802,8 +831,95 @@ def _rule_problem(state: State) -> tuple[str, str] | None:
         for k in range(1, len(trick)):
             s = (state.leader + k) % n
             if trick[k].suit is not led and any(x.suit is led for x in hands[s]):
-                return "COPAS-11", f"seat {s} discarded {trick[k]} while holding the led suit"
+                return f"seat {s} discarded {trick[k]} while holding the led suit"
     return None
+
+
+@rule("COPAS-13")
+def _tricks_taken(state: State) -> str | None:
+    """Each taken trick has a card from each seat, led by the last winner (the first by the
+    shuffler), and went to the highest card of the led suit."""
+    if _fresh(state):
+        return None
+    n, config = state.config.players, state.config
+    round_dealer = (state.dealer - 1) % n if state.phase is _DEAL else state.dealer
+    expected = (round_dealer + 1) % n
+    plain = config.rank_order is _PLAIN_ORDER
+    for t in state.tricks:
+        if len(t.cards) != n or t.leader != expected:
+            return "a taken trick has a card from each seat, led by the last winner"
+        if t.winner != (t.leader + trick_winner(t.cards, plain)) % n:
+            return f"trick {[str(c) for c in t.cards]} went to the wrong seat"
+        expected = t.winner
+    if state.phase is _PLAY and state.leader != expected:
+        return "the trick in progress is not led by the last winner"
+    return None
+
+
+@rule("COPAS-14")
+def _round_in_progress(state: State) -> str | None:
+    """No trick is in progress between rounds; while a round is played, the hands are equal
+    at the start of every trick, and (house rule) it stops once all copas are out."""
+    n, config, tricks = state.config.players, state.config, state.tricks
+    if state.phase is not _PLAY:
+        return "a trick in progress between rounds" if state.trick else None
+    size = _HAND_SIZE[n] - len(tricks)
+    for k in range(n):
+        s = (state.leader + k) % n
+        if len(state.hands[s]) != size - (1 if k < len(state.trick) else 0):
+            return f"seat {s} holds {len(state.hands[s])} cards"
+    if config.end_when_copas_out and sum(copas_taken(tricks, n)) == 10:
+        return "the round goes on after all copas are out"
+    return None
+
+
+@rule("COPAS-14")
+def _round_ended(state: State) -> str | None:
+    """A round ends after its last trick: no card left in hand (but under the house rule
+    that ends it once all copas are out)."""
+    if not _between_rounds(state):
+        return None
+    n, config, tricks = state.config.players, state.config, state.tricks
+    if not tricks:
+        return "a round ended without a trick"
+    if any(state.hands) and not (
+            config.end_when_copas_out and sum(copas_taken(tricks, n)) == 10):
+        return "a round ended with cards in hand"
+    return None
+
+
+@rule("COPAS-16")
+def _points_booked(state: State) -> str | None:
+    """Booked minus points are never negative."""
+    if any(s < 0 for s in state.scores) or any(s < 0 for s in state.last_round):
+        return "negative minus points"
+    return None
+
+
+@rule("COPAS-17")
+def _pending_seat(state: State) -> str | None:
+    """The seat whose ten copas await their bonus round is a seat."""
+    if state.pending is not None and state.pending not in range(state.config.players):
+        return f"pending seat {state.pending} is no seat"
+    return None
+
+
+@rule("COPAS-20")
+def _burst_ends(state: State) -> str | None:
+    """The match goes on exactly while nobody has burst."""
+    if (state.phase is _OVER) != (max(state.scores) >= BURST):
+        return "the match is over exactly when a seat has 51 or more points"
+    return None
+
+
+_CHECKS: StateChecks[State] = StateChecks(
+    State, "a Copas state", _shape,
+    (_whole_deck, _first_dealer, _dealers_and_rounds, _shuffler_leads, _one_card_each,
+     _suit_followed, _tricks_taken, _round_in_progress, _round_ended, _points_booked,
+     _pending_seat, _burst_ends),
+)
+"""Copas' state checks (:class:`~copa_ref.core.entry.StateChecks`): the shape, then each
+rule in the order of the spec; the first rule broken is the one named."""
 
 
 def check_state(state: State) -> None:
@@ -812,25 +928,12 @@ def check_state(state: State) -> None:
     :raises MalformedInputError: for values of the wrong type or shape.
     :raises InvalidStateError: naming the rule the state breaks.
     """
-    if not isinstance(state, State):
-        msg = f"expected a Copas State, got {type(state).__name__}"
-        raise MalformedInputError(msg)
-    check_config(state.config)
-    problem = _shape_problem(state)
-    if problem is not None:
-        raise MalformedInputError(f"malformed Copas state: {problem}")
-    rule_problem = _rule_problem(state)
-    if rule_problem is not None:
-        raise InvalidStateError(*rule_problem)
+    _CHECKS.check(state)
 
 
-def well_formed(state: State) -> bool:
+def well_formed(state: object) -> bool:
     """Whether *state* could arise from legal play (pure, total, never raises)."""
-    try:
-        check_state(state)
-    except Exception:
-        return False
-    return True
+    return _CHECKS.well_formed(state)
 
 
 # -- text --------------------------------------------------------------------------------------
@@ -850,7 +953,7 @@ def render(state: State) -> str:
     ]
     for s in range(n):
         lines.append(f"  seat {s}: {_cards(state.hands[s])}")
-    if state.phase is Phase.PLAY:
+    if state.phase is _PLAY:
         lines.append(f"trick led by seat {state.leader}: {_cards(state.trick)}")
         lines.append(f"tricks taken: {len(state.tricks)}")
     return "\n".join(lines)
@@ -882,8 +985,8 @@ def chance_step(state: State, prefix: tuple[int, ...]) -> tuple[tuple[int, Fract
     :raises IllegalActionError: as :func:`sample_chance`, when no deal is due.
     :raises ValueError: when *prefix* is no start of a deal.
     """
-    _check_state(state)
-    if state.phase is not Phase.DEAL:
+    _CHECKS.enter(state)
+    if state.phase is not _DEAL:
         raise _wrong_node(state, "deal is due")
     n = len(state.hands)
     left = {card.index: card for card in deck(n)}

@@ -10,6 +10,8 @@ import enum
 
 import attrs
 
+from copa_ref.core.entry import memo_slot
+
 __all__ = [
     "RANKS",
     "SUITS",
@@ -251,6 +253,10 @@ class State:
     """This round's finished tricks (public)."""
     last_round: tuple[int, ...]
     """The points booked to each seat at the end of the previous round (empty before)."""
+
+    _checked = memo_slot()
+    """Set once the state passed its checks or the rules built it (no field: see
+    :mod:`copa_ref.core.entry`)."""
 
 
 @attrs.frozen

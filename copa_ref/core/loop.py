@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import attrs
 
-from copa_ref.core.entry import CHECKED, remember
+from copa_ref.core.entry import CHECKED
 from copa_ref.core.types import MoverKind, Seat, ToMove
 
 if TYPE_CHECKING:
@@ -41,6 +41,11 @@ A = TypeVar("A")
 
 Policy = Callable[[S, Seat, tuple[A, ...], random.Random], A]
 """``policy(state, seat, legal, rng) -> action``: one of *legal*, the seat's sorted actions."""
+
+# The kinds of node as module constants: the loop tells them apart at every step, and an
+# Enum member read from its class costs several times a global in CPython 3.11.
+_SEAT, _JOINT, _ANY, _CHANCE, _NOBODY = (
+    MoverKind.SEAT, MoverKind.JOINT, MoverKind.ANY, MoverKind.CHANCE, MoverKind.NOBODY)
 
 MAX_STEPS = 100_000
 """The default cap on the steps of one game (chance actions included): far above the
@@ -93,13 +98,13 @@ def _choose(game: Game[S, A, Any, Any], inner: Trusted[S, A], state: S, mover: T
     """The next action in *state* (a state the game checked or built, *mover* its mover),
     and whether the game produced it (then :attr:`Trusted.apply` may take it)."""
     kind = mover.kind
-    if kind is MoverKind.CHANCE:
+    if kind is _CHANCE:
         return game.sample_chance(state, rng), True
-    if kind is MoverKind.SEAT:
+    if kind is _SEAT:
         legal = _legal(game, inner, state, None)
         action = policy(state, mover.seats[0], legal, rng)
         return action, _produced(action, legal)
-    if kind is MoverKind.JOINT:
+    if kind is _JOINT:
         if game.joint is None:
             msg = f"{game.title} has a joint node but no Game.joint to combine the parts"
             raise ValueError(msg)
@@ -113,7 +118,7 @@ def _choose(game: Game[S, A, Any, Any], inner: Trusted[S, A], state: S, mover: T
         if produced and inner.joint is not None:
             return inner.joint(state, tuple(parts)), True
         return game.joint(state, tuple(parts)), False
-    if kind is MoverKind.ANY:
+    if kind is _ANY:
         able = [s for s in mover.seats if inner.legal_actions(state, s)]
         seat = rng.choice(able) if able else mover.seats[0]
         legal = _legal(game, inner, state, seat)
@@ -150,18 +155,28 @@ def steps(game: Game[S, A, Any, Any], policy: Policy[S, A], rng: random.Random, 
     if state is None:
         state = game.new_game(game.default_config() if config is None else config)
     inner = game.inner()
-    mark = game.trusted is not None
+    to_move, legal_actions, apply = inner.to_move, inner.legal_actions, inner.apply
+    mark = object.__setattr__ if game.trusted is not None else None
+    seat_node, nobody = _SEAT, _NOBODY
     mover = game.to_move(state)
     for _ in range(max_steps):
-        if mover.kind is MoverKind.NOBODY:
+        kind = mover.kind
+        if kind is seat_node:  # the usual node, inline: one seat picks among its actions
+            legal = legal_actions(state, None)
+            if not legal:
+                _legal(game, inner, state, None)
+            action = policy(state, mover.seats[0], legal, rng)
+            produced = _produced(action, legal)
+        elif kind is nobody:
             return
-        action, produced = _choose(game, inner, state, mover, policy, rng)
-        after = inner.apply(state, action) if produced else game.apply(state, action)
-        if mark:  # built by the rules from a checked state: valid, not to be checked again
-            remember(after, CHECKED, True)
+        else:
+            action, produced = _choose(game, inner, state, mover, policy, rng)
+        after = apply(state, action) if produced else game.apply(state, action)
+        if mark is not None:  # built by the rules from a checked state: valid already
+            mark(after, CHECKED, True)
         yield Step(state, mover, action, after)
         state = after
-        mover = inner.to_move(state)
+        mover = to_move(state)
 
 
 def play(game: Game[S, A, Any, Any], policy: Policy[S, A], rng: random.Random, *,

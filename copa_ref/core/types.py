@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from typing import NewType
+from typing import NewType, cast
 
 import attrs
 
@@ -57,12 +57,13 @@ class ToMove:
     @classmethod
     def joint(cls, seats: tuple[int, ...]) -> ToMove:
         """All *seats* choose at once, as one joint action."""
-        return cls(MoverKind.JOINT, tuple(Seat(s) for s in sorted(seats)))
+        # A Seat is an int at run time (NewType): sorting is all the conversion there is.
+        return cls(MoverKind.JOINT, cast(tuple[Seat, ...], tuple(sorted(seats))))
 
     @classmethod
     def any_of(cls, seats: tuple[int, ...]) -> ToMove:
         """Any of *seats* may act next."""
-        return cls(MoverKind.ANY, tuple(Seat(s) for s in sorted(seats)))
+        return cls(MoverKind.ANY, cast(tuple[Seat, ...], tuple(sorted(seats))))
 
     @property
     def is_chance(self) -> bool:

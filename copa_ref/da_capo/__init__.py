@@ -10,10 +10,14 @@ over immutable states (:mod:`copa_ref.da_capo.rules`), the values they work on
 
 from __future__ import annotations
 
-from copa_ref.core import FactSheet, Game, make_converter, register_union
+from copa_ref.core import FactSheet, Game, Trusted, make_converter, register_union
 from copa_ref.da_capo.demo import demo, render
 from copa_ref.da_capo.invariants import STEP_INVARIANTS
 from copa_ref.da_capo.rules import (
+    _apply,
+    _joint,
+    _legal_actions,
+    _to_move,
     apply,
     check_state,
     is_legal,
@@ -105,5 +109,7 @@ GAME: Game[State, Action, Config, State] = Game(
     demo=demo,
     joint=joint,
     svg=svg,
+    trusted=Trusted(to_move=_to_move, legal_actions=_legal_actions, apply=_apply,
+                    joint=_joint),
 )
 """DA CAPO as a :class:`~copa_ref.core.game.Game`."""

@@ -14,6 +14,7 @@ Rule IDs refer to ``specs/da_capo.md``.
 from __future__ import annotations
 
 import random
+from typing import cast
 
 from copa_ref.core import (
     NOBODY,
@@ -23,9 +24,14 @@ from copa_ref.core import (
     Outcome,
     RuleViolation,
     Seat,
+    StateChecks,
     ToMove,
+    check_rng,
+    remember,
+    rule,
 )
-from copa_ref.core.fields import check_instance, check_int, check_position, check_tuple
+from copa_ref.core.codec import excerpt
+from copa_ref.core.fields import check_instance, check_int, check_seat, check_tuple
 from copa_ref.da_capo.state import (
     MAX_BID,
     START_BEANS,
@@ -72,6 +78,11 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 """DACAPO-1: the most players."""
 
+# Options read every round, as module constants: an Enum member read from its class costs
+# several times a global in CPython 3.11.
+_TARGET_CUP = TargetReached.TARGET_CUP
+_TWO_LEVEL = TieResolution.TWO_LEVEL
+
 Lines = tuple[tuple[int, ...], ...]
 Table = tuple[tuple[int, ...], Lines, int, int]
 """Where the beans are: reserves, lines, target cup, box."""
@@ -104,7 +115,7 @@ def line_length(players: int) -> int:
 def _reach(config: Config) -> int:
     """The advance that reaches the target (DACAPO-15): past a full line, or a full line."""
     length = line_length(config.players)
-    return length + 1 if config.target_reached_when is TargetReached.TARGET_CUP else length
+    return length + 1 if config.target_reached_when is _TARGET_CUP else length
 
 
 def _initial(config: Config) -> State:
@@ -129,20 +140,18 @@ def new_game(config: Config) -> State:
     :raises MalformedInputError: for a config that is not shaped right.
     """
     _check_config(config)
-    return _initial(config)
+    return _CHECKS.built(_initial(config))
 
 
 def _check_config(config: object) -> None:
-    if not isinstance(config, Config):
-        msg = f"expected a DA CAPO Config, got {type(config).__name__}"
+    if type(config) is not Config:
+        msg = f"expected a DA CAPO Config, got {excerpt(config)}"
         raise MalformedInputError(msg)
-    if type(config.players) is not int:
-        msg = f"players must be an integer, got {config.players!r}"
-        raise MalformedInputError(msg)
+    check_int(config.players, "players")
     for name, kind in (("tie_resolution", TieResolution),
                        ("target_reached_when", TargetReached), ("tie_break", TieBreak)):
-        if not isinstance(getattr(config, name), kind):
-            msg = f"{name} must be a {kind.__name__}, got {getattr(config, name)!r}"
+        if type(getattr(config, name)) is not kind:
+            msg = f"{name} must be a {kind.__name__}, got {excerpt(getattr(config, name))}"
             raise MalformedInputError(msg)
     # DACAPO-1: two to five players.
     if not MIN_PLAYERS <= config.players <= MAX_PLAYERS:
@@ -194,7 +203,7 @@ def round_winner(bids: tuple[int | None, ...], tie_resolution: TieResolution) ->
         if counts[level] > 1:
             tied_levels += 1
             # DACAPO-11 option two_level: a tied second level ends the search.
-            if tied_levels == 2 and tie_resolution is TieResolution.TWO_LEVEL:
+            if tied_levels == 2 and tie_resolution is _TWO_LEVEL:
                 break
     # DACAPO-12: no single highest bid, nobody advances.
     return None
@@ -268,11 +277,48 @@ def active_seats(state: State) -> tuple[int, ...]:
 
 
 def to_move(state: State) -> ToMove:
-    """``joint`` over the seats with beans (DACAPO-4, DACAPO-13); ``nobody`` once over."""
-    _check_state(state)
+    """``joint`` over the seats with beans (DACAPO-4, DACAPO-13); ``nobody`` once over.
+
+    :raises MalformedInputError: for a value that is not a DA CAPO state.
+    :raises InvalidStateError: for a DA CAPO state no legal play can produce.
+    """
+    _CHECKS.enter(state)
+    return _to_move(state)
+
+
+_MEMO = object()
+"""This module's key to the ``_mover`` memo of a state: a misread copy of the module has
+its own, so it never reads a mover worked out under another reading."""
+
+
+def _to_move(state: State) -> ToMove:
+    """Who moves, worked out once per state (DACAPO-4, DACAPO-13) and kept in its memo."""
+    memo = state._mover
+    if memo is not None and memo[0] is _MEMO:
+        mover: ToMove = memo[1]
+        return mover
+    return _remember_mover(state)
+
+
+def _remember_mover(state: State) -> ToMove:
+    """Work out who moves in *state* and keep it in its memo (the rules do so for every
+    state they build, so that reading it never takes the slow path of an empty slot)."""
+    mover: ToMove
     if is_over(state):
-        return NOBODY
-    return ToMove.joint(active_seats(state))
+        mover = NOBODY
+    else:
+        seats = active_seats(state)
+        mover = _JOINT.get(seats) or ToMove.joint(seats)
+    remember(state, "_mover", (_MEMO, mover))
+    return mover
+
+
+_JOINT: dict[tuple[int, ...], ToMove] = {
+    seats: ToMove.joint(seats)
+    for seats in (tuple(s for s in range(MAX_PLAYERS) if mask >> s & 1)
+                  for mask in range(1, 1 << MAX_PLAYERS))
+}
+"""Who moves for each set of seats with beans, built once (a table, never changed)."""
 
 
 def legal_actions(state: State, seat: int | None = None) -> tuple[Bid, ...]:
@@ -284,8 +330,13 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Bid, ...]:
     :raises MalformedInputError: for a value that is not a DA CAPO state, or a seat that is
         not at the table.
     """
-    _check_state(state, seat)
-    if seat is None or is_over(state):
+    _CHECKS.enter(state)
+    check_seat(seat, len(state.reserves), optional=True)
+    return _legal_actions(state, seat)
+
+
+def _legal_actions(state: State, seat: int | None = None) -> tuple[Bid, ...]:
+    if seat is None or _to_move(state) is NOBODY:
         return ()
     return _BIDS[seat][state.reserves[seat]]
 
@@ -308,10 +359,14 @@ def joint(state: State, parts: tuple[Action, ...]) -> Bids:
         checked by :func:`apply`.
     :raises MalformedInputError: for parts that are not a tuple of well-typed bids.
     """
-    _check_state(state)
+    _CHECKS.enter(state)
     check_tuple(parts, "parts", _check_bid)
+    return _joint(state, parts)
+
+
+def _joint(state: State, parts: tuple[Action, ...]) -> Bids:
     _refuse_when_over(state)
-    seats = active_seats(state)
+    seats = _to_move(state).seats
     # DACAPO-5: every seat with beans bids, once.
     if len(parts) != len(seats):
         msg = f"expected bids from seats {list(seats)}, got {len(parts)} part(s)"
@@ -319,7 +374,7 @@ def joint(state: State, parts: tuple[Action, ...]) -> Bids:
     bids: list[int | None] = [None] * len(state.reserves)
     for seat, part in zip(seats, parts, strict=True):
         if not isinstance(part, Bid) or part.seat != seat:
-            msg = f"expected a bid of seat {seat}, got {part!r}"
+            msg = f"expected a bid of seat {seat}, got {excerpt(part)}"
             raise IllegalActionError("DACAPO-5", msg)
         bids[seat] = part.beans
     return Bids(tuple(bids))
@@ -339,7 +394,7 @@ def _check_bids(state: State, bids: tuple[int | None, ...]) -> None:
         if held == 0:
             # DACAPO-13: a seat with no beans is out and bids nothing.
             if b is not None:
-                msg = f"seat {seat} is out of the match (no beans) but bid {b!r}"
+                msg = f"seat {seat} is out of the match (no beans) but bid {b}"
                 raise IllegalActionError("DACAPO-13", msg)
             continue
         # DACAPO-5: every seat with beans bids.
@@ -348,7 +403,7 @@ def _check_bids(state: State, bids: tuple[int | None, ...]) -> None:
             raise IllegalActionError("DACAPO-5", msg)
         # DACAPO-6: a bid is 1 to 5 beans.
         if not 1 <= b <= MAX_BID:
-            msg = f"seat {seat} bid {b!r}; a bid is 1 to {MAX_BID} beans"
+            msg = f"seat {seat} bid {b}; a bid is 1 to {MAX_BID} beans"
             raise IllegalActionError("DACAPO-6", msg)
         # DACAPO-7: nobody bids more than he holds.
         if b > held:
@@ -364,13 +419,19 @@ def apply(state: State, action: Action) -> State:
         a bad bid.
     :raises MalformedInputError: for a value that is not a DA CAPO state, or an action whose
         fields do not have exactly their types (``True`` or ``0.5`` is not a bid).
+    :raises InvalidStateError: for a DA CAPO state no legal play can produce.
     """
-    _check_state(state)
+    _CHECKS.enter(state)
     _check_action(action)
+    return _CHECKS.built(_apply(state, action))
+
+
+def _apply(state: State, action: Action) -> State:
+    """:func:`apply` for a checked state and an action of exact types."""
     _refuse_when_over(state)
     # DACAPO-4: a round is simultaneous; one seat's bid alone is no action.
     if not isinstance(action, Bids):
-        msg = f"bids are simultaneous: apply one joint bids action, not {action!r}"
+        msg = f"bids are simultaneous: apply one joint bids action, not {excerpt(action)}"
         raise IllegalActionError("DACAPO-4", msg)
     bids = action.bids
     _check_bids(state, bids)
@@ -395,7 +456,7 @@ def apply(state: State, action: Action) -> State:
                 finisher = seat
             reserves, lines, target, box = last_player_step(
                 (reserves, lines, target, box), seat)
-    return State(
+    after = State(
         config=config,
         reserves=reserves,
         lines=lines,
@@ -405,6 +466,8 @@ def apply(state: State, action: Action) -> State:
         rounds=(*state.rounds, Round(bids, winner)),
         last_step=last_step,
     )
+    _remember_mover(after)
+    return after
 
 
 def is_legal(state: State, action: Action) -> bool:
@@ -416,15 +479,7 @@ def is_legal(state: State, action: Action) -> bool:
     return True
 
 
-# The input checks of the entry points: a DA CAPO state, a seat, an action of exact types.
-
-
-def _check_state(state: object, seat: object = None) -> None:
-    """*state* is a DA CAPO state and *seat* is ``None`` or a seat at its table.
-
-    :raises MalformedInputError: otherwise.
-    """
-    check_position(state, State, "a DA CAPO state", seat, lambda s: len(s.reserves))
+# The input checks of an action: exact types (a state enters through ``_CHECKS.enter``).
 
 
 def _check_bid(part: object, what: str) -> None:
@@ -464,8 +519,12 @@ def advance(state: State, seat: int) -> int:
 
 
 def outcome(state: State) -> Outcome | None:
-    """The result once the match is over (DACAPO-15, DACAPO-16, DACAPO-17), else ``None``."""
-    _check_state(state)
+    """The result once the match is over (DACAPO-15, DACAPO-16, DACAPO-17), else ``None``.
+
+    :raises MalformedInputError: for a value that is not a DA CAPO state.
+    :raises InvalidStateError: for a DA CAPO state no legal play can produce.
+    """
+    _CHECKS.enter(state)
     # DACAPO-15: the seat that reached the target wins.
     if state.finisher is not None:
         return Outcome(winners=(Seat(state.finisher),), rule="DACAPO-15")
@@ -496,7 +555,8 @@ def observe(state: State, seat: int | None = None) -> State:
     :raises MalformedInputError: for a value that is not a DA CAPO state, or a seat that is
         not at the table.
     """
-    _check_state(state, seat)
+    _CHECKS.enter(state)
+    check_seat(seat, len(state.reserves), optional=True)
     return state
 
 
@@ -504,9 +564,11 @@ def sample_chance(state: State, rng: random.Random) -> Action:
     """DA CAPO has no chance nodes: the seats bid together, or nobody acts (DACAPO-4).
 
     :raises IllegalActionError: DACAPO-4, always (a ``ValueError``).
-    :raises MalformedInputError: for a value that is not a DA CAPO state.
+    :raises MalformedInputError: for a value that is not a DA CAPO state, or an *rng* that
+        is not a ``random.Random``.
     """
-    _check_state(state)
+    _CHECKS.enter(state)
+    check_rng(rng)
     msg = "DA CAPO has no chance nodes"
     raise IllegalActionError("DACAPO-4", msg)
 
@@ -514,66 +576,67 @@ def sample_chance(state: State, rng: random.Random) -> Action:
 # -- state checks ---------------------------------------------------------------------------
 
 
-def _ints(values: object, size: int, what: str) -> None:
-    if not isinstance(values, tuple) or len(values) != size:
-        msg = f"{what} must be a tuple of {size}, got {values!r}"
-        raise MalformedInputError(msg)
-    if any(type(v) is not int for v in values):
-        msg = f"{what} must hold integers, got {values!r}"
-        raise MalformedInputError(msg)
+def _check_round(value: object, what: str) -> None:
+    check_instance(value, Round, "a DA CAPO round", what)
+    played = cast(Round, value)
+    check_tuple(played.bids, f"{what}.bids", _check_round_bid)
+    _check_round_bid(played.winner, f"{what}.winner")
 
 
-def _check_shape(state: State) -> None:
-    if not isinstance(state, State):
-        msg = f"expected a DA CAPO State, got {type(state).__name__}"
-        raise MalformedInputError(msg)
+def _shape(state: State) -> None:
+    """Every field of *state* has its exact type, its size, and integers within the codec's
+    63 bits; the config is DA CAPO's (DACAPO-1: 2 to 5 players)."""
     _check_config(state.config)
     players = state.config.players
     length = line_length(players)
-    _ints(state.reserves, players, "reserves")
-    if not isinstance(state.lines, tuple) or len(state.lines) != players:
-        msg = f"lines must be a tuple of {players} lines, got {state.lines!r}"
-        raise MalformedInputError(msg)
+    check_tuple(state.reserves, "reserves", check_int, players)
+    check_tuple(state.lines, "lines", None, players)
     for seat, line in enumerate(state.lines):
-        _ints(line, length, f"the line of seat {seat}")
-    _ints((state.target, state.box), 2, "target and box")
-    if state.finisher is not None and (
-            type(state.finisher) is not int or not 0 <= state.finisher < players):
-        msg = f"finisher must be a seat or None, got {state.finisher!r}"
-        raise MalformedInputError(msg)
-    if not isinstance(state.rounds, tuple) or not all(
-            isinstance(r, Round) and isinstance(r.bids, tuple) for r in state.rounds):
-        msg = "rounds must be a tuple of rounds"
-        raise MalformedInputError(msg)
+        check_tuple(line, f"lines[{seat}]", check_int, length)
+    check_int(state.target, "target")
+    check_int(state.box, "box")
+    check_seat(state.finisher, players, "finisher", optional=True)
+    check_tuple(state.rounds, "rounds", _check_round)
     step = state.last_step
-    if step is not None and (not isinstance(step, LastStep)
-                             or type(step.seat) is not int or type(step.beans) is not int):
-        msg = f"last_step must be a last-player step or None, got {step!r}"
-        raise MalformedInputError(msg)
+    if step is not None:
+        check_instance(step, LastStep, "a last-player step or None", "last_step")
+        check_int(step.seat, "last_step.seat")
+        check_int(step.beans, "last_step.beans")
 
 
-def check_state(state: State) -> None:
-    """Raise the precise error for a state no legal play can produce.
+# The rules a state obeys, in the order of specs/da_capo.md. The state is a function of its
+# config, ``rounds`` and ``last_step``: the history is replayed and every other field
+# compared with the replay.
 
-    The state is a function of its config, ``rounds`` and ``last_step``: the history is
-    replayed and every other field compared with the replay.
 
-    :raises MalformedInputError: for a state that is not shaped right.
-    :raises InvalidStateError: naming the rule a field contradicts.
-    """
-    _check_shape(state)
-    players = state.config.players
-    # DACAPO-3: no negative counts; the beans add up to 16 per player.
+@rule("DACAPO-3")
+def _no_negative_count(state: State) -> str | None:
+    """No cup, reserve, target or box holds fewer than no beans."""
     counts = (*state.reserves, *(b for line in state.lines for b in line),
               state.target, state.box)
     if any(v < 0 for v in counts):
-        msg = f"negative bean count in {state!r}"
-        raise InvalidStateError("DACAPO-3", msg)
+        return f"negative bean count in {excerpt(state)}"
+    return None
+
+
+@rule("DACAPO-3")
+def _sixteen_each(state: State) -> str | None:
+    """The beans on the table add up to 16 per player."""
     total = total_beans((state.reserves, state.lines, state.target, state.box))
-    if total != START_BEANS * players:
-        msg = f"{total} beans on the table, not {START_BEANS * players}"
-        raise InvalidStateError("DACAPO-3", msg)
-    # Replay the history.
+    expected = START_BEANS * state.config.players
+    if total != expected:
+        return f"{total} beans on the table, not {expected}"
+    return None
+
+
+@rule("DACAPO-5")
+def _history(state: State) -> str | None:
+    """The rounds recorded could be played, in order, from the start (each bid breaks the
+    rule it breaks: DACAPO-5 .. DACAPO-7, DACAPO-13), their winners are those the bids give
+    (DACAPO-11), and every other field is what they leave (DACAPO-7, -9, -10, -14, -15).
+
+    The replay goes through :func:`apply`, so that a misreading of ``apply`` replays its
+    own reading."""
     replay = _initial(state.config)
     for number, played in enumerate(state.rounds, start=1):
         try:
@@ -583,10 +646,10 @@ def check_state(state: State) -> None:
             raise InvalidStateError(exc.rule, msg) from exc
         # DACAPO-11: the recorded winner is the one the bids give.
         if replay.rounds[-1].winner != played.winner:
-            msg = (f"round {number} bids {list(played.bids)} are won by "
+            msg = (f"round {number} bids {excerpt(list(played.bids))} are won by "
                    f"{replay.rounds[-1].winner}, not {played.winner}")
             raise InvalidStateError("DACAPO-11", msg)
-    checks = (
+    fields = (
         ("DACAPO-14", "last_step", replay.last_step, state.last_step),
         ("DACAPO-15", "finisher", replay.finisher, state.finisher),
         ("DACAPO-7", "reserves", replay.reserves, state.reserves),
@@ -594,19 +657,32 @@ def check_state(state: State) -> None:
         ("DACAPO-15", "target", replay.target, state.target),
         ("DACAPO-10", "box", replay.box, state.box),
     )
-    for rule, name, expected, found in checks:
+    for rule_id, name, expected, found in fields:
         if expected != found:
-            msg = f"{name} is {found!r}, but the rounds played give {expected!r}"
-            raise InvalidStateError(rule, msg)
+            msg = (f"{name} is {excerpt(found)}, but the rounds played give "
+                   f"{excerpt(expected)}")
+            raise InvalidStateError(rule_id, msg)
+    return None
 
 
-def well_formed(state: State) -> bool:
+_CHECKS: StateChecks[State] = StateChecks(
+    State, "a DA CAPO state", _shape, (_no_negative_count, _sixteen_each, _history))
+"""DA CAPO's state checks (:class:`~copa_ref.core.entry.StateChecks`): the shape, then the
+rules in the order of the spec."""
+
+
+def check_state(state: State) -> None:
+    """Raise the precise error for a state no legal play can produce.
+
+    :raises MalformedInputError: for a state that is not shaped right.
+    :raises InvalidStateError: naming the rule a field contradicts.
+    """
+    _CHECKS.check(state)
+
+
+def well_formed(state: object) -> bool:
     """Whether *state* could be reached by legal play; pure and total, never raises."""
-    try:
-        check_state(state)
-    except (ValueError, TypeError, AttributeError, IndexError, KeyError):
-        return False
-    return True
+    return _CHECKS.well_formed(state)
 
 
 # -- the action space of the adapters ------------------------------------------------------

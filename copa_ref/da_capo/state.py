@@ -9,6 +9,8 @@ import enum
 
 import attrs
 
+from copa_ref.core.entry import memo_slot
+
 __all__ = [
     "MAX_BID",
     "START_BEANS",
@@ -113,6 +115,12 @@ class State:
     """Every round played, in order."""
     last_step: LastStep | None
     """The last-player step, once it has happened."""
+
+    _checked = memo_slot()
+    """Set once the state passed its checks or the rules built it (no field: see
+    :mod:`copa_ref.core.entry`)."""
+    _mover = memo_slot()
+    """Who moves, once worked out (``copa_ref.da_capo.rules._to_move``; no field)."""
 
 
 @attrs.frozen

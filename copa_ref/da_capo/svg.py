@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from copa_ref.core.svg import Drawing
-from copa_ref.da_capo.rules import filled, is_over, outcome
+from copa_ref.da_capo.rules import filled, is_over, observe, outcome
 from copa_ref.da_capo.state import State
 
 __all__ = ["svg"]
@@ -61,7 +61,11 @@ def svg(state: State, seat: int | None = None) -> str:
     The black target cup stands in the middle; each seat's line runs from the seat (its hand
     of beans beside its name) towards it, the nearest cup first, each cup showing its beans.
     Below: the box and the last round's revealed bids. Pure and deterministic.
+
+    :raises MalformedInputError: for a value that is not a DA CAPO state, or a seat that is
+        not at the table.
     """
+    state = observe(state, seat)  # the entry check: a state of the game, a seat at its table
     view = "" if seat is None else f", as seat {seat} sees it"
     players = len(state.lines)
     # Lift the table by the room its top seats leave empty (with three seats, say).

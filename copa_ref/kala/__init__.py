@@ -7,10 +7,13 @@ executable invariants (:mod:`copa_ref.kala.invariants`); :data:`GAME` gathers th
 
 from __future__ import annotations
 
-from copa_ref.core import FactSheet, Game, make_converter, register_union
+from copa_ref.core import FactSheet, Game, Trusted, make_converter, register_union
 from copa_ref.kala.demo import demo, render
 from copa_ref.kala.invariants import STEP_INVARIANTS
 from copa_ref.kala.rules import (
+    _apply,
+    _legal_actions,
+    _to_move,
     apply,
     check_state,
     is_legal,
@@ -97,5 +100,6 @@ GAME: Game[State, Action, Config, State] = Game(
     render=render,
     demo=demo,
     svg=svg,
+    trusted=Trusted(to_move=_to_move, legal_actions=_legal_actions, apply=_apply),
 )
 """KALA as a :class:`~copa_ref.core.game.Game`."""

@@ -15,6 +15,8 @@ from __future__ import annotations
 import random
 from typing import cast
 
+import attrs
+
 from copa_ref.core import (
     NOBODY,
     IllegalActionError,
@@ -23,13 +25,17 @@ from copa_ref.core import (
     Outcome,
     RuleViolation,
     Seat,
+    StateChecks,
     ToMove,
+    check_rng,
+    rule,
+    seam,
 )
 from copa_ref.core.fields import (
     check_bool,
     check_instance,
     check_int,
-    check_position,
+    check_seat,
     check_square,
     check_tuple,
 )
@@ -93,6 +99,14 @@ START_SQUARES: tuple[Square, Square] = ((0, 0), (BOARD - 1, BOARD - 1))
 SOWING = 4
 """KALA-4: a regular sowing takes this many beans from the store (one per square)."""
 
+# The phases and options as module constants: the rules read them on every action, and an
+# Enum member read from its class costs several times a global in CPython 3.11.
+_SOW, _HARVEST, _PLACE, _BONUS, _BONUS_SOW, _OVER = (
+    Phase.SOW, Phase.HARVEST, Phase.PLACE, Phase.BONUS, Phase.BONUS_SOW, Phase.OVER)
+_MANDATORY_HARVEST = HarvestRule.MANDATORY
+_OPTIONAL_BONUS, _MANDATORY_BONUS = BonusRule.OPTIONAL, BonusRule.MANDATORY
+_AFTER_TURN = EndCheck.AFTER_TURN
+
 _MOVERS = (ToMove.seat(0), ToMove.seat(1))
 
 # Prebuilt actions: the legal sets are looked up, never rebuilt.
@@ -113,11 +127,11 @@ _PLACES: dict[tuple[int, Square], tuple[Place, ...]] = {
 
 # The rule that names what a phase waits for (a wrong kind of action breaks it).
 _PHASE_RULE = {
-    Phase.SOW: ("KALA-4", Sow, "a turn begins by sowing 4 beans"),
-    Phase.HARVEST: ("KALA-16", Harvest, "the harvest is decided before the cup moves"),
-    Phase.PLACE: ("KALA-10", Place, "the playing cup must be placed next to the opponent's"),
-    Phase.BONUS: ("KALA-12", Bonus, "the bonus move is to be taken or declined"),
-    Phase.BONUS_SOW: ("KALA-12", Sow, "the bonus move sows the playing cup's beans"),
+    _SOW: ("KALA-4", Sow, "a turn begins by sowing 4 beans"),
+    _HARVEST: ("KALA-16", Harvest, "the harvest is decided before the cup moves"),
+    _PLACE: ("KALA-10", Place, "the playing cup must be placed next to the opponent's"),
+    _BONUS: ("KALA-12", Bonus, "the bonus move is to be taken or declined"),
+    _BONUS_SOW: ("KALA-12", Sow, "the bonus move sows the playing cup's beans"),
 }
 
 
@@ -136,7 +150,7 @@ def new_game(config: Config | None = None) -> State:
     :raises InvalidStateError: KALA-3 if the config names no seat as first player.
     """
     config = Config() if config is None else config
-    check_instance(config, Config, "a KALA config")
+    _check_config(config)
     state = State(
         config=config,
         field=(0,) * (BOARD * BOARD),
@@ -145,10 +159,12 @@ def new_game(config: Config | None = None) -> State:
         stores=(TOTAL_BEANS // 2, TOTAL_BEANS // 2),
         bank=0,
         turn=config.first_player,
-        phase=Phase.SOW,
+        phase=_SOW,
     )
-    check_state(state)
-    return state
+    problem = _seats.test(state)  # KALA-3: the first player is a seat
+    if problem is not None:
+        raise InvalidStateError("KALA-3", problem)
+    return _CHECKS.built(state)
 
 
 # --------------------------------------------------------------------------------------
@@ -156,9 +172,17 @@ def new_game(config: Config | None = None) -> State:
 
 
 def to_move(state: State) -> ToMove:
-    """The seat whose turn it is, or nobody once the game is over (KALA-3, KALA-17)."""
-    _check_state(state)
-    if state.phase is Phase.OVER:
+    """The seat whose turn it is, or nobody once the game is over (KALA-3, KALA-17).
+
+    :raises MalformedInputError: for a value that is not a KALA state.
+    :raises InvalidStateError: for a KALA state no legal play can produce.
+    """
+    _CHECKS.enter(state)
+    return _to_move(state)
+
+
+def _to_move(state: State) -> ToMove:
+    if state.phase is _OVER:
         return NOBODY
     return _MOVERS[state.turn]
 
@@ -174,19 +198,25 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
 
     :raises MalformedInputError: for a value that is not a KALA state, or a seat that is
         neither ``None`` nor 0 or 1.
+    :raises InvalidStateError: for a KALA state no legal play can produce.
     """
-    _check_state(state, seat)
+    _CHECKS.enter(state)
+    check_seat(seat, PLAYERS, optional=True)
+    return _legal_actions(state, seat)
+
+
+def _legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
     turn = state.turn
-    if state.phase is Phase.OVER or (seat is not None and seat != turn):
+    if state.phase is _OVER or (seat is not None and seat != turn):
         return ()
     phase = state.phase
-    if phase is Phase.SOW:
+    if phase is _SOW:
         return _SOWS[(turn, state.cups[turn], SOWING)]
-    if phase is Phase.BONUS_SOW:
+    if phase is _BONUS_SOW:
         return _SOWS[(turn, state.cups[turn], bonus_length(state))]
-    if phase is Phase.HARVEST:
+    if phase is _HARVEST:
         return _CHOICES[(Harvest, turn)]
-    if phase is Phase.BONUS:
+    if phase is _BONUS:
         return _CHOICES[(Bonus, turn)]
     assert state.last is not None
     return _PLACES[(turn, state.last)]
@@ -252,9 +282,9 @@ def _last_cup_beans(state: State) -> int:
 def _after_sowing(state: State) -> State:
     """KALA-15, KALA-16: a harvest first (decided, or forced when mandatory), then the cup."""
     if harvestable(_last_cup_beans(state)):
-        if state.config.harvest is HarvestRule.MANDATORY:
+        if state.config.harvest is _MANDATORY_HARVEST:
             return _harvest(state)
-        return _with_phase(state, Phase.HARVEST)
+        return state if state.phase is _HARVEST else _with_phase(state, _HARVEST)
     return _move_cup(state)
 
 
@@ -279,10 +309,11 @@ def _harvest(state: State) -> State:
     stores = (state.stores[0] + to_store, state.stores[1]) if seat == 0 else (
         state.stores[0], state.stores[1] + to_store)
     harvested = State(state.config, field, state.cups, cup_beans, stores,
-                      state.bank + to_bank, seat, Phase.HARVEST, state.bonus_sowing, state.last)
+                      state.bank + to_bank, seat, _HARVEST, state.bonus_sowing, state.last)
     return _move_cup(harvested)
 
 
+@seam
 def cup_destination(cups: tuple[Square, Square], seat: int, last: Square) -> Square:
     """KALA-8: after sowing, the playing cup goes onto the field cup that took the last bean."""
     return last
@@ -295,22 +326,23 @@ def _move_cup(state: State) -> State:
     if state.last == state.cups[1 - state.turn]:
         options = NEIGHBOURS[state.last]
         if len(options) > 1:
-            return _with_phase(state, Phase.PLACE)
+            return _with_phase(state, _PLACE)
         return _place(state, options[0])
     return _place(state, cup_destination(state.cups, state.turn, state.last))
 
 
 def _place(state: State, square: Square) -> State:
+    """The playing cup onto *square*; then the bonus move (KALA-12) or the turn's end. The
+    placed cup is passed on, not a state: one state is built for the rest of the turn."""
     seat = state.turn
     cups = (square, state.cups[1]) if seat == 0 else (state.cups[0], square)
-    placed = State(state.config, state.field, cups, state.cup_beans, state.stores, state.bank,
-                   seat, Phase.PLACE, state.bonus_sowing, None)
-    if not state.bonus_sowing and bonus_due(placed.cup_beans[seat]):
+    if not state.bonus_sowing and bonus_due(state.cup_beans[seat]):
         # KALA-12: after moving, 4 or more beans in the playing cup give a bonus move.
-        if placed.config.bonus is BonusRule.OPTIONAL:
-            return _with_phase(placed, Phase.BONUS)
-        return _start_bonus(placed)
-    return _end_turn(placed)
+        if state.config.bonus is _OPTIONAL_BONUS:
+            return State(state.config, state.field, cups, state.cup_beans, state.stores,
+                         state.bank, seat, _BONUS)
+        return _start_bonus(state, cups)
+    return _end_turn(state, cups)
 
 
 def bonus_due(beans: int) -> bool:
@@ -323,29 +355,35 @@ def too_few(beans: int) -> bool:
     return beans < 4
 
 
+@seam
 def excess_receiver(seat: int) -> int:
     """KALA-14: the beans no bonus path holds go to the opponent of *seat*."""
     return 1 - seat
 
 
-def _start_bonus(state: State) -> State:
-    bonus = _with_phase(state, Phase.BONUS_SOW)
+def _start_bonus(state: State, cups: tuple[Square, Square] | None = None) -> State:
+    """KALA-12: the bonus sowing begins (the playing cups on *cups*, default where they
+    stand); with one path only, it is sown at once."""
+    bonus = State(state.config, state.field, state.cups if cups is None else cups,
+                  state.cup_beans, state.stores, state.bank, state.turn, _BONUS_SOW)
     options = _SOWS[(bonus.turn, bonus.cups[bonus.turn], bonus_length(bonus))]
     if len(options) == 1:
         return _sow(bonus, options[0].path)
     return bonus
 
 
-def _end_turn(state: State) -> State:
-    """KALA-17: the game ends when a player has fewer than 4 beans for his turn."""
+def _end_turn(state: State, cups: tuple[Square, Square] | None = None) -> State:
+    """KALA-17: the game ends when a player has fewer than 4 beans for his turn (the
+    playing cups on *cups*, default where they stand)."""
     seat, nxt = state.turn, 1 - state.turn
-    over = too_few(state.stores[seat] if state.config.end_check is EndCheck.AFTER_TURN
-                   else state.stores[nxt])
-    if over and state.config.end_check is EndCheck.AFTER_TURN:
-        return State(state.config, state.field, state.cups, state.cup_beans, state.stores,
-                     state.bank, seat, Phase.OVER)
-    return State(state.config, state.field, state.cups, state.cup_beans, state.stores,
-                 state.bank, nxt, Phase.OVER if over else Phase.SOW)
+    cups = state.cups if cups is None else cups
+    after_turn = state.config.end_check is _AFTER_TURN
+    over = too_few(state.stores[seat] if after_turn else state.stores[nxt])
+    if over and after_turn:
+        return State(state.config, state.field, cups, state.cup_beans, state.stores,
+                     state.bank, seat, _OVER)
+    return State(state.config, state.field, cups, state.cup_beans, state.stores,
+                 state.bank, nxt, _OVER if over else _SOW)
 
 
 def _sow(state: State, path: tuple[Square, ...]) -> State:
@@ -353,7 +391,7 @@ def _sow(state: State, path: tuple[Square, ...]) -> State:
     seat = state.turn
     stores = state.stores
     cup_beans = state.cup_beans
-    bonus = state.phase is Phase.BONUS_SOW
+    bonus = state.phase is _BONUS_SOW
     if bonus:
         # KALA-12: all beans leave the playing cup; KALA-14: those no path holds go to the
         # opponent's store.
@@ -368,13 +406,13 @@ def _sow(state: State, path: tuple[Square, ...]) -> State:
             stores[0], stores[1] - SOWING)
     field, cup_beans = sow_beans(state.field, state.cups, cup_beans, seat, path)
     sown = State(state.config, field, state.cups, cup_beans, stores, state.bank, seat,
-                 Phase.HARVEST, bonus, path[-1])
+                 _HARVEST, bonus, path[-1])
     return _after_sowing(sown)
 
 
 def _with_phase(state: State, phase: Phase) -> State:
-    return State(state.config, state.field, state.cups, state.cup_beans, state.stores,
-                 state.bank, state.turn, phase, state.bonus_sowing, state.last)
+    """*state* waiting for the decision of *phase*."""
+    return attrs.evolve(state, phase=phase)
 
 
 # --------------------------------------------------------------------------------------
@@ -387,13 +425,20 @@ def apply(state: State, action: Action) -> State:
     :raises IllegalActionError: naming the rule the action breaks (KALA-3 out of turn,
         KALA-4 .. KALA-7 a bad path, KALA-10 a bad placement, KALA-12/13 a bad bonus,
         KALA-16 out of order, KALA-17 after the end).
-    :raises MalformedInputError: for an object that is not a KALA action.
+    :raises MalformedInputError: for an object that is not a KALA action, or a value that is
+        not a KALA state.
+    :raises InvalidStateError: for a KALA state no legal play can produce.
     """
-    _check_state(state)
+    _CHECKS.enter(state)
     _check_action(action)
+    return _CHECKS.built(_apply(state, action))
+
+
+def _apply(state: State, action: Action) -> State:
+    """:func:`apply` for a checked state and an action of exact types."""
     phase = state.phase
     # KALA-17: nothing is played once the game has ended.
-    if phase is Phase.OVER:
+    if phase is _OVER:
         msg = f"the game is over; seat {1 - state.turn} has won"
         raise IllegalActionError("KALA-17", msg)
     # KALA-3: the players take turns; only the player to move acts.
@@ -413,16 +458,7 @@ def apply(state: State, action: Action) -> State:
     return _apply_place(state, action.square)
 
 
-# The input checks of the entry points: a KALA state, a seat, an action of exact types.
-
-
-def _check_state(state: object, seat: object = None) -> None:
-    """*state* is a KALA state (the class only: ``check_state`` is for states that enter)
-    and *seat* is ``None`` or a seat.
-
-    :raises MalformedInputError: otherwise.
-    """
-    check_position(state, State, "a KALA state", seat, lambda _: PLAYERS)
+# The input check of an action: exact types (a state enters through ``_CHECKS.enter``).
 
 
 def _check_action(action: object) -> None:
@@ -445,7 +481,7 @@ def _check_action(action: object) -> None:
 def _apply_sow(state: State, path: tuple[Square, ...]) -> State:
     seat = state.turn
     start = state.cups[seat]
-    length = SOWING if state.phase is Phase.SOW else bonus_length(state)
+    length = SOWING if state.phase is _SOW else bonus_length(state)
     if path not in PATH_SETS[(start, length)]:
         _refuse_path(state, start, path, length)
     return _sow(state, path)
@@ -456,7 +492,7 @@ def _refuse_path(state: State, start: Square, path: tuple[Square, ...], length: 
     error = path_error(start, path, length)
     assert error is not None, f"path {path} is legal but missing from the table"
     rule, msg = error
-    if rule == "KALA-4" and state.phase is Phase.BONUS_SOW:
+    if rule == "KALA-4" and state.phase is _BONUS_SOW:
         # KALA-13: the bonus sows every bean a path has room for.
         rule = "KALA-13"
         msg = f"the bonus sowing puts {length} beans into play; path has {len(path)} squares"
@@ -480,9 +516,13 @@ def _apply_place(state: State, square: Square) -> State:
 
 
 def outcome(state: State) -> Outcome | None:
-    """KALA-17: once a player cannot finish a turn, the other player wins."""
-    _check_state(state)
-    if state.phase is not Phase.OVER:
+    """KALA-17: once a player cannot finish a turn, the other player wins.
+
+    :raises MalformedInputError: for a value that is not a KALA state.
+    :raises InvalidStateError: for a KALA state no legal play can produce.
+    """
+    _CHECKS.enter(state)
+    if state.phase is not _OVER:
         return None
     loser = state.turn
     return Outcome(winners=(Seat(1 - loser),), losers=(Seat(loser),), rule="KALA-17")
@@ -494,7 +534,8 @@ def observe(state: State, seat: int | None = None) -> State:
     :raises MalformedInputError: for a value that is not a KALA state, or a seat that is
         neither ``None`` nor 0 or 1.
     """
-    _check_state(state, seat)
+    _CHECKS.enter(state)
+    check_seat(seat, PLAYERS, optional=True)
     return state
 
 
@@ -502,9 +543,11 @@ def sample_chance(state: State, rng: random.Random) -> Action:
     """KALA has no chance nodes: a seat is to move, or nobody (KALA-3).
 
     :raises IllegalActionError: KALA-3, always (a ``ValueError``).
-    :raises MalformedInputError: for a value that is not a KALA state.
+    :raises MalformedInputError: for a value that is not a KALA state, or an *rng* that is
+        not a ``random.Random``.
     """
-    _check_state(state)
+    _CHECKS.enter(state)
+    check_rng(rng)
     msg = "KALA has no chance nodes"
     raise IllegalActionError("KALA-3", msg)
 
@@ -519,110 +562,177 @@ def total_beans(state: State) -> int:
             + state.bank)
 
 
-def _shape_error(state: State) -> str | None:
-    """What is wrong with the shape of *state*, or ``None``."""
-    def is_int(v: object) -> bool:
-        return type(v) is int
+def _check_config(config: object) -> None:
+    check_instance(config, Config, "a KALA config", "config")
+    checked = cast(Config, config)
+    check_int(checked.first_player, "config.first_player")
+    for name, kind in (("harvest", HarvestRule), ("bonus", BonusRule),
+                       ("end_check", EndCheck)):
+        if type(getattr(checked, name)) is not kind:
+            raise MalformedInputError(f"config.{name} must be a {kind.__name__}")
 
-    def is_square(v: object) -> bool:
-        return isinstance(v, tuple) and len(v) == 2 and all(is_int(x) for x in v)
 
-    config = state.config
-    if not isinstance(config, Config):
-        return "config is not a KALA config"
-    if not (isinstance(config.harvest, HarvestRule) and isinstance(config.bonus, BonusRule)
-            and isinstance(config.end_check, EndCheck) and is_int(config.first_player)):
-        return "config fields have the wrong types"
-    if not (isinstance(state.field, tuple) and len(state.field) == BOARD * BOARD
-            and all(is_int(v) for v in state.field)):
-        return "field must be 16 integers"
-    if not (isinstance(state.cups, tuple) and len(state.cups) == 2
-            and all(is_square(c) for c in state.cups)):
-        return "cups must be two [row, col] squares"
-    for pair, name in ((state.cup_beans, "cup_beans"), (state.stores, "stores")):
-        if not (isinstance(pair, tuple) and len(pair) == 2 and all(is_int(v) for v in pair)):
-            return f"{name} must be two integers"
-    if not (is_int(state.bank) and is_int(state.turn) and isinstance(state.phase, Phase)
-            and type(state.bonus_sowing) is bool):
-        return "bank, turn, phase or bonus_sowing has the wrong type"
-    if not (state.last is None or is_square(state.last)):
-        return "last must be null or a [row, col] square"
+def _shape(state: State) -> None:
+    """Every field of *state* has its exact type, its size, and integers within the codec's
+    63 bits (:mod:`copa_ref.core.fields`)."""
+    _check_config(state.config)
+    check_tuple(state.field, "field", check_int, BOARD * BOARD)
+    check_tuple(state.cups, "cups", check_square, 2)
+    check_tuple(state.cup_beans, "cup_beans", check_int, 2)
+    check_tuple(state.stores, "stores", check_int, 2)
+    check_int(state.bank, "bank")
+    check_int(state.turn, "turn")
+    if type(state.phase) is not Phase:
+        raise MalformedInputError("phase must be a KALA Phase")
+    check_bool(state.bonus_sowing, "bonus_sowing")
+    if state.last is not None:
+        check_square(state.last, "last")
+
+
+# The rules a state obeys, in the order of specs/kala.md, one check under each sentence.
+
+
+@rule("KALA-3")
+def _seats(state: State) -> str | None:
+    """The first player is one of the two seats, and so is the player to move."""
+    if state.config.first_player not in (0, 1) or state.turn not in (0, 1):
+        return "seats are 0 and 1"
     return None
 
 
-def _state_error(state: State) -> tuple[str, str] | None:
-    """The rule *state* breaks, or ``None``; the shape must be right already."""
-    seat = state.turn
-    # KALA-3: the first player is one of the two seats, and so is the player to move.
-    if state.config.first_player not in (0, 1) or seat not in (0, 1):
-        return ("KALA-3", "seats are 0 and 1")
-    # KALA-5: both playing cups stand on the field.
+@rule("KALA-5")
+def _on_the_field(state: State) -> str | None:
+    """Both playing cups, and the square of the last bean, stand on the field."""
     if not all(on_board(c) for c in state.cups) or not (
             state.last is None or on_board(state.last)):
-        return ("KALA-5", f"a square is off the field: {state.cups}, last {state.last}")
-    # KALA-10: a playing cup never stands on the other.
+        return f"a square is off the field: {state.cups}, last {state.last}"
+    return None
+
+
+@rule("KALA-10")
+def _cups_apart(state: State) -> str | None:
+    """A playing cup never stands on the other."""
     if state.cups[0] == state.cups[1]:
-        return ("KALA-10", f"both playing cups stand on {state.cups[0]}")
-    # KALA-18: no count is negative, and the 56 beans are all there.
+        return f"both playing cups stand on {state.cups[0]}"
+    return None
+
+
+@rule("KALA-18")
+def _beans_conserved(state: State) -> str | None:
+    """No count is negative, and the 56 beans are all there."""
     counts = [*state.stores, *state.cup_beans, state.bank, *state.field]
     if min(counts) < 0:
-        return ("KALA-18", "a count is negative")
+        return "a count is negative"
     if total_beans(state) != TOTAL_BEANS:
-        return ("KALA-18", f"{total_beans(state)} beans in play, not {TOTAL_BEANS}")
-    phase = state.phase
-    in_sowing = phase in (Phase.HARVEST, Phase.PLACE)
-    if in_sowing != (state.last is not None):
-        return ("KALA-16", f"phase {phase.value} with last = {state.last}")
-    if state.bonus_sowing and not in_sowing:
-        return ("KALA-12", f"a bonus sowing is being finished in phase {phase.value}")
-    # KALA-17: a turn starts only with 4 beans in store; the game is over exactly when the
-    # player who cannot move has fewer.
-    if phase is Phase.SOW and state.stores[seat] < 4:
-        return ("KALA-17", f"seat {seat} is to sow with {state.stores[seat]} beans")
-    if phase is Phase.OVER and state.stores[seat] >= 4:
-        return ("KALA-17", f"game over, but seat {seat} holds {state.stores[seat]} beans")
-    if (state.config.end_check is EndCheck.AFTER_TURN and phase is not Phase.OVER
-            and state.stores[1 - seat] < 4):
-        return ("KALA-17", f"seat {1 - seat} ended a turn with {state.stores[1 - seat]} beans")
-    if phase is Phase.HARVEST and _last_cup_beans(state) < 4:
-        return ("KALA-15", "no harvest is possible from the last cup")
-    if phase is Phase.HARVEST and state.config.harvest is HarvestRule.MANDATORY:
-        return ("KALA-15", "a mandatory harvest is never a decision")
-    if phase is Phase.PLACE and state.last != state.cups[1 - seat]:
-        return ("KALA-10", "placement is a choice only after the opponent's cup took the last bean")
-    if phase in (Phase.BONUS, Phase.BONUS_SOW) and state.cup_beans[seat] < 4:
-        return ("KALA-12", f"a bonus move with {state.cup_beans[seat]} beans in the cup")
-    if phase is Phase.BONUS and state.config.bonus is BonusRule.MANDATORY:
-        return ("KALA-12", "a mandatory bonus is never a decision")
-    # KALA-13: with the bonus mandatory, a playing cup never holds more than 6 beans; at the
-    # start of a turn the mover's holds at most 5 and the other's at most 3.
-    if state.config.bonus is BonusRule.MANDATORY:
-        if max(state.cup_beans) > 6:
-            return ("KALA-13", f"a playing cup holds {max(state.cup_beans)} beans")
-        if phase is Phase.SOW and (state.cup_beans[seat] > 5 or state.cup_beans[1 - seat] > 3):
-            return ("KALA-13", f"playing cups hold {state.cup_beans} at the start of a turn")
+        return f"{total_beans(state)} beans in play, not {TOTAL_BEANS}"
     return None
+
+
+def _in_sowing(phase: Phase) -> bool:
+    """Whether a sowing is being finished: the harvest or the placement is to be decided."""
+    return phase in (_HARVEST, _PLACE)
+
+
+@rule("KALA-16")
+def _last_while_sowing(state: State) -> str | None:
+    """The square of the last bean is known exactly while its sowing is being finished."""
+    if _in_sowing(state.phase) != (state.last is not None):
+        return f"phase {state.phase.value} with last = {state.last}"
+    return None
+
+
+@rule("KALA-12")
+def _bonus_sowing_finished(state: State) -> str | None:
+    """Only a sowing being finished can be the bonus sowing."""
+    if state.bonus_sowing and not _in_sowing(state.phase):
+        return f"a bonus sowing is being finished in phase {state.phase.value}"
+    return None
+
+
+@rule("KALA-17")
+def _turn_needs_four(state: State) -> str | None:
+    """A turn starts only with 4 beans in store; the game is over exactly when the player
+    who cannot move has fewer."""
+    seat, phase, stores = state.turn, state.phase, state.stores
+    if phase is _SOW and too_few(stores[seat]):
+        return f"seat {seat} is to sow with {stores[seat]} beans"
+    if phase is _OVER and not too_few(stores[seat]):
+        return f"game over, but seat {seat} holds {stores[seat]} beans"
+    if (state.config.end_check is _AFTER_TURN and phase is not _OVER
+            and too_few(stores[1 - seat])):
+        return f"seat {1 - seat} ended a turn with {stores[1 - seat]} beans"
+    return None
+
+
+@rule("KALA-15")
+def _harvest_decision(state: State) -> str | None:
+    """A harvest is decided only where the last cup holds 4 beans and harvesting is
+    optional."""
+    if (state.phase is _HARVEST and state.last is not None
+            and not harvestable(_last_cup_beans(state))):
+        return "no harvest is possible from the last cup"
+    if state.phase is _HARVEST and state.config.harvest is _MANDATORY_HARVEST:
+        return "a mandatory harvest is never a decision"
+    return None
+
+
+@rule("KALA-10")
+def _placement_decision(state: State) -> str | None:
+    """The cup's square is a choice only after the opponent's cup took the last bean."""
+    if state.phase is _PLACE and state.last != state.cups[1 - state.turn]:
+        return "placement is a choice only after the opponent's cup took the last bean"
+    return None
+
+
+@rule("KALA-12")
+def _bonus_decision(state: State) -> str | None:
+    """A bonus move needs 4 beans in the playing cup, and is a decision only if optional."""
+    seat = state.turn
+    if state.phase in (_BONUS, _BONUS_SOW) and state.cup_beans[seat] < 4:
+        return f"a bonus move with {state.cup_beans[seat]} beans in the cup"
+    if state.phase is _BONUS and state.config.bonus is _MANDATORY_BONUS:
+        return "a mandatory bonus is never a decision"
+    return None
+
+
+@rule("KALA-13")
+def _cup_capacity(state: State) -> str | None:
+    """With the bonus mandatory, a playing cup never holds more than 6 beans; at the start
+    of a turn the mover's holds at most 5 and the other's at most 3."""
+    if state.config.bonus is not _MANDATORY_BONUS:
+        return None
+    seat = state.turn
+    if max(state.cup_beans) > 6:
+        return f"a playing cup holds {max(state.cup_beans)} beans"
+    if state.phase is _SOW and (state.cup_beans[seat] > 5
+                                     or state.cup_beans[1 - seat] > 3):
+        return f"playing cups hold {state.cup_beans} at the start of a turn"
+    return None
+
+
+_CHECKS: StateChecks[State] = StateChecks(
+    State, "a KALA state", _shape,
+    (_seats, _on_the_field, _cups_apart, _placement_decision, _bonus_sowing_finished,
+     _bonus_decision, _cup_capacity, _harvest_decision, _last_while_sowing,
+     _turn_needs_four, _beans_conserved),
+)
+"""KALA's state checks (:class:`~copa_ref.core.entry.StateChecks`): the shape, then each
+rule in the order of the spec; the first rule broken is the one named."""
 
 
 def check_state(state: State) -> None:
     """Raise the precise error if *state* could not arise from legal play.
 
-    :raises MalformedInputError: when a field has the wrong shape or type.
+    :raises MalformedInputError: when *state* is not a KALA state or a field has the wrong
+        type, size or bounds.
     :raises InvalidStateError: naming the rule the state contradicts.
     """
-    check_instance(state, State, "a KALA state")
-    shape = _shape_error(state)
-    if shape is not None:
-        raise MalformedInputError(shape)
-    error = _state_error(state)
-    if error is not None:
-        raise InvalidStateError(*error)
+    _CHECKS.check(state)
 
 
-def well_formed(state: State) -> bool:
+def well_formed(state: object) -> bool:
     """Whether *state* could arise from legal play (pure, total, never raises)."""
-    return isinstance(state, State) and _shape_error(state) is None and _state_error(
-        state) is None
+    return _CHECKS.well_formed(state)
 
 
 # --------------------------------------------------------------------------------------
@@ -638,7 +748,7 @@ def action_space(config: Config) -> tuple[Action, ...]:
     actions += [a for places in _PLACES.values() for a in places]
     if config.harvest is HarvestRule.OPTIONAL:
         actions += _CHOICES[(Harvest, 0)] + _CHOICES[(Harvest, 1)]
-    if config.bonus is BonusRule.OPTIONAL:
+    if config.bonus is _OPTIONAL_BONUS:
         actions += _CHOICES[(Bonus, 0)] + _CHOICES[(Bonus, 1)]
     return _sorted_actions(actions)
 

@@ -6,6 +6,8 @@ import enum
 
 import attrs
 
+from copa_ref.core.entry import memo_slot
+
 __all__ = [
     "BOARD",
     "PLAYERS",
@@ -119,6 +121,10 @@ class State:
     """True while the sowing being finished (harvest, placement) is the bonus sowing."""
     last: Square | None = None
     """The square of the last bean sown, during the harvest and placement decisions."""
+
+    _checked = memo_slot()
+    """Set once the state passed its checks or the rules built it (no field: see
+    :mod:`copa_ref.core.entry`)."""
 
 
 @attrs.frozen

@@ -7,6 +7,7 @@ that seat's.
 from __future__ import annotations
 
 from copa_ref.core.svg import Drawing
+from copa_ref.kala.rules import observe
 from copa_ref.kala.state import BOARD, Phase, State
 
 __all__ = ["svg"]
@@ -57,7 +58,11 @@ def svg(state: State, seat: int | None = None) -> str:
     seat 1 light) with its own beans inside and the beans of the field cup beneath it below
     (``▾2``). A dashed square marks where the last bean went, while a harvest or placement
     waits. Pure and deterministic.
+
+    :raises MalformedInputError: for a value that is not a KALA state, or a seat that is
+        neither ``None`` nor 0 or 1.
     """
+    state = observe(state, seat)  # the entry check: a state of the game, a seat at its table
     view = "" if seat is None else f", as seat {seat} sees it"
     drawing = Drawing(_WIDTH, _HEIGHT, title=f"KALA: {_status(state)}{view}",
                       desc=_describe(state))

@@ -338,7 +338,7 @@ class TestHouseRules:
         """COPAS-15: a copa may be led once broken, or when the leader holds only copas."""
         config = Config(copas_lead=CopasLead.BROKEN)
         # Seat 2 leads with a hand of copas only (dealer 1).
-        state = dealt(suit_hands(), config, dealer=1, leader=2)
+        state = dealt(suit_hands(), config, round=2, dealer=1, leader=2)
         assert len(legal_actions(state)) == 10
         state = play_script(dealt(TEN_COPAS_HANDS, config), TEN_COPAS_SCRIPT.rsplit(" Ap", 1)[0])
         assert Play(1, Card("Ac")) in legal_actions(state)
@@ -465,7 +465,13 @@ class TestMatchEnd:
 
 class TestOutcome:
     def over(self, scores: tuple[int, ...]) -> State:
-        return attrs.evolve(new_game(Config(players=len(scores))), phase=Phase.OVER,
+        """A match over after its first round, with *scores* booked (a state that legal
+        play could produce: the outcome reads a state only once it passed its checks)."""
+        start = new_game(Config(players=len(scores)))
+        state = apply(start, sample_chance(start, random.Random(0)))
+        while state.phase is Phase.PLAY:
+            state = apply(state, legal_actions(state)[0])
+        return attrs.evolve(state, phase=Phase.OVER, round=start.round, dealer=start.dealer,
                             scores=scores)
 
     def test_loser_and_winner(self) -> None:

@@ -584,3 +584,28 @@ class TestGameRecord:
         text = GAME.render(play(THREE, (5, 5, 2)))
         assert "cups [. . . .]" in text and "cups [2 . . .]" in text
         assert "box 10" in text and "C advances" in text
+
+
+class TestBoundedMessages:
+    """P-9: a refusal quotes a value in a bounded excerpt, whatever the value."""
+
+    class _RaisingRepr:
+        def __repr__(self) -> str:
+            raise RuntimeError("repr")
+
+    def test_a_huge_or_hostile_config_value(self) -> None:
+        """DACAPO-1: a config value of 10 MB, or one whose ``repr`` raises, is refused with
+        a short ``MalformedInputError`` (not a 10 MB message, not the ``repr``'s error)."""
+        for value in ("x" * 10_000_000, self._RaisingRepr()):
+            for field in ("players", "tie_resolution", "target_reached_when", "tie_break"):
+                config = Config(**{field: value})  # type: ignore[arg-type]
+                with pytest.raises(MalformedInputError) as caught:
+                    new_game(config)
+                assert len(str(caught.value)) < 200
+
+    def test_a_misplaced_bid_is_quoted_briefly(self) -> None:
+        """DACAPO-5: a joint part that is no bid of the right seat is quoted briefly."""
+        state = new_game(Config())
+        with pytest.raises(IllegalActionError) as caught:
+            joint(state, (Bid(1, 1), Bid(0, 1)))
+        assert caught.value.rule == "DACAPO-5" and len(str(caught.value)) < 200

@@ -10,6 +10,7 @@ import json
 import random
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -95,3 +96,90 @@ def test_hostile_values_at_every_entry_point(name: str, value: Any, seat: Any,
     assert game.is_legal(value, value) is False
     assert game.is_legal(state, value) is False
     assert game.well_formed(value) is False
+
+
+STATE_CHECKED = ("copas", "da_capo", "kala")
+"""The games whose every entry point checks a state as it enters (``copa_ref.core.entry``):
+a state of the right class with one ill-typed field is refused. A game joins this list once
+its rules module builds its ``check_state`` on ``StateChecks`` and its entry points call
+``StateChecks.enter``."""
+
+MESSAGE = 2000
+"""The longest message a refusal may carry, whatever the value it quotes."""
+
+
+def _spoiled(state: Any, data: st.DataObject) -> Any:
+    """*state* with one field, or one item of a tuple field, replaced by a hostile value."""
+    fields = attrs.fields(type(state))
+    field = fields[data.draw(st.integers(0, len(fields) - 1), label="field")]
+    value = getattr(state, field.name)
+    if type(value) is tuple and value and data.draw(st.booleans(), label="one item"):
+        index = data.draw(st.integers(0, len(value) - 1), label="item")
+        value = (*value[:index], data.draw(ill_typed, label="part"), *value[index + 1:])
+    else:
+        value = data.draw(ill_typed, label="value")
+    return attrs.evolve(state, **{field.name: value})
+
+
+def _refused(name: str, call: Any) -> None:
+    TALLY[f"{name} entry points, ill-typed states"] += 1
+    try:
+        call()
+    except EXPECTED as error:
+        assert len(str(error)) <= MESSAGE, f"a message of {len(str(error)):,} characters"
+
+
+@pytest.mark.parametrize("name", STATE_CHECKED)
+@settings(max_examples=EXAMPLES)
+@given(data=st.data())
+def test_right_class_ill_typed_states_at_every_entry_point(name: str,
+                                                           data: st.DataObject) -> None:
+    """P-8: a state of the game's class with one field (or one item of it) of a wrong
+    type or out of bounds, at every entry point: only ``MalformedInputError`` or a
+    ``RuleViolation``, with a bounded message; a state that is not well formed is refused
+    everywhere; ``is_legal`` and ``well_formed`` never raise."""
+    game = GAMES[name]
+    pool = positions(name, POSITIONS)
+    start = data.draw(st.integers(0, len(pool) - 1), label="position")
+    for i in range(BATCH):
+        state, action = pool[(start + i * 7919) % len(pool)]
+        _spoil_and_call(game, state, action or pool[0][1], i, data)
+
+
+def _spoil_and_call(game: Any, state: Any, action: Any, i: int, data: st.DataObject) -> None:
+    """One spoiled copy of *state* at every entry point (see the test above)."""
+    name = game.name
+    bad = _spoiled(state, data)
+    seat = data.draw(st.sampled_from([None, 0, 1]), label="seat")
+    calls = [
+        lambda: game.apply(bad, action), lambda: game.legal_actions(bad, None),
+        lambda: game.legal_actions(bad, seat), lambda: game.to_move(bad),
+        lambda: game.observe(bad, seat), lambda: game.outcome(bad),
+        lambda: game.check_state(bad),
+        lambda: game.sample_chance(bad, random.Random(i)),
+    ]
+    if game.svg is not None:
+        svg = game.svg
+        calls.append(lambda: svg(bad, seat))
+    if game.joint is not None:
+        joint = game.joint
+        calls.append(lambda: joint(bad, ()))
+    sound = game.well_formed(bad)
+    for call in calls:
+        if sound:
+            _refused(name, call)
+            continue
+        TALLY[f"{name} entry points, ill-typed states"] += 1
+        with pytest.raises(EXPECTED) as caught:
+            call()
+        assert len(str(caught.value)) <= MESSAGE
+    # A hostile generator or seat with a sound state: refused, or (a seat that is one)
+    # answered.
+    hostile = data.draw(ill_typed, label="rng or seat")
+    _refused(name, lambda: game.sample_chance(state, hostile))
+    if game.svg is not None:
+        svg = game.svg
+        _refused(name, lambda: svg(state, hostile))
+    if not sound:
+        assert game.is_legal(bad, action) is False
+    assert game.well_formed(bad) is sound
