@@ -5,18 +5,23 @@ player must) and landings drawn by ``sample_chance`` from the default shot model
 game is over; decisions (shots) and chance actions (landings) are counted apart. Neither
 ending bounds a game (HOPPER-Q9): a game is cut at ``CAP`` actions (never reached with the
 default model; a cut game would be reported). Rates are per second of this process's CPU
-time (``time.process_time``), so a machine shared with other work does not distort them.
-Usage:
-``python bench/hopper_playouts.py [seconds]``.
+time (``time.process_time``). Two loops: the public functions, and the generic loop
+(``copa_ref.core.steps``: the rules' inner functions on the values they built). Each figure
+is measured in interleaved rounds with the fixed baseline loop below and given as its ratio
+to it (min/median/max of the rounds), so a regression shows in one run whatever the load.
+Usage: ``python bench/hopper_playouts.py [seconds] [rounds]``.
 """
 
 from __future__ import annotations
 
 import random
+import statistics
 import sys
 import time
+from collections.abc import Callable
 
-from copa_ref.hopper import rules
+from copa_ref.core import steps, uniform
+from copa_ref.hopper import GAME, rules
 from copa_ref.hopper.state import Config, Ending, Phase
 
 CAP = 100_000
@@ -49,15 +54,75 @@ def run(config: Config, seconds: float, seed: int = 1) -> dict[str, float]:
             "chance/s": chances / elapsed, "games/s": games / elapsed, "cut": cut}
 
 
+def generic(config: Config, seconds: float, seed: int = 1) -> float:
+    """Actions per CPU second through ``copa_ref.core.steps``."""
+    rng = random.Random(seed)
+    actions = 0
+    t0 = time.process_time()
+    while time.process_time() - t0 < seconds:
+        for _ in steps(GAME, uniform, rng, config=config, max_steps=CAP):
+            actions += 1
+    return actions / (time.process_time() - t0)
+
+
+# -- the fixed baseline loop -----------------------------------------------------------------
+# The same work in every version of the project: a plain random playout of a toy game (a
+# tuple state rebuilt at every step, the legal moves listed, one chosen at random), the
+# shape of the reference's own loops before any of their speed-ups. Its rate moves with the
+# machine only, so the game's rate divided by it, round by round, shows a regression of the
+# game's code in one run whatever the load.
+
+
+def baseline(seconds: float, seed: int = 1) -> float:
+    """Steps per CPU second of the fixed baseline loop."""
+    rng = random.Random(seed)
+    steps = 0
+    t0 = time.process_time()
+    while time.process_time() - t0 < seconds:
+        state = (0,) * 10
+        for _ in range(200):
+            legal = [i for i, v in enumerate(state) if v < 5]
+            if not legal:
+                break
+            i = rng.choice(legal)
+            state = (*state[:i], state[i] + 1, *state[i + 1:])
+            steps += 1
+    return steps / (time.process_time() - t0)
+
+
+def against_baseline(figure: Callable[[float], float], seconds: float, rounds: int
+                     ) -> tuple[float, float, float, float]:
+    """*figure* (a rate measured over *seconds*) divided by the baseline loop's rate, in
+    *rounds* interleaved rounds: (min, median, max) of the ratios, and the median rate."""
+    ratios, rates = [], []
+    for _ in range(rounds):
+        base = baseline(seconds / 2)
+        rate = figure(seconds)
+        ratios.append(rate / base)
+        rates.append(rate)
+    return min(ratios), statistics.median(ratios), max(ratios), statistics.median(rates)
+
+
 def main() -> None:
-    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
+    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
+    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    print(f"HOPPER: random whole games, {rounds} rounds of {seconds:g} s per figure, "
+          "interleaved with the baseline loop. Ratio = rate / baseline loop rate "
+          "(min/median/max).")
     for ending in Ending:
         for players in (2, 5):
-            rates = run(Config(players=players, ending=ending), seconds)
+            config = Config(players=players, ending=ending)
+            rates = run(config, seconds)
             print(f"hopper {ending.value} {players} players: {rates['actions/s']:>8,.0f} "
                   f"actions/s ({rates['decisions/s']:,.0f} decisions/s, "
                   f"{rates['chance/s']:,.0f} chance/s), {rates['games/s']:,.1f} games/s"
                   + (f", {rates['cut']} cut" if rates["cut"] else ""))
+            for name, figure in (
+                    ("public apply", lambda s, c=config: run(c, s)["actions/s"]),
+                    ("core.steps", lambda s, c=config: generic(c, s))):
+                low, mid, high, rate = against_baseline(figure, seconds, rounds)
+                print(f"  {name:12}: {rate:>9,.0f} actions/s, x baseline "
+                      f"{low:.3f} / {mid:.3f} / {high:.3f}")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,8 @@ gathers them.
 
 from __future__ import annotations
 
-from copa_ref.core import FactSheet, Game
+from copa_ref.core import FactSheet, Game, Trusted
+from copa_ref.hopper import rules as _rules
 from copa_ref.hopper.codec import converter
 from copa_ref.hopper.demo import demo, render
 from copa_ref.hopper.invariants import STEP_INVARIANTS
@@ -106,6 +107,8 @@ GAME: Game[State, Action, Config, State] = Game(
     sample_chance=sample_chance,
     well_formed=well_formed,
     check_state=check_state,
+    trusted=Trusted(to_move=_rules._to_move, legal_actions=_rules._legal_actions,
+                    apply=_rules._apply),
     step_invariants=STEP_INVARIANTS,
     render=render,
     demo=demo,

@@ -18,6 +18,9 @@ import math
 import operator
 import random
 from fractions import Fraction
+from typing import cast
+
+import attrs
 
 from copa_ref.core import (
     CHANCE,
@@ -30,8 +33,10 @@ from copa_ref.core import (
     Seat,
     ToMove,
 )
-from copa_ref.core.codec import excerpt
+from copa_ref.core.codec import MAX_INT, excerpt
+from copa_ref.core.entry import StateChecks, check_rng, rule
 from copa_ref.core.fields import check_instance, check_int, check_position
+from copa_ref.core.misreading import seam
 from copa_ref.hopper.state import (
     BLACK,
     CUP_BEANS,
@@ -52,7 +57,9 @@ from copa_ref.hopper.state import (
 )
 
 __all__ = [
+    "MAX_BEANS",
     "MAX_PLAYERS",
+    "MAX_TERM",
     "MIN_BEANS_IN_PLAY",
     "MIN_PLAYERS",
     "action_space",
@@ -108,6 +115,13 @@ BLACK_JOINS_AT = 3
 """HOPPER-14: the cups left in the tray when the black cup joins."""
 MIN_BEANS_IN_PLAY = CUP_BEANS * NEUTRAL_CUPS + 1
 """HOPPER-3: with 49 beans in play some bean is always in a hand or loose (HOPPER-Q3)."""
+MAX_BEANS = 1000
+"""HOPPER-3: the most beans a config may put in the box ("about 80"; a bound, so that a game
+always ends in a bounded number of shots)."""
+MAX_TERM = MAX_INT
+"""HOPPER-6: the largest numerator or denominator of a shot model's probability, the codec's
+bound on integers (the probabilities of the landings, built from them, then stay small
+enough to encode)."""
 
 _SEATS = tuple(ToMove.seat(s) for s in range(MAX_PLAYERS))
 _first = operator.itemgetter(0)
@@ -165,9 +179,7 @@ def check_config(config: object) -> None:
         msg = f"expected a HOPPER Config, got {type(config).__name__}"
         raise MalformedInputError(msg)
     for name in ("players", "total_beans", "first_player"):
-        if type(getattr(config, name)) is not int:
-            msg = f"{name} must be an integer, got {excerpt(getattr(config, name))}"
-            raise MalformedInputError(msg)
+        check_int(getattr(config, name), name)
     for name, kind in (("remainder", Remainder), ("ending", Ending)):
         if not isinstance(getattr(config, name), kind):
             msg = f"{name} must be a {kind.__name__}, got {excerpt(getattr(config, name))}"
@@ -184,14 +196,20 @@ def check_config(config: object) -> None:
     if not all(type(v) is Fraction for v in values):
         msg = f"a shot model's probabilities are fractions, got {excerpt(model)}"
         raise MalformedInputError(msg)
+    if not all(abs(v.numerator) <= MAX_TERM and v.denominator <= MAX_TERM for v in values):
+        msg = f"a shot model's probabilities have terms of at most {MAX_TERM}"
+        raise MalformedInputError(msg)
     # HOPPER-1: two to five players.
     if not MIN_PLAYERS <= config.players <= MAX_PLAYERS:
         msg = f"HOPPER is for 2-5 players, not {config.players}"
         raise InvalidStateError("HOPPER-1", msg)
-    # HOPPER-3: enough beans that play can never stall.
+    # HOPPER-3: enough beans that play can never stall, and "about 80" at most a thousand.
     if config.total_beans < 0 or beans_in_play(config) < MIN_BEANS_IN_PLAY:
         msg = (f"{config.total_beans} beans leave {beans_in_play(config)} in play; at least "
                f"{MIN_BEANS_IN_PLAY} are needed")
+        raise InvalidStateError("HOPPER-3", msg)
+    if config.total_beans > MAX_BEANS:
+        msg = f"{config.total_beans} beans in the box; at most {MAX_BEANS}"
         raise InvalidStateError("HOPPER-3", msg)
     # HOPPER-4: the first player is a seat.
     if not 0 <= config.first_player < config.players:
@@ -215,15 +233,17 @@ def check_shot_model(config: Config) -> None:
             raise InvalidStateError("HOPPER-6", msg)
     elif len(model.accuracy) != config.players or not all(
             _is_probability(a) for a in model.accuracy):
-        msg = f"accuracy needs one probability per seat, got {model.accuracy}"
+        msg = f"accuracy needs one probability per seat, got {excerpt(model.accuracy)}"
         raise InvalidStateError("HOPPER-6", msg)
 
 
+@seam
 def first_turn(config: Config) -> int:
     """HOPPER-4: the nominated first player (``Config.first_player``) shoots first."""
     return config.first_player
 
 
+@seam
 def initial_tray(config: Config) -> tuple[TrayCup, ...]:
     """HOPPER-2: the 16 neutral cups in the tray, empty; the black cup aside."""
     return tuple((cup, 0) for cup in range(NEUTRAL_CUPS))
@@ -240,11 +260,12 @@ def new_game(config: Config | None = None) -> State:
     hands, loose = deal(config)
     tray = initial_tray(config)
     first = first_turn(config)
-    state = State(config, hands, tray, loose, (), Phase.AIM, first)
     # HOPPER-11: a first player with no beans (none loose) would be skipped.
     if not can_shoot(hands, loose, first):  # pragma: no cover - 49+ beans
-        state = State(config, hands, tray, loose, (), Phase.AIM, next_turn(hands, loose, first))
-    return _settle(state)
+        first = next_turn(hands, loose, first)
+    state = State(config=config, hands=hands, tray=tray, loose=loose, claims=(),
+                  phase=Phase.AIM, turn=first)
+    return StateChecks.built(_settle(state))
 
 
 # --------------------------------------------------------------------------------------
@@ -330,6 +351,11 @@ def to_move(state: State) -> ToMove:
     :raises MalformedInputError: for a value that is not a HOPPER state.
     """
     _check_state(state)
+    return _to_move(state)
+
+
+def _to_move(state: State) -> ToMove:
+    """:func:`to_move` without the entry check (:attr:`~copa_ref.core.game.Game.trusted`)."""
     phase = state.phase
     if phase is Phase.LAND:
         return CHANCE
@@ -353,6 +379,11 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
         neither ``None`` nor one of its seats.
     """
     _check_state(state, seat)
+    return _legal_actions(state, seat)
+
+
+def _legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
+    """:func:`legal_actions` without the entry check (:attr:`~copa_ref.core.game.Game.trusted`)."""
     if state.phase is not Phase.AIM:
         return ()
     seats = shooters(state)
@@ -399,6 +430,7 @@ def replenish(hand: int, loose: int) -> tuple[int, int]:
     return hand, loose
 
 
+@seam
 def is_foursome(beans: int) -> bool:
     """HOPPER-8: a bean into a cup holding 3 makes a foursome.
 
@@ -474,7 +506,7 @@ def _start_shot(state: State, seat: int, aim: int | None) -> State:
     hand, loose = replenish(hands[seat], state.loose)
     if hand != hands[seat]:
         hands = (*hands[:seat], hand, *hands[seat + 1:])
-    return State(state.config, hands, state.tray, loose, state.claims, Phase.LAND, seat, aim)
+    return attrs.evolve(state, hands=hands, loose=loose, phase=Phase.LAND, turn=seat, aim=aim)
 
 
 def _settle(state: State) -> State:
@@ -486,27 +518,33 @@ def _settle(state: State) -> State:
     return state
 
 
+def _shooter(state: State) -> int:
+    """HOPPER-10: the seat whose bean is in the air (it was shot from that seat's hand)."""
+    if state.turn is None:
+        raise InvalidStateError("HOPPER-10", "a bean in the air from no seat")
+    return state.turn
+
+
 def _land(state: State, cup: int | None) -> State:
     """Resolve the shot: the bean leaves the hand and lands (HOPPER-7, HOPPER-8); a claimed
     cup leaves the tray (HOPPER-9) and the black cup may join (HOPPER-14); then the end
     (HOPPER-12, HOPPER-13), or the next shot (HOPPER-4, HOPPER-11, HOPPER-15)."""
-    seat = state.turn
-    assert seat is not None
-    config = state.config
+    seat = _shooter(state)
     hands = state.hands
     hands = (*hands[:seat], hands[seat] - 1, *hands[seat + 1:])
     tray, loose, claimed = drop_bean(state.tray, cup, state.loose)
     claims = state.claims
-    if claimed:
-        assert cup is not None
+    if claimed and cup is not None:
         claims = (*claims, (seat, cup))
-        tray = black_joins(config, close_up(tray, cup), claims)
-    after = State(config, hands, tray, loose, claims, Phase.AIM, None)
+        tray = black_joins(state.config, close_up(tray, cup), claims)
+    # One state for the next shot in turn play; the end, the shoot-out and a shot that
+    # starts by itself (P-3) change it once more.
+    after = attrs.evolve(state, hands=hands, tray=tray, loose=loose, claims=claims,
+                         phase=Phase.AIM, turn=next_turn(hands, loose, seat), aim=None)
     if claimed and game_over(after):
-        return State(config, hands, tray, loose, claims, Phase.OVER, None)
-    if not shoot_out(after):
-        after = State(config, hands, tray, loose, claims, Phase.AIM,
-                      next_turn(hands, loose, seat))
+        return attrs.evolve(after, phase=Phase.OVER, turn=None)
+    if shoot_out(after):
+        after = attrs.evolve(after, turn=None)
     return _settle(after)
 
 
@@ -530,24 +568,38 @@ def apply(state: State, action: Action) -> State:
     """
     _check_state(state)
     _check_action(action)
+    return StateChecks.built(_apply(state, action))
+
+
+def _apply(state: State, action: Action) -> State:
+    """:func:`apply` without the entry checks: for a state and an action whose types are
+    known to be right (the rules' own, or checked by :func:`apply`)."""
     if type(action) is Land:
         return _apply_land(state, action)
-    assert isinstance(action, Shoot)
-    return _apply_shoot(state, action)
+    return _apply_shoot(state, cast(Shoot, action))
 
 
 # The input checks of the entry points: a HOPPER state, a seat, an action of exact types.
 
 
 def _check_state(state: object, seat: object = None) -> None:
-    """*state* is a HOPPER state (the class only: ``check_state`` is for states that enter)
-    and *seat* is ``None`` or one of its seats.
+    """*state* is a HOPPER state whose config is playable and whose fields have exactly
+    their types and shapes (:func:`_shape`), checked once per state object and marked
+    (:mod:`copa_ref.core.entry`), and *seat* is ``None`` or one of its seats: the first line
+    of every entry point. The rules of play are :func:`check_state`'s question, asked where
+    a state enters from JSON: a position set up by hand need not be reachable.
 
     :raises MalformedInputError: otherwise.
+    :raises InvalidStateError: naming the rule a config breaks (see :func:`check_config`).
     """
-    if seat is None and type(state) is State:
-        return
-    check_position(state, State, "a HOPPER state", seat, lambda s: len(s.hands))
+    if type(state) is not State or state._checked is None:
+        _ENTRY.enter(state)
+    if seat is not None:
+        check_position(state, State, "a HOPPER state", seat, _seats)
+
+
+def _seats(state: State) -> int:
+    return len(state.hands)
 
 
 def _check_action(action: object) -> None:
@@ -561,17 +613,15 @@ def _check_action(action: object) -> None:
         check_int(action.seat, "seat")
         if action.aim is not None:
             check_int(action.aim, "aim")
-    else:
-        assert isinstance(action, Land)
-        if action.cup is not None:
-            check_int(action.cup, "cup")
+    elif cast(Land, action).cup is not None:
+        check_int(cast(Land, action).cup, "cup")
 
 
 def _refuse_ended(state: State) -> None:
     if state.phase is Phase.OVER:
         result = outcome(state)
-        assert result is not None
-        msg = f"the game is over; won by seat(s) {list(result.winners)}"
+        winners = [] if result is None else list(result.winners)
+        msg = f"the game is over; won by seat(s) {winners}"
         raise IllegalActionError(_end_rule(state), msg)
 
 
@@ -692,10 +742,10 @@ def chance_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
     _check_state(state)
     if state.phase is not Phase.LAND:
         return ()
-    assert state.turn is not None
+    seat = _shooter(state)
     aim = state.aim
     outside, aimed, other = landing_probabilities(
-        state.config.shot_model, state.turn, len(state.tray), aim is not None)
+        state.config.shot_model, seat, len(state.tray), aim is not None)
     pairs: list[tuple[int | None, Fraction]] = [(None, outside)]
     for cup, _ in state.tray:
         pairs.append((cup, aimed if cup == aim else other))
@@ -716,6 +766,8 @@ def _weights(model: ShotModel, seat: int, cups: int, aimed: bool) -> tuple[int, 
     return denominator, outside, aim, other
 
 
+
+
 def sample_chance(state: State, rng: random.Random) -> Land:
     """Draw where the bean in the air lands, exactly under the shot model (HOPPER-6).
 
@@ -724,6 +776,7 @@ def sample_chance(state: State, rng: random.Random) -> Land:
     :raises MalformedInputError: for a value that is not a HOPPER state.
     """
     _check_state(state)
+    check_rng(rng)
     _refuse_ended(state)
     if state.phase is not Phase.LAND or state.turn is None:
         msg = "no bean is in the air: a shot comes first"
@@ -792,7 +845,9 @@ def outcome(state: State) -> Outcome | None:
         for seat, _ in state.claims:
             cups[seat] += 1
         winner = winner_end_1(state.claims)
-        assert winner is not None
+        if winner is None:
+            # HOPPER-12: End 1 is over only once a seat has claimed 4 cups.
+            raise InvalidStateError("HOPPER-12", "the game is over, but no seat has 4 cups")
         return Outcome(winners=(Seat(winner),), scores=tuple(cups), rule="HOPPER-12")
     scores = points(state.claims, players, True)
     best = max(scores)
@@ -820,137 +875,225 @@ def total_beans(state: State) -> int:
 
 
 def _is_int(value: object) -> bool:
-    return type(value) is int
+    """An integer within the codec's bound (``True`` is not one)."""
+    return type(value) is int and -MAX_INT <= value <= MAX_INT
 
 
 def _is_pair(value: object) -> bool:
-    return (type(value) is tuple and len(value) == 2
-            and all(_is_int(v) for v in value))
+    return type(value) is tuple and len(value) == 2 and _is_int(value[0]) and _is_int(value[1])
 
 
 def _shape_error(state: State) -> str | None:
-    """What is wrong with the shape of *state*, or ``None``."""
-    try:
-        check_config(state.config)
-    except MalformedInputError as exc:
-        return str(exc)
-    except InvalidStateError:
-        pass  # a config no game is played under is a rule problem, reported after the shape
-    if not (type(state.hands) is tuple and all(_is_int(h) for h in state.hands)):
-        return "hands must be a list of integers"
+    """What is wrong with the types and shape of *state* (a ``MalformedInputError``), or
+    ``None``: every field of exactly its type, integers within the codec's bound, one hand
+    per seat, at most the 17 cups in the tray and claimed, the seat to shoot or in the air
+    ``None`` or a seat. The config is checked already."""
+    players = state.config.players
+    hands = state.hands
+    if not (type(hands) is tuple and len(hands) == players and all([_is_int(h) for h in hands])):
+        return f"hands must be one integer per seat ({players})"
     for name in ("tray", "claims"):
         value = getattr(state, name)
-        if not (type(value) is tuple and all(_is_pair(p) for p in value)):
-            return f"{name} must be a list of [integer, integer] pairs"
-    if not (_is_int(state.loose) and isinstance(state.phase, Phase)):
+        if not (type(value) is tuple and len(value) <= BLACK + 1
+                and all([_is_pair(p) for p in value])):
+            return f"{name} must be a list of at most {BLACK + 1} [integer, integer] pairs"
+    if not (_is_int(state.loose) and type(state.phase) is Phase):
         return "loose or phase has the wrong type"
-    if not all(v is None or _is_int(v) for v in (state.turn, state.aim)):
-        return "turn and aim are integers or null"
+    turn, aim = state.turn, state.aim
+    if not (turn is None or (_is_int(turn) and 0 <= turn < players)):
+        return f"turn must be null or a seat (0 to {players - 1})"
+    if not (aim is None or _is_int(aim)):
+        return "aim must be null or an integer"
     return None
 
 
-def _state_error(state: State) -> tuple[str, str] | None:
-    """The rule *state* breaks, or ``None``; the shape must be right already."""
-    config = state.config
-    try:
-        check_config(config)
-    except InvalidStateError as exc:
-        return exc.rule, exc.message
-    players = config.players
-    hands, tray, claims, loose = state.hands, state.tray, state.claims, state.loose
-    # HOPPER-1: one hand per seat.
-    if len(hands) != players:
-        return "HOPPER-1", f"{len(hands)} hands for {players} players"
-    # HOPPER-19: no count is negative, and the beans in play are all there.
-    if min(hands) < 0 or loose < 0:
-        return "HOPPER-19", "a count is negative"
+def _shape(state: State) -> None:
+    """The shape of a HOPPER state: a playable config, then :func:`_shape_error`.
+
+    :raises MalformedInputError: naming the first field not shaped right.
+    :raises InvalidStateError: naming the rule a config breaks (see :func:`check_config`).
+    """
+    check_config(state.config)
+    shape = _shape_error(state)
+    if shape is not None:
+        msg = f"malformed HOPPER state: {shape}"
+        raise MalformedInputError(msg)
+
+
+def _cups(state: State) -> list[int]:
+    return [cup for cup, _ in state.tray] + [cup for _, cup in state.claims]
+
+
+@rule("HOPPER-2")
+def _every_cup_once(state: State) -> str | None:
+    # HOPPER-2: the 16 neutral cups, each in the tray or claimed, once; the black cup (16)
+    # at most once.
+    cups = _cups(state)
+    for cup in cups:
+        if not 0 <= cup <= BLACK:
+            return f"cup {cup} is no cup (0 to {BLACK})"
+        if cups.count(cup) > 1:
+            return f"cup {cup} is in two places"
+    if len(cups) - (BLACK in cups) != NEUTRAL_CUPS:
+        return f"cup {min(set(range(NEUTRAL_CUPS)) - set(cups))} is neither in the tray nor claimed"
+    return None
+
+
+@rule("HOPPER-3")
+def _beans_dealt(state: State) -> str | None:
     # HOPPER-3: the beans in play are the beans dealt.
-    if total_beans(state) != beans_in_play(config):
-        return "HOPPER-3", f"{total_beans(state)} beans in play, not {beans_in_play(config)}"
-    # HOPPER-8: no cup in the tray holds more than 3 beans (or fewer than 0).
-    if any(not 0 <= beans <= CUP_BEANS for _, beans in tray):
-        return "HOPPER-8", f"a cup in the tray holds more than {CUP_BEANS} beans: {tray}"
-    cups = [cup for cup, _ in tray] + [cup for _, cup in claims]
-    # HOPPER-14: the black cup joins under End 2 exactly when 3 neutral cups are left.
-    joined = BLACK in cups
-    neutral_left = sum(1 for cup, _ in tray if cup != BLACK)
-    if joined != (config.ending is Ending.END_2 and neutral_left <= BLACK_JOINS_AT):
-        return "HOPPER-14", f"black cup {'in play' if joined else 'aside'} with " \
-                            f"{neutral_left} neutral cups in the tray"
-    # HOPPER-2, HOPPER-9: every cup is in the tray or claimed, once; the tray keeps its order.
-    expected = list(range(NEUTRAL_CUPS + (1 if joined else 0)))
-    if sorted(cups) != expected:
-        return "HOPPER-2", f"cups in the tray and claimed are {sorted(cups)}, not {expected}"
-    if [cup for cup, _ in tray] != sorted(cup for cup, _ in tray):
-        return "HOPPER-9", "the tray is out of its order"
-    if any(not 0 <= seat < players for seat, _ in claims):
-        return "HOPPER-8", "a cup is claimed by no seat"
-    # HOPPER-12, HOPPER-13: the game is over exactly when its ending says so.
-    phase = state.phase
-    if config.ending is Ending.END_1:
-        counts = [0] * players
-        for seat, _ in claims:
-            counts[seat] += 1
-        if max(counts) > CUPS_TO_WIN or (max(counts) == CUPS_TO_WIN and (
-                phase is not Phase.OVER or counts[claims[-1][0]] != CUPS_TO_WIN
-                or counts.count(CUPS_TO_WIN) > 1)):
-            return "HOPPER-12", f"cups claimed {counts} in phase {phase.value}"
-        if (phase is Phase.OVER) != (max(counts) == CUPS_TO_WIN):
-            return "HOPPER-12", f"phase {phase.value} with cups claimed {counts}"
-    elif (phase is Phase.OVER) != (not tray):
-        return "HOPPER-13", f"phase {phase.value} with {len(tray)} cups in the tray"
-    aim, turn = state.aim, state.turn
-    if phase is Phase.OVER:
-        if turn is not None or aim is not None:
-            return "HOPPER-12", "a finished game has no turn and no aim"
-        return None
-    in_shoot_out = shoot_out(state)
-    if phase is Phase.LAND:
-        # HOPPER-5, HOPPER-10: a bean in the air comes from a seat's hand, aimed as set.
-        if turn is None or not 0 <= turn < players or hands[turn] < 1:
-            return "HOPPER-10", f"a bean in the air from seat {turn}, holding none"
-        if config.aiming and not any(cup == aim for cup, _ in tray):
-            return "HOPPER-5", f"the bean in the air is aimed at {aim}, not a cup in the tray"
-        if not config.aiming and aim is not None:
-            return "HOPPER-5", "aiming is off, but the bean in the air has an aim"
-        return None
-    if aim is not None:
-        return "HOPPER-5", "no bean is in the air, but an aim is recorded"
-    if in_shoot_out:
-        # HOPPER-15: no turns in the shoot-out.
-        if turn is not None:
-            return "HOPPER-15", f"a turn (seat {turn}) in the shoot-out"
-    elif turn is None or not 0 <= turn < players:
-        return "HOPPER-4", f"turn play with turn {turn}"
-    elif not can_shoot(hands, loose, turn):
-        return "HOPPER-11", f"seat {turn} is to shoot with no beans and none loose"
-    # P-3: a choice with one option is made automatically, never left to decide.
-    if len(legal_actions(state)) < 2:
-        return "HOPPER-5", "a shot with a single option is never a decision"
+    if total_beans(state) != beans_in_play(state.config):
+        return f"{total_beans(state)} beans in play, not {beans_in_play(state.config)}"
     return None
+
+
+@rule("HOPPER-4")
+def _turn_play(state: State) -> str | None:
+    # HOPPER-4: in turn play, a seat's turn to shoot.
+    if state.phase is Phase.AIM and not shoot_out(state) and state.turn is None:
+        return "turn play without a seat to shoot"
+    return None
+
+
+@rule("HOPPER-5")
+def _aim(state: State) -> str | None:
+    # HOPPER-5: a bean in the air has the aim of its shot (a cup in the tray, or none with
+    # aiming off); no aim while no bean is in the air; a shot with a single option is never
+    # a decision (P-3: it starts by itself).
+    aim, aiming = state.aim, state.config.aiming
+    if state.phase is Phase.LAND:
+        if aiming and aim not in [cup for cup, _ in state.tray]:
+            return f"the bean in the air is aimed at {aim}, not a cup in the tray"
+        if not aiming and aim is not None:
+            return "aiming is off, but the bean in the air has an aim"
+    elif aim is not None:
+        return "no bean is in the air, but an aim is recorded"
+    if state.phase is Phase.AIM:
+        seats = (state.turn,) if state.turn is not None else shooters(state)
+        if len(seats) == 1 and not aim_chosen(state):
+            return "a shot with a single option is never a decision"
+    return None
+
+
+@rule("HOPPER-8")
+def _cup_beans(state: State) -> str | None:
+    # HOPPER-8: a cup in the tray holds 0 to 3 beans; a claimed cup is a seat's.
+    if any(not 0 <= beans <= CUP_BEANS for _, beans in state.tray):
+        return f"a cup in the tray holds more than {CUP_BEANS} beans"
+    if any(not 0 <= seat < state.config.players for seat, _ in state.claims):
+        return "a cup is claimed by no seat"
+    return None
+
+
+@rule("HOPPER-9")
+def _tray_order(state: State) -> str | None:
+    # HOPPER-9: the tray keeps its order.
+    in_tray = [cup for cup, _ in state.tray]
+    return "the tray is out of its order" if in_tray != sorted(in_tray) else None
+
+
+@rule("HOPPER-10")
+def _bean_in_the_air(state: State) -> str | None:
+    # HOPPER-10: a bean in the air comes from the hand of the seat that shot it.
+    turn = state.turn
+    if state.phase is Phase.LAND and (turn is None or state.hands[turn] < 1):
+        return f"a bean in the air from seat {turn}, holding none"
+    return None
+
+
+@rule("HOPPER-11")
+def _may_shoot(state: State) -> str | None:
+    # HOPPER-11: the seat whose turn it is may shoot (it holds beans, or beans are loose).
+    turn = state.turn
+    if state.phase is Phase.AIM and turn is not None and not can_shoot(
+            state.hands, state.loose, turn):
+        return f"seat {turn} is to shoot with no beans and none loose"
+    return None
+
+
+@rule("HOPPER-12")
+def _end_1(state: State) -> str | None:
+    # HOPPER-12: End 1 is over exactly when the last claim gave a seat its 4th cup.
+    if state.config.ending is not Ending.END_1:
+        return None
+    counts = [0] * state.config.players
+    for seat, _ in state.claims:
+        counts[seat] += 1
+    most, over = max(counts), state.phase is Phase.OVER
+    if most > CUPS_TO_WIN or (most == CUPS_TO_WIN and (
+            counts[state.claims[-1][0]] != CUPS_TO_WIN or counts.count(CUPS_TO_WIN) > 1)):
+        return f"cups claimed {counts}"
+    if over != (most == CUPS_TO_WIN):
+        return f"phase {state.phase.value} with cups claimed {counts}"
+    if over and state.turn is not None:
+        return "a finished game has no turn"
+    return None
+
+
+@rule("HOPPER-13")
+def _end_2(state: State) -> str | None:
+    # HOPPER-13: End 2 is over exactly when the tray is empty.
+    if state.config.ending is not Ending.END_2:
+        return None
+    over = state.phase is Phase.OVER
+    if over != (not state.tray):
+        return f"phase {state.phase.value} with {len(state.tray)} cups in the tray"
+    if over and state.turn is not None:
+        return "a finished game has no turn"
+    return None
+
+
+@rule("HOPPER-14")
+def _black_cup(state: State) -> str | None:
+    # HOPPER-14: under End 2 the black cup joins exactly when 3 neutral cups are left.
+    in_tray = [cup for cup, _ in state.tray]
+    joined = BLACK in _cups(state)
+    neutral_left = len(in_tray) - (BLACK in in_tray)
+    if joined != (state.config.ending is Ending.END_2 and neutral_left <= BLACK_JOINS_AT):
+        return (f"black cup {'in play' if joined else 'aside'} with {neutral_left} neutral "
+                "cups in the tray")
+    return None
+
+
+@rule("HOPPER-15")
+def _no_turns_in_the_shoot_out(state: State) -> str | None:
+    # HOPPER-15: no turns in the shoot-out's aim phase: any seat that may shoot does.
+    if state.phase is Phase.AIM and shoot_out(state) and state.turn is not None:
+        return f"a turn (seat {state.turn}) in the shoot-out"
+    return None
+
+
+@rule("HOPPER-19")
+def _counts(state: State) -> str | None:
+    # HOPPER-19: no count is negative.
+    if min(state.hands) < 0 or state.loose < 0:
+        return "a count is negative"
+    return None
+
+
+CHECKS: StateChecks[State] = StateChecks(
+    cls=State, what="a HOPPER state", shape=_shape,
+    rules=(_every_cup_once, _beans_dealt, _turn_play, _aim, _cup_beans, _tray_order,
+           _bean_in_the_air, _may_shoot, _end_1, _end_2, _black_cup,
+           _no_turns_in_the_shoot_out, _counts))
+"""The checks of a HOPPER state: its shape, then one check per rule in the order of
+``specs/hopper.md`` (:class:`~copa_ref.core.entry.StateChecks`)."""
+
+_ENTRY: StateChecks[State] = attrs.evolve(CHECKS, shape=_shape, rules=())
+"""The entry check of the public functions: the class and the shape, once per object."""
 
 
 def check_state(state: State) -> None:
     """Raise the precise error if *state* could not arise from legal play.
 
-    :raises MalformedInputError: when a field has the wrong shape or type.
-    :raises InvalidStateError: naming the rule the state contradicts.
+    :raises MalformedInputError: for a value that is not a HOPPER state, or a field of the
+        wrong shape or type (an integer beyond the codec's bound included).
+    :raises InvalidStateError: naming the first rule, in spec order, the state (or its
+        config) contradicts.
     """
-    if not isinstance(state, State):
-        msg = f"not a HOPPER state: {excerpt(state)}"
-        raise MalformedInputError(msg)
-    shape = _shape_error(state)
-    if shape is not None:
-        raise MalformedInputError(shape)
-    error = _state_error(state)
-    if error is not None:
-        raise InvalidStateError(*error)
+    CHECKS.check(state)
 
 
 def well_formed(state: State) -> bool:
     """Whether *state* could arise from legal play (pure, total, never raises)."""
-    try:
-        return (isinstance(state, State) and _shape_error(state) is None
-                and _state_error(state) is None)
-    except (TypeError, ValueError, AttributeError, IndexError):
-        return False
+    return CHECKS.well_formed(state)

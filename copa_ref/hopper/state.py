@@ -11,6 +11,8 @@ from fractions import Fraction
 
 import attrs
 
+from copa_ref.core.entry import memo_slot
+
 __all__ = [
     "BLACK",
     "CUP_BEANS",
@@ -126,6 +128,10 @@ class Config:
 @attrs.frozen
 class State:
     """A HOPPER position. Everything in it is public (HOPPER-18)."""
+
+    _checked = memo_slot()
+    """Whether the rules checked this state where it entered, or built it (a memo slot of
+    :mod:`copa_ref.core.entry`: no field, never compared, encoded or copied)."""
 
     config: Config
     """The variant options in force."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from copa_ref.core.svg import Drawing
-from copa_ref.hopper.rules import outcome
+from copa_ref.hopper.rules import observe, outcome
 from copa_ref.hopper.state import BLACK, Phase, State
 
 __all__ = ["describe", "svg"]
@@ -59,7 +59,11 @@ def svg(state: State, seat: int | None = None) -> str:
 
     A cup shows its name and its beans (up to 3 dots); the black cup is drawn dark; a dashed
     ring marks the cup a bean in the air was aimed at. Pure and deterministic.
+
+    :raises MalformedInputError: for a value that is not a HOPPER state, or a seat that is
+        neither ``None`` nor one of its seats.
     """
+    state = observe(state, seat)  # HOPPER-18: the whole state; the state and seat checked
     rows = max(1, math.ceil(len(state.tray) / _SIDE))
     tray_height = _CELL * rows
     width = _LEFT * 2 + _CELL * _SIDE + 250

@@ -7,7 +7,8 @@ hidden too), chance (the deal of every round), 2 to 5 players acting one at a ti
 
 from __future__ import annotations
 
-from copa_ref.core import FactSheet, Game
+from copa_ref.core import FactSheet, Game, Trusted
+from copa_ref.kopa import rules as _rules
 from copa_ref.kopa.codec import converter
 from copa_ref.kopa.demo import demo
 from copa_ref.kopa.invariants import STEP_INVARIANTS
@@ -104,6 +105,8 @@ GAME: Game[State, Action, Config, Observation] = Game(
     sample_chance=sample_chance,
     well_formed=well_formed,
     check_state=check_state,
+    trusted=Trusted(to_move=_rules._to_move, legal_actions=_rules._legal_actions,
+                    apply=_rules._apply),
     step_invariants=STEP_INVARIANTS,
     render=render,
     demo=demo,

@@ -14,10 +14,13 @@ Every rule lives in one small function that the others call through this module'
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from fractions import Fraction
 from operator import attrgetter
+
+import attrs
 
 from copa_ref.core import (
     CHANCE,
@@ -31,8 +34,10 @@ from copa_ref.core import (
     canonical_json,
     shuffled,
 )
-from copa_ref.core.codec import excerpt
+from copa_ref.core.codec import MAX_INT, excerpt
+from copa_ref.core.entry import StateChecks, check_rng, rule
 from copa_ref.core.fields import check_instance, check_int, check_position, check_tuple
+from copa_ref.core.misreading import seam
 from copa_ref.kopa.state import (
     SUITS,
     Action,
@@ -131,6 +136,36 @@ _index: Callable[[Card], int] = attrgetter("index")
 """A card's place in the canonical order (the sort key of hands)."""
 
 
+# The spec's words for the places of the table (KOPA-14): each suit, in table row order,
+# has an up-pile (built up from its 1, KOPA-9) and beside it a down-pile (built down from
+# its 15, KOPA-10).
+
+
+def _up_pile(row: int) -> int:
+    """The place of the up-pile of the suit in table row *row*."""
+    return 2 * row
+
+
+def _down_pile(row: int) -> int:
+    """The place of the down-pile of the suit in table row *row*, beside its up-pile."""
+    return 2 * row + 1
+
+
+def _is_down_pile(pile: int) -> bool:
+    """Whether the place *pile* holds a down-pile (KOPA-10) rather than an up-pile (KOPA-9)."""
+    return pile % 2 == 1
+
+
+def _suit_row(pile: int) -> int:
+    """The table row of the suit whose pile is in place *pile*."""
+    return pile // 2
+
+
+def _eight_of(row: int) -> Card:
+    """The 8 of the suit in table row *row* (KOPA-13)."""
+    return _BY_ROW[row][7]
+
+
 # -- configuration, seats and set-up (KOPA-2 to KOPA-5, KOPA-21) ---------------------------------
 
 
@@ -144,12 +179,10 @@ def check_config(config: Config) -> None:
     if not isinstance(config, Config):
         msg = f"expected a Kopa Config, got {type(config).__name__}"
         raise MalformedInputError(msg)
-    if type(config.players) is not int or type(config.target) is not int:
-        msg = "players and target must be integers"
-        raise MalformedInputError(msg)
-    if config.first_dealer is not None and type(config.first_dealer) is not int:
-        msg = "first_dealer must be null or an integer"
-        raise MalformedInputError(msg)
+    check_int(config.players, "players")
+    check_int(config.target, "target")
+    if config.first_dealer is not None:
+        check_int(config.first_dealer, "first_dealer")
     if not isinstance(config.false_pass, FalsePass) or not isinstance(
             config.declined_draw, DeclinedDraw):
         msg = "a Kopa option has the wrong type"
@@ -221,7 +254,7 @@ def new_game(config: Config | None = None) -> State:
     check_config(config)
     n = config.players
     dealer = first_dealer(config)
-    return State(
+    return StateChecks.built(State(
         config=config,
         phase=_DEAL,
         round=1,
@@ -235,7 +268,7 @@ def new_game(config: Config | None = None) -> State:
         penalties=(0,) * n,
         scores=(0,) * n,
         last_round=(),
-    )
+    ))
 
 
 # -- the table (KOPA-8 to KOPA-14) --------------------------------------------------------------
@@ -249,7 +282,7 @@ def start_cards(pile: int) -> tuple[Card, ...]:
     :post: len(__return__) == 1 and __return__[0].pile == pile
     """
     # KOPA-8: a new sequence starts with a 1 or a 15.
-    return (_BY_ROW[pile >> 1][14 if pile & 1 else 0],)
+    return (card_of(_suit_row(pile), 15 if _is_down_pile(pile) else 1),)
 
 
 def next_up(top: Card) -> tuple[Card, ...]:
@@ -282,7 +315,7 @@ def pile_accepts(pile: int, cards: tuple[Card, ...]) -> tuple[Card, ...]:
     if not cards:
         return start_cards(pile)
     top = cards[-1]
-    return next_down(top) if pile & 1 else next_up(top)
+    return next_down(top) if _is_down_pile(pile) else next_up(top)
 
 
 def eight_ready(up: tuple[Card, ...], down: tuple[Card, ...]) -> bool:
@@ -295,56 +328,40 @@ def eight_ready(up: tuple[Card, ...], down: tuple[Card, ...]) -> bool:
     return bool(up) and up[-1].number == 7 and bool(down) and down[-1].number == 9
 
 
-_wanted_cache: list[tuple[object, object, tuple[Card, ...]]] = [(None, None, ())]
-"""The last table asked about and its answer (a one-entry memo: a turn asks twice, and a
-pass leaves the table as it was). It holds the piles themselves, so their identity is safe."""
-
-_suit_cache: list[tuple[object, object, tuple[Card, ...], bool]] = [(None, None, (), False)] * 4
-"""Each suit's last up- and down-pile asked about, the cards they take and whether the suit's
-8 may be laid (a play changes one pile; the other suits' piles are the same tuples). The
-memos hold what they were asked about, so an identity is never reused for another value; the
-functions they remember are pure."""
-
-
+@functools.lru_cache(maxsize=4096)
 def wanted(piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...]) -> tuple[Card, ...]:
-    """Every card the table takes now: each pile's next card and each ready 8."""
-    last_piles, last_eights, last = _wanted_cache[0]
-    if last_piles is piles and last_eights is eights:
-        return last
+    """Every card the table takes now: each pile's next card and each ready 8.
+
+    A pure function of its values, remembered for the last tables asked about (a turn asks
+    about its table twice, and a pass leaves the table as it was)."""
     found: list[Card] = []
     for row in range(4):
-        up, down = piles[2 * row], piles[2 * row + 1]
-        seen_up, seen_down, takes, ready = _suit_cache[row]
-        if seen_up is not up or seen_down is not down:
-            takes = pile_accepts(2 * row, up) + pile_accepts(2 * row + 1, down)
-            ready = eight_ready(up, down)
-            _suit_cache[row] = (up, down, takes, ready)
+        takes, ready = _suit_wanted(row, piles[_up_pile(row)], piles[_down_pile(row)])
         found += takes
-        if ready:
-            eight = _BY_ROW[row][7]
-            if eight not in eights:
-                found.append(eight)
-    result = tuple(found)
-    _wanted_cache[0] = (piles, eights, result)
-    return result
+        if ready and _eight_of(row) not in eights:
+            found.append(_eight_of(row))
+    return tuple(found)
 
 
-_legal_cache: list[tuple[object, object, tuple[Card, ...]]] = [(None, None, ())]
-"""The last hand and table asked about and the hand's legal cards (a pass asks twice)."""
+@functools.lru_cache(maxsize=4096)
+def _suit_wanted(row: int, up: tuple[Card, ...], down: tuple[Card, ...]
+                 ) -> tuple[tuple[Card, ...], bool]:
+    """The cards a suit's two piles take now, and whether its 8 may be laid (remembered by
+    value: a play changes one pile, so the other suits are asked about again unchanged)."""
+    takes = pile_accepts(_up_pile(row), up) + pile_accepts(_down_pile(row), down)
+    return takes, eight_ready(up, down)
 
 
+@functools.lru_cache(maxsize=4096)
 def legal_cards(hand: tuple[Card, ...], piles: tuple[tuple[Card, ...], ...],
                 eights: tuple[Card, ...]) -> tuple[Card, ...]:
-    """The cards of *hand* that may be played now, in the hand's order."""
+    """The cards of *hand* that may be played now, in the hand's order (remembered, like
+    :func:`wanted`, for the last hands and tables asked about)."""
     take = wanted(piles, eights)
-    last_hand, last_take, last = _legal_cache[0]
-    if last_hand is hand and last_take is take:
-        return last
-    result = tuple([c for c in hand if c in take])
-    _legal_cache[0] = (hand, take, result)
-    return result
+    return tuple([c for c in hand if c in take])
 
 
+@seam
 def arrange(piles: tuple[tuple[Card, ...], ...]) -> tuple[tuple[Card, ...], ...]:
     """The piles as the public view lists them: Sable, Vert, Gules, Or, each suit's up-pile
     then its down-pile (KOPA-14; presentation, not a rule of play)."""
@@ -373,9 +390,11 @@ def refusal(card: Card, piles: tuple[tuple[Card, ...], ...]) -> IllegalActionErr
         first = start_cards(own)[0]
         msg = f"{card} cannot start the {name}-pile: it starts with {first}"
         return IllegalActionError("KOPA-8", msg)
-    for i in range(own & 1, 8, 2):
-        if i != own and piles[i] and abs(piles[i][-1].number - card.number) == 1 and (
-                (card.number > piles[i][-1].number) == (own & 1 == 0)):
+    down = _is_down_pile(own)
+    for i in range(8):
+        if (i != own and _is_down_pile(i) == down and piles[i]
+                and abs(piles[i][-1].number - card.number) == 1
+                and (card.number > piles[i][-1].number) != down):
             # KOPA-11: only on cards of the same suit.
             msg = (f"{card} follows the {PILE_NAMES[i]}-pile's {piles[i][-1]}, but a card "
                    f"builds only on its own suit; the {name}-pile shows {piles[own][-1]}")
@@ -391,18 +410,21 @@ def refusal(card: Card, piles: tuple[tuple[Card, ...], ...]) -> IllegalActionErr
 # -- turns without a card (KOPA-15, KOPA-16, KOPA-18) -------------------------------------------
 
 
+@seam
 def failed_turn_penalty() -> int:
     """The penalty of a turn that ends without a card played (KOPA-15)."""
     # KOPA-15: if you cannot play on your turn, a one-point penalty.
     return 1
 
 
+@seam
 def false_claim_penalty() -> int:
     """The additional penalty of a pass while a card was playable (KOPA-16)."""
     # KOPA-16: four additional points for a false claim, discovered at once.
     return 4
 
 
+@seam
 def pass_refused(config: Config) -> bool:
     """Whether a pass while a card is playable is refused rather than charged (KOPA-16)."""
     # KOPA-16: "later discovered" read as a claim the table refuses at once (KOPA-Q3).
@@ -422,6 +444,7 @@ def offer_drawn(card: Card, piles: tuple[tuple[Card, ...], ...], eights: tuple[C
     return card in wanted(piles, eights)
 
 
+@seam
 def holds(hand: tuple[Card, ...], card: Card) -> bool:
     """Whether *card* is in *hand* (KOPA-7)."""
     # KOPA-7: a player plays the cards from their own hand.
@@ -431,6 +454,7 @@ def holds(hand: tuple[Card, ...], card: Card) -> bool:
 # -- rounds and the match (KOPA-19 to KOPA-22) --------------------------------------------------
 
 
+@seam
 def round_over(hand: tuple[Card, ...]) -> bool:
     """Whether a play leaving *hand* ends the round: the hand is empty (KOPA-19)."""
     # KOPA-19: once a player has played their last card, the round ends immediately.
@@ -471,6 +495,11 @@ def to_move(state: State) -> ToMove:
     :raises MalformedInputError: for a value that is not a Kopa state.
     """
     _check_state(state)
+    return _to_move(state)
+
+
+def _to_move(state: State) -> ToMove:
+    """:func:`to_move` without the entry check (:attr:`~copa_ref.core.game.Game.trusted`)."""
     phase = state.phase
     if phase is _PLAY or phase is _DRAWN:
         return _MOVERS[state.turn]
@@ -488,6 +517,11 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
         at the table.
     """
     _check_state(state, seat)
+    return _legal_actions(state, seat)
+
+
+def _legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
+    """:func:`legal_actions` without the entry check (:attr:`~copa_ref.core.game.Game.trusted`)."""
     phase = state.phase
     if phase is not _PLAY and phase is not _DRAWN:
         return ()
@@ -497,7 +531,9 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
     plays = _PLAYS[mover]
     if phase is _DRAWN:
         drawn = state.drawn
-        assert drawn is not None
+        if drawn is None:
+            # KOPA-18: the drawn phase offers the card just drawn.
+            raise InvalidStateError("KOPA-18", "the drawn phase without a drawn card")
         return (plays[drawn.index], _PASSES[mover])
     cards = legal_cards(state.hands[mover], state.piles, state.eights)
     actions: list[Action] = [plays[c.index] for c in cards]
@@ -545,6 +581,12 @@ def apply(state: State, action: Action) -> State:
     """
     _check_state(state)
     _check_action(action)
+    return StateChecks.built(_apply(state, action))
+
+
+def _apply(state: State, action: Action) -> State:
+    """:func:`apply` without the entry checks: for a state and an action whose types are
+    known to be right (the rules' own, or checked by :func:`apply`)."""
     kind = type(action)
     if kind is Play:
         return _play(state, action)  # type: ignore[arg-type]
@@ -559,13 +601,19 @@ def apply(state: State, action: Action) -> State:
 
 
 def _check_state(state: object, seat: object = None) -> None:
-    """*state* is a Kopa state and *seat* is ``None`` or a seat at its table.
+    """*state* is a Kopa state whose config is playable and whose fields have exactly their
+    types and shapes (:func:`_shape`), checked once per state object and marked
+    (:mod:`copa_ref.core.entry`), and *seat* is ``None`` or a seat at its table: the first
+    line of every entry point. The rules of play are :func:`check_state`'s question, asked
+    where a state enters from JSON: a position set up by hand need not be reachable.
 
     :raises MalformedInputError: otherwise.
+    :raises InvalidStateError: KOPA-2/KOPA-3/KOPA-22 for a config no match is played with.
     """
-    if seat is None and type(state) is State:  # the common case, without the calls
-        return
-    check_position(state, State, "a Kopa state", seat, _seats)
+    if type(state) is not State or state._checked is None:
+        _ENTRY.enter(state)
+    if seat is not None:
+        check_position(state, State, "a Kopa state", seat, _seats)
 
 
 def _seats(state: State) -> int:
@@ -617,7 +665,10 @@ def _deal(state: State, action: Deal) -> State:
     for k, hand in enumerate(hands):
         for card in hand:
             mark = in_deck[card.index]
-            # KOPA-1: only the 60 cards exist.
+            # KOPA-1: only the cards of the deck are dealt. Every Card is one of the 60, so
+            # this refuses nothing under the rules as read; it is where a deck read
+            # otherwise (DECK, the KOPA-1 seam) shows. Something that is no Card is not
+            # shaped right (MalformedInputError, refused before).
             if not mark:
                 msg = f"list {k} of the deal holds {card}, which is no card of the deck"
                 raise IllegalActionError("KOPA-1", msg)
@@ -633,11 +684,9 @@ def _deal(state: State, action: Deal) -> State:
     if 1 in in_deck:  # pragma: no cover - sizes and uniqueness imply it
         raise IllegalActionError("KOPA-4", "the deal is not the whole deck")
     dealt = tuple(tuple(sorted(hand, key=_index)) for hand in hands[:n])
-    return State(
-        config=state.config,
+    return attrs.evolve(
+        state,
         phase=_PLAY,
-        round=state.round,
-        dealer=state.dealer,
         # KOPA-5: the player to the dealer's left begins.
         turn=leader(state.dealer, n),
         hands=dealt,
@@ -647,8 +696,6 @@ def _deal(state: State, action: Deal) -> State:
         piles=((),) * 8,
         eights=(),
         penalties=(0,) * n,
-        scores=state.scores,
-        last_round=state.last_round,
     )
 
 
@@ -681,7 +728,7 @@ def _play(state: State, action: Play) -> State:
     if card.number == 8:
         row = card.row
         # KOPA-13: the 8 only across its suit's 7 and 9.
-        if not eight_ready(piles[2 * row], piles[2 * row + 1]):
+        if not eight_ready(piles[_up_pile(row)], piles[_down_pile(row)]):
             msg = f"{card} needs its suit's 7 and 9 on the table first"
             raise IllegalActionError("KOPA-13", msg)
         eights = tuple(sorted((*eights, card), key=_row))
@@ -694,21 +741,8 @@ def _play(state: State, action: Play) -> State:
     hands = (*hands[:seat], new_hand, *hands[seat + 1:])
     if round_over(new_hand):
         return _end_round(state, hands, piles, eights, seat)
-    return State(
-        config=state.config,
-        phase=_PLAY,
-        round=state.round,
-        dealer=state.dealer,
-        turn=next_seat(seat, len(hands)),
-        hands=hands,
-        stock=state.stock,
-        drawn=None,
-        piles=piles,
-        eights=eights,
-        penalties=state.penalties,
-        scores=state.scores,
-        last_round=state.last_round,
-    )
+    return attrs.evolve(state, phase=_PLAY, turn=next_seat(seat, len(hands)), hands=hands,
+                        drawn=None, piles=piles, eights=eights)
 
 
 def _row(card: Card) -> int:
@@ -758,21 +792,8 @@ def _pass(state: State, action: Pass) -> State:
         else:
             # KOPA-15: a turn without a card costs one point.
             penalties = _charge(penalties, seat, failed_turn_penalty())
-    return State(
-        config=config,
-        phase=phase,
-        round=state.round,
-        dealer=state.dealer,
-        turn=turn,
-        hands=hands,
-        stock=stock,
-        drawn=drawn,
-        piles=state.piles,
-        eights=state.eights,
-        penalties=penalties,
-        scores=state.scores,
-        last_round=state.last_round,
-    )
+    return attrs.evolve(state, phase=phase, turn=turn, hands=hands, stock=stock, drawn=drawn,
+                        penalties=penalties)
 
 
 def _end_round(state: State, hands: tuple[tuple[Card, ...], ...],
@@ -785,23 +806,14 @@ def _end_round(state: State, hands: tuple[tuple[Card, ...], ...],
     scores = tuple([a + b for a, b in zip(state.scores, changes, strict=True)])
     over = match_over(scores, config.target)
     # KOPA-21: otherwise the deal passes clockwise and a new round begins.
-    dealer = state.dealer if over else next_dealer(state.dealer, n)
-    return State(
-        config=config,
+    if over:
         # KOPA-22: the match ends when a seat reaches the target.
-        phase=_OVER if over else _DEAL,
-        round=state.round if over else state.round + 1,
-        dealer=dealer,
-        turn=winner if over else leader(dealer, n),
-        hands=hands,
-        stock=state.stock,
-        drawn=None,
-        piles=piles,
-        eights=eights,
-        penalties=state.penalties,
-        scores=scores,
-        last_round=changes,
-    )
+        return attrs.evolve(state, phase=_OVER, turn=winner, hands=hands, drawn=None,
+                            piles=piles, eights=eights, scores=scores, last_round=changes)
+    dealer = next_dealer(state.dealer, n)
+    return attrs.evolve(state, phase=_DEAL, round=state.round + 1, dealer=dealer,
+                        turn=leader(dealer, n), hands=hands, drawn=None, piles=piles,
+                        eights=eights, scores=scores, last_round=changes)
 
 
 # -- chance, outcome, observation -----------------------------------------------------------------
@@ -822,6 +834,8 @@ def _seat_lists(state: State, cards: list[Card]) -> Deal:
     return Deal(tuple(by_seat))
 
 
+
+
 def sample_chance(state: State, rng: random.Random) -> Deal:
     """Shuffle the deck and deal it one card at a time clockwise from the dealer's left
     (KOPA-4; with two players, the stock third in every circuit, KOPA-17).
@@ -831,6 +845,7 @@ def sample_chance(state: State, rng: random.Random) -> Deal:
     :raises MalformedInputError: for a value that is not a Kopa state.
     """
     _check_state(state)
+    check_rng(rng)
     if state.phase is not _DEAL:
         raise _wrong_node(state, "deal is due")
     return _seat_lists(state, list(shuffled(rng, DECK)))
@@ -917,29 +932,43 @@ def observe(state: State, seat: int | None = None) -> Observation:
 
 
 def _cards_ok(value: object) -> bool:
-    return type(value) is tuple and all(type(c) is Card for c in value)
+    """*value* is a tuple of cards."""
+    return type(value) is tuple and all([type(c) is Card for c in value])
+
+
+def _ints_ok(value: object) -> bool:
+    """*value* is a tuple of integers within the codec's bound."""
+    return type(value) is tuple and all([type(v) is int and -MAX_INT <= v <= MAX_INT
+                                         for v in value])
+
+
+def _int_ok(value: object) -> bool:
+    """*value* is an integer within the codec's bound (``True`` is not one)."""
+    return type(value) is int and -MAX_INT <= value <= MAX_INT
 
 
 def _shape_problem(state: State) -> str | None:
-    """A type or shape problem (MalformedInputError), or None."""
+    """What is wrong with the types and shape of *state* (a ``MalformedInputError``), or
+    ``None``: every field of exactly its type, integers within the codec's bound, one entry
+    per seat, the dealer and the seat to act seats at the table. The config is checked
+    already."""
     n = state.config.players
-    if not isinstance(state.phase, Phase):
+    if type(state.phase) is not Phase:
         return "phase is not a Phase"
-    for name in ("round", "dealer", "turn"):
-        if type(getattr(state, name)) is not int:
-            return f"{name} is not an integer"
-    for name in ("penalties", "scores", "last_round"):
-        value = getattr(state, name)
-        if type(value) is not tuple or any(type(v) is not int for v in value):
-            return f"{name} is not a tuple of integers"
-    if len(state.penalties) != n or len(state.scores) != n or len(state.last_round) not in (
-            0, n):
+    if not (_int_ok(state.round) and _int_ok(state.dealer) and _int_ok(state.turn)):
+        return "round, dealer and turn are integers"
+    if not (0 <= state.dealer < n and 0 <= state.turn < n):
+        return f"dealer and turn are seats at the table (0 to {n - 1})"
+    penalties, scores, last_round = state.penalties, state.scores, state.last_round
+    if not (_ints_ok(penalties) and _ints_ok(scores) and _ints_ok(last_round)):
+        return "penalties, scores and last_round are tuples of integers"
+    if len(penalties) != n or len(scores) != n or len(last_round) not in (0, n):
         return f"penalties, scores and last_round have one entry per seat ({n})"
-    if type(state.hands) is not tuple or len(state.hands) != n or not all(
-            _cards_ok(h) for h in state.hands):
+    hands = state.hands
+    if type(hands) is not tuple or len(hands) != n or not all([_cards_ok(h) for h in hands]):
         return f"hands is not one tuple of cards per seat ({n})"
-    if type(state.piles) is not tuple or len(state.piles) != 8 or not all(
-            _cards_ok(p) for p in state.piles):
+    piles = state.piles
+    if type(piles) is not tuple or len(piles) != 8 or not all([_cards_ok(p) for p in piles]):
         return "piles is not eight tuples of cards"
     if not _cards_ok(state.stock) or not _cards_ok(state.eights):
         return "stock or eights is not a tuple of cards"
@@ -948,100 +977,193 @@ def _shape_problem(state: State) -> str | None:
     return None
 
 
-def _table_problem(piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...]
-                   ) -> tuple[str, str] | None:
-    for i, pile in enumerate(piles):
-        for k, card in enumerate(pile):
-            expected = pile_accepts(i, pile[:k])
-            if card not in expected:
-                rule = "KOPA-8" if k == 0 else ("KOPA-10" if i & 1 else "KOPA-9")
-                return rule, f"the {PILE_NAMES[i]}-pile {[str(c) for c in pile]} is no run"
-    if list(eights) != sorted(eights, key=_row) or any(c.number != 8 for c in eights):
-        return "KOPA-13", "eights are the 8s laid, in suit order"
-    for card in eights:
-        if not eight_ready(piles[2 * card.row], piles[2 * card.row + 1]):
-            return "KOPA-13", f"{card} lies without its 7 and 9"
-    return None
+def _shape(state: State) -> None:
+    """The shape of a Kopa state: a playable config, every field of exactly its type,
+    integers within the codec's bound, one entry per seat, the dealer and the seat to act
+    seats at the table.
 
-
-def _rule_problem(state: State) -> tuple[str, str] | None:
-    """The first rule a state breaks, as (rule, message), or None."""
-    config = state.config
-    n = config.players
-    seats = range(n)
-    phase = state.phase
-    if state.dealer not in seats or state.turn not in seats or state.round < 1:
-        return "KOPA-21", "dealer, turn or round out of range"
-    if any(p < 0 for p in state.penalties):
-        return "KOPA-15", "negative penalty points"
-    # KOPA-22: the match goes on exactly while nobody has reached the target.
-    if (phase is _OVER) != match_over(state.scores, config.target):
-        return "KOPA-22", "the match is over exactly when a seat has reached the target"
-    hands, stock, piles, eights = state.hands, state.stock, state.piles, state.eights
-    if (phase is _DRAWN) != (state.drawn is not None):
-        return "KOPA-18", "a drawn card exactly in the drawn phase"
-    fresh = not any(hands) and not stock and not any(piles) and not eights
-    if phase is _DEAL and fresh:
-        if state.round == 1 and state.dealer != first_dealer(config):
-            return "KOPA-3", "the first round is dealt by the first dealer"
-        if state.turn != leader(state.dealer, n):
-            return "KOPA-5", "the dealer's left begins the round"
-        return None
-    # KOPA-1: every card of the deck exactly once.
-    cards = [c for h in hands for c in h] + list(stock) + [c for p in piles for c in p]
-    cards += list(eights)
-    if len(cards) != len(set(cards)) or sorted(cards, key=_index) != list(DECK):
-        return "KOPA-1", "the cards in play are not exactly the deck"
-    if any(list(h) != sorted(h, key=_index) for h in hands):
-        return "KOPA-7", "hands are kept sorted by card code"
-    if stock and n != 2:
-        return "KOPA-17", "a stock with more than two players"
-    problem = _table_problem(piles, eights)
+    :raises MalformedInputError: naming the first field not shaped right.
+    :raises InvalidStateError: KOPA-2/KOPA-3/KOPA-22 for a config no match is played with.
+    """
+    check_config(state.config)
+    problem = _shape_problem(state)
     if problem is not None:
-        return problem
-    if phase is _DRAWN:
-        if n != 2 or state.drawn not in hands[state.turn]:
-            return "KOPA-18", "the drawn card is not in the drawer's hand"
-        if state.drawn is None or not offer_drawn(state.drawn, piles, eights):
-            return "KOPA-18", "a drawn card that cannot be played is kept at once"
-    if phase is _PLAY or phase is _DRAWN:
-        if not all(hands):
-            return "KOPA-19", "a round goes on after a hand is empty"
-    else:
-        if state.round == 1 and phase is _DEAL:
-            return "KOPA-21", "a finished round before round 1"
-        if all(hands):
-            return "KOPA-19", "a round ended with no empty hand"
-        if phase is _DEAL and state.turn != leader(state.dealer, n):
-            return "KOPA-5", "the dealer's left begins the round"
+        msg = f"malformed Kopa state: {problem}"
+        raise MalformedInputError(msg)
+
+
+def _canonical_shape(state: State) -> None:
+    """:func:`_shape`, and the state's canonical form (specs/kopa.md, State): every hand
+    sorted by card code (no rule says it; a position set up by hand may ignore it, so the
+    entry points do not ask).
+
+    :raises MalformedInputError: as :func:`_shape`, or for a hand out of its order.
+    """
+    _shape(state)
+    if any([list(h) != sorted(h, key=_index) for h in state.hands]):
+        msg = "malformed Kopa state: a hand is not sorted by card code"
+        raise MalformedInputError(msg)
+
+
+def _unplayed(state: State) -> bool:
+    """Before the first deal: nothing on the table or in a hand."""
+    return (state.phase is _DEAL and not any(state.hands) and not state.stock
+            and not any(state.piles) and not state.eights)
+
+
+def _in_round(state: State) -> bool:
+    return state.phase is _PLAY or state.phase is _DRAWN
+
+
+@rule("KOPA-1")
+def _deck(state: State) -> str | None:
+    # KOPA-1: every card of the deck exactly once (a hand, the stock, a pile or the 8s).
+    cards = [c for h in state.hands for c in h] + list(state.stock)
+    cards += [c for p in state.piles for c in p] + list(state.eights)
+    if not _unplayed(state) and sorted(cards, key=_index) != list(DECK):
+        return "the cards in play are not exactly the deck"
     return None
+
+
+@rule("KOPA-3")
+def _first_round_dealer(state: State) -> str | None:
+    # KOPA-3: the first round is dealt by the first dealer.
+    if state.round == 1 and state.dealer != first_dealer(state.config):
+        return "the first round is dealt by the first dealer"
+    return None
+
+
+@rule("KOPA-5")
+def _round_leader(state: State) -> str | None:
+    # KOPA-5: the player to the dealer's left begins the round.
+    if state.phase is _DEAL and state.turn != leader(state.dealer, state.config.players):
+        return "the dealer's left begins the round"
+    return None
+
+
+def _runs(state: State, down: bool, start: bool) -> str | None:
+    """The first pile (a down-pile or an up-pile) whose first card (*start*) or later
+    cards do not follow the pile's rule, in words, or None."""
+    for i, pile in enumerate(state.piles):
+        if _is_down_pile(i) == down:
+            for k, card in enumerate(pile):
+                if (k == 0) == start and card not in pile_accepts(i, pile[:k]):
+                    return f"the {PILE_NAMES[i]}-pile {[str(c) for c in pile]} is no run"
+    return None
+
+
+@rule("KOPA-8")
+def _pile_starts(state: State) -> str | None:
+    # KOPA-8: a pile starts with its 1 (an up-pile) or its 15 (a down-pile).
+    return _runs(state, False, True) or _runs(state, True, True)
+
+
+@rule("KOPA-9")
+def _up_piles(state: State) -> str | None:
+    # KOPA-9: an up-pile goes on 2, 3, 4, 5, 6, 7 (KOPA-11, KOPA-12: its suit, no skipping).
+    return _runs(state, False, False)
+
+
+@rule("KOPA-10")
+def _down_piles(state: State) -> str | None:
+    # KOPA-10: a down-pile goes on 14, 13, 12, 11, 10, 9 (KOPA-11, KOPA-12 as above).
+    return _runs(state, True, False)
+
+
+@rule("KOPA-13")
+def _eights(state: State) -> str | None:
+    # KOPA-13: the 8s laid are 8s, in suit order, each across its suit's 7 and 9.
+    eights, piles = state.eights, state.piles
+    if list(eights) != sorted(eights, key=_row) or any(c.number != 8 for c in eights):
+        return "eights are the 8s laid, in suit order"
+    for card in eights:
+        if not eight_ready(piles[_up_pile(card.row)], piles[_down_pile(card.row)]):
+            return f"{card} lies without its 7 and 9"
+    return None
+
+
+@rule("KOPA-15")
+def _penalties(state: State) -> str | None:
+    # KOPA-15, KOPA-16: penalty points are charged, never paid back, within a round.
+    if any(p < 0 for p in state.penalties):
+        return "negative penalty points"
+    return None
+
+
+@rule("KOPA-17")
+def _stock(state: State) -> str | None:
+    # KOPA-17: a stock only with two players.
+    if state.stock and state.config.players != 2:
+        return "a stock with more than two players"
+    return None
+
+
+@rule("KOPA-18")
+def _drawn(state: State) -> str | None:
+    # KOPA-18: a drawn card exactly in the drawn phase, in the drawer's hand, playable.
+    drawn = state.drawn
+    if (state.phase is _DRAWN) != (drawn is not None):
+        return "a drawn card exactly in the drawn phase"
+    if drawn is not None and (state.config.players != 2 or drawn not in state.hands[state.turn]):
+        return "the drawn card is not in the drawer's hand"
+    if drawn is not None and not offer_drawn(drawn, state.piles, state.eights):
+        return "a drawn card that cannot be played is kept at once"
+    return None
+
+
+@rule("KOPA-19")
+def _round_end(state: State) -> str | None:
+    # KOPA-19: a round goes on exactly while every hand holds a card.
+    if _in_round(state) and not all(state.hands):
+        return "a round goes on after a hand is empty"
+    if not _in_round(state) and all(state.hands) and not _unplayed(state):
+        return "a round ended with no empty hand"
+    return None
+
+
+@rule("KOPA-21")
+def _rounds(state: State) -> str | None:
+    # KOPA-21: rounds are counted from 1; a finished round is followed by the next.
+    if state.round < 1:
+        return f"round {state.round}: rounds are counted from 1"
+    if state.phase is _DEAL and not _unplayed(state) and state.round == 1:
+        return "a finished round before round 1"
+    return None
+
+
+@rule("KOPA-22")
+def _match_end(state: State) -> str | None:
+    # KOPA-22: the match goes on exactly while nobody has reached the target.
+    if (state.phase is _OVER) != match_over(state.scores, state.config.target):
+        return "the match is over exactly when a seat has reached the target"
+    return None
+
+
+CHECKS: StateChecks[State] = StateChecks(
+    cls=State, what="a Kopa state", shape=_canonical_shape,
+    rules=(_deck, _first_round_dealer, _round_leader, _pile_starts, _up_piles, _down_piles,
+           _eights, _penalties, _stock,
+           _drawn, _round_end, _rounds, _match_end))
+"""The checks of a Kopa state: its shape, then one check per rule in the order of
+``specs/kopa.md`` (:class:`~copa_ref.core.entry.StateChecks`)."""
+
+_ENTRY: StateChecks[State] = attrs.evolve(CHECKS, shape=_shape, rules=())
+"""The entry check of the public functions: the class and the shape, once per object."""
 
 
 def check_state(state: State) -> None:
     """Raise the precise error for a state no legal play can produce.
 
-    :raises MalformedInputError: for values of the wrong type or shape.
-    :raises InvalidStateError: naming the rule the state breaks.
+    :raises MalformedInputError: for a value that is not a Kopa state, or a field of the
+        wrong type or shape (an integer beyond the codec's bound included).
+    :raises InvalidStateError: naming the first rule, in spec order, the state breaks.
     """
-    if not isinstance(state, State):
-        msg = f"expected a Kopa State, got {type(state).__name__}"
-        raise MalformedInputError(msg)
-    check_config(state.config)
-    problem = _shape_problem(state)
-    if problem is not None:
-        raise MalformedInputError(f"malformed Kopa state: {problem}")
-    rule_problem = _rule_problem(state)
-    if rule_problem is not None:
-        raise InvalidStateError(*rule_problem)
+    CHECKS.check(state)
 
 
 def well_formed(state: State) -> bool:
     """Whether *state* could arise from legal play (pure, total, never raises)."""
-    try:
-        check_state(state)
-    except Exception:
-        return False
-    return True
+    return CHECKS.well_formed(state)
 
 
 # -- text --------------------------------------------------------------------------------------

@@ -10,6 +10,8 @@ import enum
 
 import attrs
 
+from copa_ref.core.entry import memo_slot
+
 __all__ = [
     "SUITS",
     "Action",
@@ -65,6 +67,10 @@ class Card(enum.Enum):
         self.number = int(code[1:])
         self.pile = -1 if self.number == 8 else 2 * self.row + (self.number > 8)
         self.index = -1  # set below, once all members exist
+
+    __hash__ = object.__hash__
+    """A card is its own member (equality is identity), so it hashes by identity, in C: a
+    table of cards is hashed often (the remembered answers of ``rules.wanted``)."""
 
     def __repr__(self) -> str:
         return f"Card({self.value!r})"
@@ -189,6 +195,10 @@ class Config:
 @attrs.frozen(kw_only=True)
 class State:
     """A position of a whole Kopa match."""
+
+    _checked = memo_slot()
+    """Whether the rules checked this state where it entered, or built it (a memo slot of
+    :mod:`copa_ref.core.entry`: no field, never compared, encoded or copied)."""
 
     config: Config
     """The variant options."""

@@ -8,7 +8,8 @@ on (:mod:`copa_ref.ronda.state`) and the executable invariants
 
 from __future__ import annotations
 
-from copa_ref.core import FactSheet, Game, make_converter, register_union
+from copa_ref.core import FactSheet, Game, Trusted, make_converter, register_union
+from copa_ref.ronda import rules as _rules
 from copa_ref.ronda.demo import demo, render
 from copa_ref.ronda.invariants import STEP_INVARIANTS
 from copa_ref.ronda.rules import (
@@ -107,6 +108,8 @@ GAME: Game[State, Action, Config, Observation] = Game(
     sample_chance=sample_chance,
     well_formed=well_formed,
     check_state=check_state,
+    trusted=Trusted(to_move=_rules._to_move, legal_actions=_rules._legal_actions,
+                    apply=_rules._apply),
     step_invariants=STEP_INVARIANTS,
     render=render,
     demo=demo,

@@ -16,6 +16,8 @@ import random
 from fractions import Fraction
 from typing import cast
 
+import attrs
+
 from copa_ref.core import (
     CHANCE,
     NOBODY,
@@ -32,7 +34,9 @@ from copa_ref.core import (
     shuffled,
 )
 from copa_ref.core.codec import MAX_INT
+from copa_ref.core.entry import StateChecks, check_rng, rule
 from copa_ref.core.fields import check_instance, check_int, check_position, check_tuple
+from copa_ref.core.misreading import seam
 from copa_ref.ronda.state import (
     CIRCLE_BEANS,
     COUNTS,
@@ -159,6 +163,7 @@ def num_players(config: Config) -> int:
     return config.players
 
 
+@seam
 def starting_beans(config: Config) -> int:
     """RONDA-2: the beans each player receives (10 by the preparation, or 9)."""
     return config.beans_per_player
@@ -172,7 +177,7 @@ def new_game(config: Config | None = None) -> State:
     """
     config = Config() if config is None else config
     check_config(config)
-    return State(
+    return StateChecks.built(State(
         config=config,
         phase=Phase.SET_UP,
         cups=(),
@@ -182,7 +187,7 @@ def new_game(config: Config | None = None) -> State:
         out=0,
         supplies=(starting_beans(config),) * config.players,
         turn=0,
-    )
+    ))
 
 
 def arrangement_error(cups: object) -> str | None:
@@ -192,7 +197,7 @@ def arrangement_error(cups: object) -> str | None:
     :raises MalformedInputError: when *cups* is not a tuple of integers.
     """
     check_tuple(cups, "cups", check_int)
-    assert isinstance(cups, tuple)
+    cups = cast(tuple[int, ...], cups)
     if len(cups) != PLACES:
         return f"{len(cups)} places, not {PLACES}"
     if sorted(cups) != list(COUNTS):
@@ -211,6 +216,11 @@ def to_move(state: State) -> ToMove:
     :raises MalformedInputError: for a value that is not a RONDA state.
     """
     _check_state(state)
+    return _to_move(state)
+
+
+def _to_move(state: State) -> ToMove:
+    """:func:`to_move` without the entry check (:attr:`~copa_ref.core.game.Game.trusted`)."""
     phase = state.phase
     if phase is Phase.OVER:
         return NOBODY
@@ -227,6 +237,11 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
         neither ``None`` nor a seat of the game.
     """
     _check_state(state, seat)
+    return _legal_actions(state, seat)
+
+
+def _legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
+    """:func:`legal_actions` without the entry check (:attr:`~copa_ref.core.game.Game.trusted`)."""
     phase = state.phase
     turn = state.turn
     if seat is not None and seat != turn:
@@ -285,11 +300,13 @@ def next_seat(state: State) -> int:
     return (state.turn + 1) % len(state.supplies)
 
 
+@seam
 def is_match(first: int, second: int) -> bool:
     """RONDA-7: two lifted cups match when they show the identical number (0 = 0 too)."""
     return first == second
 
 
+@seam
 def is_max_pair(beans: int, config: Config) -> bool:
     """RONDA-10, RONDA-17: a matched pair of the maximum (5, or 4 under simpler rule 2) goes
     to the middle."""
@@ -308,6 +325,7 @@ def penalty_due(state: State) -> bool:
     return state.black > 0
 
 
+@seam
 def has_won(supply: int) -> bool:
     """RONDA-13: the first player with no beans wins."""
     return supply == 0
@@ -332,9 +350,8 @@ def _mismatch(state: State, cup: int, beans: int) -> State:
     if penalty_due(state):
         black, supply = take_penalty(black, supplies[turn])
         supplies = (*supplies[:turn], supply, *supplies[turn + 1:])
-    return State(config=state.config, phase=Phase.LIFT, cups=state.cups, lifted=(),
-                 shown=(cup, beans), black=black, out=state.out, supplies=supplies,
-                 turn=next_seat(state))
+    return attrs.evolve(state, phase=Phase.LIFT, lifted=(), shown=(cup, beans), black=black,
+                        supplies=supplies, turn=next_seat(state))
 
 
 def _lift(state: State, cup: int) -> State:
@@ -343,14 +360,10 @@ def _lift(state: State, cup: int) -> State:
     beans = cups[cup]
     lifted = state.lifted
     if not lifted:
-        return State(config=state.config, phase=Phase.LIFT, cups=cups, lifted=(cup,),
-                     shown=(cup, beans), black=state.black, out=state.out,
-                     supplies=state.supplies, turn=state.turn)
+        return attrs.evolve(state, lifted=(cup,), shown=(cup, beans))
     first = lifted[0]
     if is_match(cups[first], beans):
-        return State(config=state.config, phase=Phase.ADD, cups=cups, lifted=(first, cup),
-                     shown=(cup, beans), black=state.black, out=state.out,
-                     supplies=state.supplies, turn=state.turn)
+        return attrs.evolve(state, phase=Phase.ADD, lifted=(first, cup), shown=(cup, beans))
     return _mismatch(state, cup, beans)
 
 
@@ -368,12 +381,12 @@ def _add(state: State, cup: int) -> State:
     won = has_won(left)
     if beans == 0:
         # RONDA-10: the pair of the maximum is settled; both covered, the turn ends.
-        return State(config=config, phase=Phase.OVER if won else Phase.LIFT, cups=cups,
-                     lifted=(), shown=None, black=black, out=out, supplies=supplies,
-                     turn=turn if won else next_seat(state))
-    return State(config=config, phase=Phase.OVER if won else Phase.CHOOSE, cups=cups,
-                 lifted=() if won else state.lifted, shown=None, black=black,
-                 out=out, supplies=supplies, turn=turn)
+        return attrs.evolve(state, phase=Phase.OVER if won else Phase.LIFT, cups=cups,
+                            lifted=(), shown=None, black=black, out=out, supplies=supplies,
+                            turn=turn if won else next_seat(state))
+    return attrs.evolve(state, phase=Phase.OVER if won else Phase.CHOOSE, cups=cups,
+                        lifted=() if won else state.lifted, shown=None, black=black,
+                        out=out, supplies=supplies)
 
 
 def add_bean(beans: int, supply: int, black: int, out: int, config: Config
@@ -410,29 +423,22 @@ def take_penalty(black: int, supply: int) -> tuple[int, int]:
 
 def _stop(state: State) -> State:
     """RONDA-9: missing a go: both groups covered, the turn passes, no penalty."""
-    return State(config=state.config, phase=Phase.LIFT, cups=state.cups, lifted=(),
-                 shown=None, black=state.black, out=state.out, supplies=state.supplies,
-                 turn=next_seat(state))
+    return attrs.evolve(state, phase=Phase.LIFT, lifted=(), shown=None, turn=next_seat(state))
 
 
 def _keep(state: State, cup: int) -> State:
     """RONDA-8: cover the other group; *cup* stays open for the new lift."""
-    return State(config=state.config, phase=Phase.LIFT, cups=state.cups, lifted=(cup,),
-                 shown=None, black=state.black, out=state.out, supplies=state.supplies,
-                 turn=state.turn)
+    return attrs.evolve(state, phase=Phase.LIFT, lifted=(cup,), shown=None)
 
 
 def _again(state: State) -> State:
     """RONDA-16: simpler rule 1: cover both groups and lift two cups anew."""
-    return State(config=state.config, phase=Phase.LIFT, cups=state.cups, lifted=(),
-                 shown=None, black=state.black, out=state.out, supplies=state.supplies,
-                 turn=state.turn)
+    return attrs.evolve(state, phase=Phase.LIFT, lifted=(), shown=None)
 
 
 def _arrange(state: State, cups: tuple[int, ...]) -> State:
     """RONDA-3: the beans go under the cups; the nominated player (seat 0) begins (RONDA-4)."""
-    return State(config=state.config, phase=Phase.LIFT, cups=cups, lifted=(), shown=None,
-                 black=state.black, out=state.out, supplies=state.supplies, turn=0)
+    return attrs.evolve(state, phase=Phase.LIFT, cups=cups, lifted=(), shown=None, turn=0)
 
 
 # --------------------------------------------------------------------------------------
@@ -459,6 +465,12 @@ def apply(state: State, action: Action) -> State:
     """
     _check_state(state)
     _check_action(action)
+    return StateChecks.built(_apply(state, action))
+
+
+def _apply(state: State, action: Action) -> State:
+    """:func:`apply` without the entry checks: for a state and an action whose types are
+    known to be right (the rules' own, or checked by :func:`apply`)."""
     kind = type(action)
     if kind is Arrange:
         return _apply_arrange(state, action)  # type: ignore[arg-type]
@@ -507,15 +519,23 @@ def apply(state: State, action: Action) -> State:
 
 
 def _check_state(state: object, seat: object = None) -> None:
-    """*state* is a RONDA state (the class only: ``check_state`` is for states that enter)
-    and *seat* is ``None`` or one of its seats.
+    """*state* is a RONDA state whose config is playable and whose fields have exactly their
+    types and shapes (:func:`_shape`), checked once per state object and marked
+    (:mod:`copa_ref.core.entry`), and *seat* is ``None`` or one of its seats: the first line
+    of every entry point. The rules of play are :func:`check_state`'s question, asked where
+    a state enters from JSON: a position set up by hand need not be reachable.
 
     :raises MalformedInputError: otherwise.
+    :raises InvalidStateError: RONDA-1/RONDA-2/RONDA-17 for a config no game is played with.
     """
-    if type(state) is State and (seat is None or (
-            type(seat) is int and 0 <= seat < state.config.players)):
-        return  # the common case, checked without a call
-    check_position(state, State, "a RONDA state", seat, lambda s: s.config.players)
+    if type(state) is not State or state._checked is None:
+        _ENTRY.enter(state)
+    if seat is not None:
+        check_position(state, State, "a RONDA state", seat, _seats)
+
+
+def _seats(state: State) -> int:
+    return state.config.players
 
 
 def _check_action(action: object) -> None:
@@ -582,6 +602,8 @@ def _apply_arrange(state: State, action: Arrange) -> State:
 # Chance, the end, what is seen
 
 
+
+
 def sample_chance(state: State, rng: random.Random) -> Arrange:
     """RONDA-3: shuffle the filled cups (a uniformly random arrangement).
 
@@ -589,6 +611,7 @@ def sample_chance(state: State, rng: random.Random) -> Arrange:
     :raises MalformedInputError: for a value that is not a RONDA state.
     """
     _check_state(state)
+    check_rng(rng)
     if state.phase is not Phase.SET_UP:
         msg = "the cups are arranged already"
         raise IllegalActionError("RONDA-3", msg)
@@ -694,109 +717,194 @@ def total_beans(state: State) -> int:
     return circle_beans(state) + state.black + sum(state.supplies) + state.out
 
 
-def _shape_error(state: State) -> str | None:
-    """What is wrong with the shape of *state*, or ``None``."""
-    def ints(value: object) -> bool:
-        return type(value) is tuple and all(type(v) is int for v in value)
+def _int_ok(value: object) -> bool:
+    """An integer within the codec's bound (``True`` is not one)."""
+    return type(value) is int and -MAX_INT <= value <= MAX_INT
 
-    if not isinstance(state.phase, Phase):
+
+def _ints_ok(value: object) -> bool:
+    """A tuple of integers within the codec's bound."""
+    return type(value) is tuple and all([_int_ok(v) for v in value])
+
+
+def _shape_error(state: State) -> str | None:
+    """What is wrong with the types and shape of *state* (a ``MalformedInputError``), or
+    ``None``: every field of exactly its type, integers within the codec's bound, one supply
+    per seat, ten places or none, the mover a seat. The config is checked already."""
+    n = state.config.players
+    if type(state.phase) is not Phase:
         return "phase is not a RONDA phase"
-    if not (ints(state.cups) and ints(state.lifted) and ints(state.supplies)):
+    if not (_ints_ok(state.cups) and _ints_ok(state.lifted) and _ints_ok(state.supplies)):
         return "cups, lifted and supplies are lists of integers"
-    if state.shown is not None and not (ints(state.shown) and len(state.shown) == 2):
+    shown = state.shown
+    if shown is not None and not (_ints_ok(shown) and len(shown) == 2):
         return "shown is null or [place, beans]"
-    for name in ("black", "out", "turn"):
-        if type(getattr(state, name)) is not int:
-            return f"{name} is not an integer"
-    if len(state.supplies) != state.config.players:
-        return f"supplies has one entry per seat ({state.config.players})"
+    if not (_int_ok(state.black) and _int_ok(state.out) and _int_ok(state.turn)):
+        return "black, out and turn are integers"
+    if len(state.supplies) != n:
+        return f"supplies has one entry per seat ({n})"
     if len(state.cups) not in (0, PLACES):
         return f"cups has {PLACES} places (none before the arrangement)"
+    # RONDA-4: the mover is a seat.
+    if not 0 <= state.turn < n:
+        return f"turn {state.turn} is no seat (0 to {n - 1})"
     return None
 
 
-def _state_error(state: State) -> tuple[str, str] | None:
-    """The first rule *state* breaks, or ``None``; the shape must be right already."""
+def _shape(state: State) -> None:
+    """The shape of a RONDA state: a playable config, then :func:`_shape_error`.
+
+    :raises MalformedInputError: naming the first field not shaped right.
+    :raises InvalidStateError: RONDA-1/RONDA-2/RONDA-17 for a config no game is played with.
+    """
+    check_config(state.config)
+    shape = _shape_error(state)
+    if shape is not None:
+        msg = f"malformed RONDA state: {shape}"
+        raise MalformedInputError(msg)
+
+
+def _open_pair(state: State) -> list[int]:
+    return [state.cups[c] for c in state.lifted]
+
+
+@rule("RONDA-2")
+def _starting_supplies(state: State) -> str | None:
+    # RONDA-2: every player starts with his beans.
     config = state.config
-    n = config.players
-    phase = state.phase
-    top = config.max_beans
-    # RONDA-4: the mover is a seat.
-    if not 0 <= state.turn < n:
-        return "RONDA-4", f"seat {state.turn} is no seat of {n}"
-    # RONDA-15: no count is negative, and every bean is there.
-    counts = (*state.cups, *state.supplies, state.black, state.out)
-    if min(counts) < 0:
-        return "RONDA-15", "a count is negative"
-    expected = CIRCLE_BEANS + n * starting_beans(config)
-    if total_beans(state) != expected:
-        return "RONDA-15", f"{total_beans(state)} beans in play, not {expected}"
-    # RONDA-3: the cups are arranged exactly when the game is past its set-up.
-    if (phase is Phase.SET_UP) != (not state.cups):
-        return "RONDA-3", f"phase {phase.value} with {len(state.cups)} cups arranged"
-    if phase is Phase.SET_UP:
-        if state.lifted or state.shown is not None or state.turn != 0:
-            return "RONDA-3", "nothing is lifted before the arrangement"
-        if state.supplies != (starting_beans(config),) * n:
-            return "RONDA-2", "every player starts with his beans"
-        return None
-    # RONDA-10 / RONDA-17: no cup holds more than the maximum.
-    if max(state.cups) > top:
-        return ("RONDA-17" if top == 4 else "RONDA-10"), f"a cup holds {max(state.cups)} beans"
-    # RONDA-18: without penalty beans the black cup stays empty.
-    if not config.penalty_beans and state.black:
-        return "RONDA-18", "the black cup holds beans without penalty beans"
-    # RONDA-10 / RONDA-12: the black cup holds at most one group and its bean; out of the
-    # game go whole groups.
-    if state.black > top + 1 or state.out % (top + 1):
-        return "RONDA-12", f"black cup {state.black}, out {state.out}: not whole groups"
-    # RONDA-5: at most two cups lifted, each once, each a place of the circle.
+    if state.phase is Phase.SET_UP and state.supplies != (starting_beans(config),) * len(
+            state.supplies):
+        return "every player starts with his beans"
+    return None
+
+
+@rule("RONDA-3")
+def _arrangement(state: State) -> str | None:
+    # RONDA-3: the cups are arranged exactly when the game is past its set-up; before it
+    # nothing is lifted or shown, and the nominated player (seat 0) will begin.
+    arranged = state.phase is not Phase.SET_UP
+    if arranged != bool(state.cups):
+        return f"phase {state.phase.value} with {len(state.cups)} cups arranged"
+    if not arranged and (state.lifted or state.shown is not None or state.turn != 0):
+        return "nothing is lifted before the arrangement"
+    return None
+
+
+@rule("RONDA-5")
+def _lifted(state: State) -> str | None:
+    # RONDA-5: at most two cups lifted, each once, each a place of the circle; a lift is due
+    # with at most one open.
     lifted = state.lifted
     if len(lifted) > 2 or len(set(lifted)) != len(lifted) or any(
             not 0 <= c < PLACES for c in lifted):
-        return "RONDA-5", f"lifted cups {list(lifted)}"
-    if state.shown is not None:
-        place, beans = state.shown
-        if not 0 <= place < PLACES or state.cups[place] != beans:
-            return "RONDA-14", f"shown {list(state.shown)} is not what the cup holds"
-    # RONDA-13: the game is over exactly when the mover has no beans; no one else has none.
-    zeros = [s for s in range(n) if has_won(state.supplies[s])]
-    if phase is Phase.OVER:
-        if zeros != [state.turn] or lifted:
-            return "RONDA-13", f"game over with players {zeros} out of beans"
-        return None
-    if zeros:
-        return "RONDA-13", f"seat {zeros[0]} has no beans, but the game goes on"
-    pair = [state.cups[c] for c in lifted]
-    if phase is Phase.LIFT and len(lifted) > 1:
-        return "RONDA-5", "a lift is due with two cups open"
-    if phase is Phase.ADD and (len(pair) != 2 or pair[0] != pair[1]):
-        return "RONDA-7", f"a bean is to be added with cups {pair} open"
-    if phase is Phase.CHOOSE and (len(pair) != 2 or abs(pair[0] - pair[1]) != 1):
-        return "RONDA-8", f"a choice after adding with cups {pair} open"
+        return f"lifted cups {list(lifted)}"
+    if state.phase is Phase.LIFT and len(lifted) > 1:
+        return "a lift is due with two cups open"
     return None
+
+
+@rule("RONDA-7")
+def _matched(state: State) -> str | None:
+    # RONDA-7: a bean is added to one of two open cups that match.
+    pair = _open_pair(state)
+    if state.phase is Phase.ADD and (len(pair) != 2 or not is_match(pair[0], pair[1])):
+        return f"a bean is to be added with cups {pair} open"
+    return None
+
+
+@rule("RONDA-8")
+def _choice(state: State) -> str | None:
+    # RONDA-8: after the bean, the two open groups differ by that bean.
+    pair = _open_pair(state)
+    if state.phase is Phase.CHOOSE and (len(pair) != 2 or abs(pair[0] - pair[1]) != 1):
+        return f"a choice after adding with cups {pair} open"
+    return None
+
+
+def _most(state: State) -> str | None:
+    # RONDA-10 (RONDA-17: or 4 under simpler rule 2): no cup holds more than the maximum.
+    if state.cups and max(state.cups) > state.config.max_beans:
+        return f"a cup holds {max(state.cups)} beans"
+    return None
+
+
+_at_most_five = rule("RONDA-10")(lambda state: None if state.config.max_beans == 4 else
+                                 _most(state))
+_at_most_four = rule("RONDA-17")(lambda state: None if state.config.max_beans != 4 else
+                                 _most(state))
+
+
+@rule("RONDA-12")
+def _groups(state: State) -> str | None:
+    # RONDA-12: the black cup holds at most one group and its bean; out of the game go
+    # whole groups.
+    top = state.config.max_beans
+    if state.black > top + 1 or state.out % (top + 1):
+        return f"black cup {state.black}, out {state.out}: not whole groups"
+    return None
+
+
+@rule("RONDA-13")
+def _winner(state: State) -> str | None:
+    # RONDA-13: the game is over exactly when the mover has no beans; no one else has none.
+    zeros = [s for s, supply in enumerate(state.supplies) if has_won(supply)]
+    if state.phase is Phase.OVER and (zeros != [state.turn] or state.lifted):
+        return f"game over with players {zeros} out of beans"
+    if state.phase is not Phase.OVER and zeros:
+        return f"seat {zeros[0]} has no beans, but the game goes on"
+    return None
+
+
+@rule("RONDA-14")
+def _shown(state: State) -> str | None:
+    # RONDA-14: what the last lift showed is what that cup holds.
+    shown = state.shown
+    if shown is not None and (not 0 <= shown[0] < PLACES or state.cups[shown[0]] != shown[1]):
+        return f"shown {list(shown)} is not what the cup holds"
+    return None
+
+
+@rule("RONDA-15")
+def _conserved(state: State) -> str | None:
+    # RONDA-15: no count is negative, and every bean is there.
+    if min((*state.cups, *state.supplies, state.black, state.out)) < 0:
+        return "a count is negative"
+    expected = CIRCLE_BEANS + state.config.players * starting_beans(state.config)
+    if total_beans(state) != expected:
+        return f"{total_beans(state)} beans in play, not {expected}"
+    return None
+
+
+@rule("RONDA-18")
+def _no_penalty_beans(state: State) -> str | None:
+    # RONDA-18: without penalty beans the black cup stays empty.
+    if not state.config.penalty_beans and state.black:
+        return "the black cup holds beans without penalty beans"
+    return None
+
+
+CHECKS: StateChecks[State] = StateChecks(
+    cls=State, what="a RONDA state", shape=_shape,
+    rules=(_starting_supplies, _arrangement, _lifted, _matched, _choice, _at_most_five,
+           _groups, _winner, _shown, _conserved, _at_most_four, _no_penalty_beans))
+"""The checks of a RONDA state: its shape, then one check per rule in the order of
+``specs/ronda.md`` (:class:`~copa_ref.core.entry.StateChecks`)."""
+
+_ENTRY: StateChecks[State] = attrs.evolve(CHECKS, shape=_shape, rules=())
+"""The entry check of the public functions: the class and the shape, once per object."""
 
 
 def check_state(state: State) -> None:
     """Raise the precise error if *state* could not arise from legal play.
 
-    :raises MalformedInputError: when a field has the wrong shape or type.
-    :raises InvalidStateError: naming the rule the state contradicts.
+    :raises MalformedInputError: for a value that is not a RONDA state, or a field of the
+        wrong shape or type (an integer beyond the codec's bound included).
+    :raises InvalidStateError: naming the first rule, in spec order, the state (or its
+        config) contradicts.
     """
-    _check_state(state)
-    check_config(state.config)
-    shape = _shape_error(state)
-    if shape is not None:
-        raise MalformedInputError(f"malformed RONDA state: {shape}")
-    error = _state_error(state)
-    if error is not None:
-        raise InvalidStateError(*error)
+    CHECKS.check(state)
 
 
 def well_formed(state: State) -> bool:
     """Whether *state* could arise from legal play (pure, total, never raises)."""
-    try:
-        check_state(state)
-    except Exception:
-        return False
-    return True
+    return CHECKS.well_formed(state)

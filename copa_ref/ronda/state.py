@@ -10,6 +10,8 @@ import enum
 
 import attrs
 
+from copa_ref.core.entry import memo_slot
+
 __all__ = [
     "CIRCLE_BEANS",
     "COUNTS",
@@ -71,6 +73,10 @@ class Config:
 @attrs.frozen(kw_only=True)
 class State:
     """A RONDA position. ``cups`` is hidden from every seat (RONDA-14)."""
+
+    _checked = memo_slot()
+    """Whether the rules checked this state where it entered, or built it (a memo slot of
+    :mod:`copa_ref.core.entry`: no field, never compared, encoded or copied)."""
 
     config: Config
     """The options in force."""

@@ -519,7 +519,7 @@ class TestConservation:
         good = new_game()
         cases = {
             "HOPPER-3": State(good.config, (40, 39), good.tray, 0, (), Phase.AIM, 0),
-            "HOPPER-19": State(good.config, (41, -1), good.tray, 0, (), Phase.AIM, 0),
+            "HOPPER-19": State(good.config, (81, -1), good.tray, 0, (), Phase.AIM, 0),
             "HOPPER-8": State(good.config, (36, 40), ((0, 4), *good.tray[1:]), 0, (),
                               Phase.AIM, 0),
             "HOPPER-2": State(good.config, good.hands, good.tray[1:], 0, (), Phase.AIM, 0),

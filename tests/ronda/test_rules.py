@@ -452,7 +452,6 @@ class TestConservation:
         ({"cups": (6, 0, 1, 3, 2, 2, 0, 4, 1, 1)}, "RONDA-10"),
         ({"lifted": (0, 1, 2)}, "RONDA-5"),
         ({"supplies": (0, 10), "cups": (3, 0, 1, 4, 2, 2, 0, 4, 1, 13)}, "RONDA-10"),
-        ({"turn": 2}, "RONDA-4"),
         ({"phase": Phase.ADD, "lifted": (0, 1)}, "RONDA-7"),
         ({"shown": (0, 1)}, "RONDA-14"),
         ({"black": 7, "supplies": (6, 7)}, "RONDA-12"),
@@ -463,6 +462,14 @@ class TestConservation:
         with pytest.raises(InvalidStateError) as info:
             check_state(bad)
         assert info.value.rule == rule, str(info.value)
+
+    def test_mover_not_a_seat(self) -> None:
+        """RONDA-4: a mover that is no seat is not even shaped right (every entry point)."""
+        bad = attrs.evolve(arranged(), turn=2)
+        with pytest.raises(MalformedInputError):
+            check_state(bad)
+        with pytest.raises(MalformedInputError):
+            to_move(bad)
 
 
 @pytest.mark.rule("RONDA-16")
