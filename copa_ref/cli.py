@@ -137,14 +137,18 @@ def _shows_progress(args: argparse.Namespace) -> bool:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from copa_ref.conformance.corpus_files import corpus_dir, export_corpus
+    from copa_ref.conformance.corpus_files import ExportError, corpus_dir, export_corpus
+    from copa_ref.core.codec import clip
 
     source = corpus_dir()
     dest = Path(args.dir)
     if dest.resolve() == source.resolve():
         msg = f"{dest} is the corpus itself; export writes a copy elsewhere"
         raise CommandError(msg)
-    written = export_corpus(dest, source)
+    try:
+        written = export_corpus(dest, source)
+    except (ExportError, OSError) as exc:
+        raise CommandError(f"cannot export: {clip(str(exc))}") from None
     version = (source / "VERSION").read_text().strip()
     print(f"corpus {version}: {len(written)} files written to {dest}")
     return 0

@@ -136,3 +136,64 @@ def test_printable_escapes_control_characters() -> None:
     shown = printable("copa\x1b[2J\x1b]0;pwned\x07\u202e\r\n" + "x" * 5000)
     assert not any(ord(c) < 32 or 0x7f <= ord(c) < 0xa0 or c == "\u202e" for c in shown)
     assert shown.startswith("copa\\x1b[2J") and len(shown) <= 600
+
+
+# -- export onto a hostile folder ------------------------------------------------------------
+
+
+def _export(dest: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    from copa_ref.cli import main
+
+    status = main(["conformance", "export", str(dest)])
+    return status, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("plant", ["folder link", "file link", "fifo"])
+def test_export_never_writes_through_a_link(plant: str, tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """A link (to a folder or a file) or a FIFO already where the export writes: one line
+    on stderr, exit status 2, and nothing written outside the folder."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    victim = outside / "victim.json"
+    victim.write_text("keep")
+    dest = tmp_path / "dest"
+    (dest / "cases" / "kala").mkdir(parents=True)
+    if plant == "folder link":
+        (dest / "cases" / "kala").rmdir()
+        (dest / "cases" / "kala").symlink_to(outside, target_is_directory=True)
+    elif plant == "file link":
+        (dest / "cases" / "kala" / "traces.json").symlink_to(victim)
+    else:
+        os.mkfifo(dest / "cases" / "kala" / "traces.json")
+    status, err = _export(dest, capsys)
+    assert status == 2
+    assert len(err.strip().splitlines()) == 1 and "cases/kala" in err, err
+    assert sorted(p.name for p in outside.iterdir()) == ["victim.json"]
+    assert victim.read_text() == "keep"
+    TALLY["hostile export folders"] += 1
+
+
+@pytest.mark.parametrize("where", ["a file", "under a file"])
+def test_export_onto_a_file_is_refused(where: str, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """``export FILE`` or ``export FILE/sub``: one line on stderr, exit status 2."""
+    existing = tmp_path / "existing"
+    existing.write_text("keep")
+    status, err = _export(existing if where == "a file" else existing / "sub", capsys)
+    assert status == 2 and len(err.strip().splitlines()) == 1, err
+    assert err.startswith("copa-ref: cannot export: ")
+    assert existing.read_text() == "keep"
+
+
+def test_export_through_a_linked_destination(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """The folder named on the command line may itself be a link (the user chose it); an
+    export over a previous export replaces its files."""
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "link").symlink_to(real, target_is_directory=True)
+    for _ in range(2):
+        status, err = _export(tmp_path / "link", capsys)
+        assert status == 0, err
+    assert (real / "VERSION").is_file() and (real / "cases" / "kala" / "traces.json").is_file()
