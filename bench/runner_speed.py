@@ -16,7 +16,8 @@ import sys
 import time
 
 from copa_ref.conformance.channel import SubprocessChannel
-from copa_ref.conformance.runner import Runner, load_corpus
+from copa_ref.conformance.corpus import load_corpus
+from copa_ref.conformance.runner import Runner
 
 ECHO = [sys.executable, "-u", "-c",
         "import sys\nfor line in sys.stdin:\n    sys.stdout.write(line)\n    sys.stdout.flush()"]

@@ -105,7 +105,7 @@ def _engine(args: argparse.Namespace) -> int:
 # -- the corpus ----------------------------------------------------------------------------
 
 def _generate(args: argparse.Namespace) -> int:
-    from copa_ref.conformance.corpus_files import NoCheckoutError, checkout_corpus
+    from copa_ref.conformance.corpus import NoCheckoutError, checkout_corpus
     from copa_ref.conformance.generate import write_corpus
 
     try:
@@ -137,7 +137,7 @@ def _shows_progress(args: argparse.Namespace) -> bool:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from copa_ref.conformance.corpus_files import ExportError, corpus_dir, export_corpus
+    from copa_ref.conformance.corpus import ExportError, corpus_dir, export_corpus
     from copa_ref.core.codec import clip
 
     source = corpus_dir()

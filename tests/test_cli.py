@@ -12,7 +12,7 @@ import pytest
 
 from copa_ref import cli
 from copa_ref.cli import build_parser, main
-from copa_ref.conformance import corpus_files
+from copa_ref.conformance import corpus as corpus_module
 from copa_ref.games import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,7 +81,7 @@ class TestCorpusCommands:
         """``conformance export DIR`` copies the published corpus, byte for byte."""
         assert main(["conformance", "export", str(tmp_path / "out")]) == 0
         corpus = ROOT / "conformance"
-        for pattern in corpus_files.PUBLISHED:
+        for pattern in corpus_module.PUBLISHED:
             for path in corpus.glob(pattern):
                 copy = tmp_path / "out" / path.relative_to(corpus)
                 assert copy.read_bytes() == path.read_bytes()
@@ -96,7 +96,7 @@ class TestCorpusCommands:
             self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
         """Run from an installed package, ``generate`` without ``--out`` writes nothing and
         says why."""
-        monkeypatch.setattr(corpus_files, "checkout_root", lambda: None)
+        monkeypatch.setattr(corpus_module, "checkout_root", lambda: None)
         assert main(["conformance", "generate"]) == 2
         err = capsys.readouterr().err
         assert "not from a checkout" in err and "export" in err

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from copa_ref.conformance.corpus_files import PACKAGE, PUBLISHED, checkout_root, corpus_dir
+from copa_ref.conformance.corpus import PACKAGE, PUBLISHED, checkout_root, corpus_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "conformance"
@@ -54,7 +54,7 @@ class TestPackaging:
 
     def test_corpus_mapped(self) -> None:
         """The data package is the top-level ``conformance/`` folder, with the same files as
-        :data:`~copa_ref.conformance.corpus_files.PUBLISHED` names."""
+        :data:`~copa_ref.conformance.corpus.PUBLISHED` names."""
         assert SETUPTOOLS["package-dir"] == {PACKAGE: "conformance"}
         assert tuple(SETUPTOOLS["package-data"][PACKAGE]) == PUBLISHED
 

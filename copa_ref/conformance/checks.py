@@ -19,6 +19,7 @@ from copa_ref.core import (
     canonical_json,
 )
 from copa_ref.core.codec import structure
+from copa_ref.core.replay import BAD_DATA, replay
 
 __all__ = ["broken_rule", "json_diff", "out_of_range", "reference_refusal", "shown"]
 
@@ -94,10 +95,6 @@ def json_diff(expected: JSON, actual: JSON, path: str = "", limit: int = 12) -> 
     return lines
 
 
-_UNREADABLE = (ValueError, TypeError, KeyError, IndexError, AttributeError)
-"""What decoding or checking a misshapen report raises (``MalformedInputError`` and
-``RuleViolation`` are ``ValueError``s)."""
-
 
 def _step_violation(game: Any, before: JSON | None, action: JSON | None,
                     after_state: Any) -> InvariantViolation | None:
@@ -111,13 +108,13 @@ def _step_violation(game: Any, before: JSON | None, action: JSON | None,
     try:
         before_state = game.state_from_json(before)
         decoded = game.action_from_json(action)
-    except _UNREADABLE:
+    except BAD_DATA:
         return None
     try:
         game.check_invariants(before_state, decoded, after_state)
     except InvariantViolation as exc:
         return exc
-    except _UNREADABLE:
+    except BAD_DATA:
         return None
     return None
 
@@ -134,7 +131,7 @@ def broken_rule(game: Any, hook: Any, before: JSON | None, action: JSON | None,
             hook(before, action, after)
         except InvariantViolation as exc:
             return exc.rule, exc.message
-        except _UNREADABLE as exc:
+        except BAD_DATA as exc:
             return None, f"the reported public view is malformed: {type(exc).__name__}: {exc}"
     if game.observation_type is not game.state_type:
         return None
@@ -159,16 +156,14 @@ def reference_refusal(game: Any, config: JSON, actions: list[JSON], action: JSON
     """The rule under which the reference refuses *action* after *actions* (``None`` when it
     accepts it or the history cannot be replayed)."""
     try:
-        state = game.new_game(game.config_from_json(config))
-        for done in actions:
-            state = game.apply(state, game.action_from_json(done))
+        state = replay(game, game.config_from_json(config), actions)[-1]
         candidate = game.action_from_json(action)
-    except (ValueError, TypeError):
+    except BAD_DATA:
         return None
     try:
         game.apply(state, candidate)
     except RuleViolation as exc:
         return exc.rule
-    except (ValueError, TypeError):
+    except BAD_DATA:
         return None
     return None

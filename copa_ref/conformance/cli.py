@@ -16,17 +16,17 @@ from typing import IO, Any
 
 from copa_ref import __version__
 from copa_ref.conformance.channel import EngineFailure, SubprocessChannel
-from copa_ref.conformance.observables import CORPUS_DIR, PROTOCOL_VERSION
-from copa_ref.conformance.report import Tally, describe_failure, summary, write_line
-from copa_ref.conformance.runner import (
+from copa_ref.conformance.corpus import (
+    CORPUS_DIR,
     Case,
     Filters,
-    HandshakeError,
-    Runner,
     corpus_version,
     load_corpus,
     select,
 )
+from copa_ref.conformance.observables import PROTOCOL_VERSION
+from copa_ref.conformance.report import Tally, describe_failure, summary, write_line
+from copa_ref.conformance.runner import HandshakeError, Runner
 
 __all__ = ["UsageError", "describe_failure", "run"]
 

@@ -16,17 +16,14 @@ from typing import Any
 import attrs
 
 from copa_ref.conformance.observables import observables
-from copa_ref.conformance.scenarios import AnyRecord, Report
+from copa_ref.conformance.vocabulary import AnyRecord, Report
 from copa_ref.core import JSON, MoverKind, canonical_json
 from copa_ref.core.misreading import Misreading, misread
+from copa_ref.core.replay import BAD_DATA, replay
 
 __all__ = ["Alternative", "Explanation", "alternatives", "explain", "report_matches"]
 
 AnyGame = Any
-
-_UNREPLAYABLE = (ValueError, TypeError, KeyError, IndexError, AttributeError, AssertionError,
-                 RecursionError)
-"""What a replay under another reading may raise (a refused action, a bad config)."""
 
 
 @attrs.frozen
@@ -89,7 +86,7 @@ def alternatives(record: AnyRecord, config: Any) -> Iterator[Alternative]:
             try:
                 other = game.config_from_json({**given, reading.option: value})
                 game.new_game(other)
-            except _UNREPLAYABLE:
+            except BAD_DATA:
                 continue
             shown = value if isinstance(value, str) else canonical_json(value)
             yield Alternative(f"{reading.option}={shown} ({reading.question})", reading.rule,
@@ -97,7 +94,7 @@ def alternatives(record: AnyRecord, config: Any) -> Iterator[Alternative]:
     for misreading in record.misreadings:
         try:
             misread_game = _misread(game, misreading)
-        except _UNREPLAYABLE:
+        except BAD_DATA:
             continue
         yield Alternative(f"{misreading.slug}: {misreading.description}", misreading.rule,
                           misread_game, config, config)
@@ -152,17 +149,13 @@ def replays(alternative: Alternative, actions: Sequence[JSON],
     last = max(reports, default=0)
     try:
         given = game.to_json(alternative.given)
-        state = game.new_game(alternative.config)
+        states = replay(game, alternative.config, actions[:last])
         # The failing step first: most alternatives are ruled out there.
-        states = [state]
-        for action in actions[:last]:
-            state = game.apply(state, game.action_from_json(action))
-            states.append(state)
         if not report_matches(game, states[last], reports[last], rule_ids, given):
             return False
         return all(report_matches(game, states[step], report, rule_ids, given)
                    for step, report in reports.items() if step != last)
-    except _UNREPLAYABLE:
+    except BAD_DATA:
         return False
 
 

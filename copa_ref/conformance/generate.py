@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from copa_ref.conformance.corpus_files import checkout_corpus
+from copa_ref.conformance.corpus import checkout_corpus
 from copa_ref.conformance.observables import (
     CORPUS_VERSION,
     observables,
@@ -29,7 +29,7 @@ from copa_ref.conformance.observables import (
     sorted_actions,
 )
 from copa_ref.conformance.registry import record_of
-from copa_ref.conformance.scenarios import AnyRecord, CountSpec, Scenario
+from copa_ref.conformance.vocabulary import AnyRecord, CountSpec, Scenario
 from copa_ref.core import JSON, MoverKind, RuleViolation, canonical_json
 from copa_ref.games import GAMES
 
@@ -522,7 +522,7 @@ def corpus_file(game: str, kind: str, cases: list[Case]) -> str:
 def write_corpus(out: Path | None = None, *,
                  progress: Progress | None = None) -> dict[str, dict[str, int]]:
     """Write the corpus under *out* (default: the checkout's ``conformance/``; refused with
-    :class:`~copa_ref.conformance.corpus_files.NoCheckoutError` in an installed copy);
+    :class:`~copa_ref.conformance.corpus.NoCheckoutError` in an installed copy);
     returns the case counts by game and kind. *progress* as for :func:`generate`."""
     out = checkout_corpus() if out is None else out
     (out / "cases").mkdir(parents=True, exist_ok=True)

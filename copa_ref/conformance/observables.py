@@ -7,14 +7,11 @@ none at chance nodes), the public view ``observe(state, None)`` and the outcome.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from copa_ref.conformance.corpus_files import corpus_dir
 from copa_ref.core import JSON, MoverKind, canonical_json
 
 __all__ = [
-    "CORPUS_DIR",
     "CORPUS_VERSION",
     "PROTOCOL_VERSION",
     "observables",
@@ -27,10 +24,6 @@ CORPUS_VERSION = "2.0.0"
 
 PROTOCOL_VERSION = "1.0"
 """The version of the engine protocol (``conformance/README.md``)."""
-
-CORPUS_DIR: Path = corpus_dir()
-"""The published corpus: the checkout's ``conformance/`` folder, or the copy an installed
-package carries (:mod:`copa_ref.conformance.corpus_files`)."""
 
 
 def sorted_actions(game: Any, actions: tuple[Any, ...]) -> list[JSON]:

@@ -1,20 +1,20 @@
 """The conformance records of the games, listed explicitly by name.
 
 As :mod:`copa_ref.games` lists the games, this module lists their conformance records
-(:class:`~copa_ref.conformance.scenarios.GameRecord`): the generator and the runner reach a
+(:class:`~copa_ref.conformance.vocabulary.GameRecord`): the generator and the runner reach a
 game's scenarios, view rules, readings, misreadings and diagnosis only through it. A game
 without a record has no corpus.
 """
 
 from __future__ import annotations
 
-from copa_ref.conformance.scenarios import AnyRecord
-from copa_ref.conformance.scenarios.copas import RECORD as COPAS
-from copa_ref.conformance.scenarios.da_capo import RECORD as DA_CAPO
-from copa_ref.conformance.scenarios.hopper import RECORD as HOPPER
-from copa_ref.conformance.scenarios.kala import RECORD as KALA
-from copa_ref.conformance.scenarios.kopa import RECORD as KOPA
-from copa_ref.conformance.scenarios.ronda import RECORD as RONDA
+from copa_ref.conformance.copas.record import RECORD as COPAS
+from copa_ref.conformance.da_capo.record import RECORD as DA_CAPO
+from copa_ref.conformance.hopper.record import RECORD as HOPPER
+from copa_ref.conformance.kala.record import RECORD as KALA
+from copa_ref.conformance.kopa.record import RECORD as KOPA
+from copa_ref.conformance.ronda.record import RECORD as RONDA
+from copa_ref.conformance.vocabulary import AnyRecord
 
 __all__ = ["RECORDS", "record_of"]
 

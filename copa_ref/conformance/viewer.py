@@ -21,7 +21,8 @@ from typing import Any
 
 import attrs
 
-from copa_ref.conformance.observables import CORPUS_DIR, observables
+from copa_ref.conformance.corpus import CORPUS_DIR
+from copa_ref.conformance.observables import observables
 from copa_ref.core import JSON, Misreading, canonical_json, misread
 
 __all__ = [

@@ -18,7 +18,6 @@ viewer page per corpus case.
 from __future__ import annotations
 
 import html
-import importlib
 import json
 import math
 import re
@@ -27,7 +26,6 @@ from typing import Any
 
 from docutils import nodes
 from docutils.parsers.rst import directives
-from firing import FIRING
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.domains import Domain
@@ -35,6 +33,7 @@ from sphinx.errors import ExtensionError
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
+from copa_ref.conformance.registry import record_of
 from copa_ref.conformance.viewer import (
     Frame,
     action_words,
@@ -49,8 +48,10 @@ from copa_ref.games import GAMES
 
 logger = logging.getLogger(__name__)
 
-RULE_ID = re.compile(r"\b(?:(?:KALA|RONDA|HOPPER|DACAPO|KOPA|COPAS)-Q?\d+|P-\d+)\b")
-"""A rule ID, a register entry ID or a protocol section ID."""
+RULE_ID = re.compile(r"\b(?:(?:" + "|".join(sorted(game.prefix for game in GAMES.values()))
+                     + r")-Q?\d+|P-\d+)\b")
+"""A rule ID, a register entry ID or a protocol section ID (the prefixes are the
+registry's)."""
 _HEADING = re.compile(r"^(" + RULE_ID.pattern + r")\.?\s")
 
 PICTURE_EVERY = 100
@@ -79,15 +80,10 @@ def _case_frames(case_id: str) -> list[Frame]:
 
 
 def _misreadings(game_name: str) -> list[Any]:
-    """Every misreading known for a game: its catalogue and the kill-matrix mutants."""
-    found: list[Any] = list(FIRING.get(game_name, ()))
-    for module, name in ((f"copa_ref.{game_name}.misreadings", "MISREADINGS"),
-                         (f"tests.{game_name}.mutants", "MUTANTS")):
-        try:
-            found.extend(getattr(importlib.import_module(module), name, ()))
-        except ImportError:
-            continue
-    return found
+    """Every misreading known for a game: its catalogue's (the rule book's own, the common
+    misreadings, the kill-matrix mutants)."""
+    record = record_of(game_name)
+    return [] if record is None else list(record.catalogue.everything())
 
 
 def _picture_seat(game: Any, frame: Frame) -> int | None:

@@ -10,13 +10,13 @@ dealer) is tried with the most seats the game allows.
 from __future__ import annotations
 
 import enum
-import importlib
 import typing
 from typing import Any
 
 import attrs
 
 from copa_ref.adapters import parameters
+from copa_ref.conformance.registry import RECORDS
 from copa_ref.core import Game
 from copa_ref.core.codec import JSON
 from copa_ref.core.errors import InvalidStateError
@@ -73,7 +73,7 @@ def _config(game: Game[Any, Any, Any, Any], option: str, value: JSON) -> Any | N
 def option_configs(name: str) -> list[tuple[str, Any]]:
     """``(label, config)`` for the default config and each value of each option once."""
     game = GAMES[name]
-    record = importlib.import_module(f"copa_ref.conformance.scenarios.{name}").RECORD
+    record = RECORDS[name]
     found: list[tuple[str, Any]] = [("default", game.default_config())]
     for option in attrs.fields(game.config_type):
         for value in _values(game, option, record):

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from copa_ref.conformance.channel import SubprocessChannel
-from copa_ref.conformance.runner import Filters, Runner, load_corpus, select
+from copa_ref.conformance.corpus import Filters, load_corpus, select
+from copa_ref.conformance.runner import Runner
 
 HERE = Path(__file__).resolve().parent
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from copa_ref.conformance.corpus import CORPUS_DIR, load_corpus
 from copa_ref.conformance.generate import corpus_file, generate
-from copa_ref.conformance.observables import CORPUS_DIR, CORPUS_VERSION
-from copa_ref.conformance.runner import load_corpus
+from copa_ref.conformance.observables import CORPUS_VERSION
 from copa_ref.games import GAMES
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from copa_ref.conformance.channel import EngineFailure, _checked, _plain_loads
+from copa_ref.conformance.corpus import Filters, load_corpus, select
 from copa_ref.conformance.engine import MemoEngine, ReferenceEngine, serve
-from copa_ref.conformance.runner import Filters, load_corpus, select
 from copa_ref.core import MalformedInputError
 from copa_ref.core.codec import LIMITS, canonical_json, loads
 

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from copa_ref.conformance.channel import STDERR_TAIL, SubprocessChannel, printable
-from copa_ref.conformance.runner import Filters, Runner, load_corpus, select
+from copa_ref.conformance.corpus import Filters, load_corpus, select
+from copa_ref.conformance.runner import Runner
 from tests.fuzz.conftest import TALLY
 from tests.fuzz.strategies import LONG
 

@@ -1,11 +1,12 @@
 """The kill matrix: every mutant of every game against the whole corpus.
 
-A mutant (``tests/<game>/mutants.py``) is the reference with one rule misread. The corpus
+A mutant (the ``mutants`` of a game's catalogue, ``copa_ref/conformance/<game>/
+misreadings.py``) is the reference with one rule misread. The corpus
 must fail every mutant, every case a mutant fails must name the misread rule first, and
 every hand-made case (a scenario trace or a count) must fail some mutant of the rules it
-claims; rules with no one-rule mutant are listed in the game's ``UNMUTATABLE`` with the
-reason. Games are picked up from the registry: any registered game with a
-``tests/<game>/mutants.py`` is in the matrix.
+claims; rules with no one-rule mutant are listed in the catalogue's ``unmutatable`` with
+the reason. Every game of the registry is in the matrix, its catalogue taken from its
+conformance record.
 
 Everything runs in-process through the runner; each misread game is built once. A case in
 which the misread game answers every request exactly as the reference does is not run: the
@@ -17,66 +18,57 @@ runner passes the reference (the corpus tests check it), so it passes that case 
 from __future__ import annotations
 
 import functools
-import importlib
-import importlib.util
 import os
 import re
 import time
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import attrs
 import pytest
 
 from copa_ref.conformance.channel import InProcessChannel
+from copa_ref.conformance.corpus import Filters, load_corpus, select
 from copa_ref.conformance.engine import ProtocolError, ReferenceEngine
 from copa_ref.conformance.registry import record_of
-from copa_ref.conformance.runner import CaseResult, Filters, Runner, load_corpus, select
+from copa_ref.conformance.runner import CaseResult, Runner
+from copa_ref.conformance.vocabulary import Catalogue
 from copa_ref.core import JSON, Misreading, MoverKind, RuleViolation, misread
 from copa_ref.games import GAMES
 
 SPECS = Path(__file__).resolve().parents[2] / "specs"
 
 
-def _mutants_module(game: str) -> ModuleType | None:
-    name = f"tests.{game}.mutants"
-    if importlib.util.find_spec(f"tests.{game}") is None or importlib.util.find_spec(
-            name) is None:
-        return None
-    return importlib.import_module(name)
+def catalogue_of(game: str) -> Catalogue:
+    """The game's misreading catalogue (``copa_ref/conformance/<game>/misreadings.py``), from
+    its conformance record: a registered game without one fails
+    ``tests/test_completeness.py``."""
+    record = record_of(game)
+    assert record is not None, f"{game} has no conformance record"
+    return record.catalogue
 
 
 MATRIX_GAMES = tuple(sorted(
-    game for game in GAMES if _mutants_module(game) is not None
-    and game in os.environ.get("KILL_MATRIX_GAMES", game).split(",")))
-"""The registered games that have mutants (only those ``KILL_MATRIX_GAMES`` lists, comma
-separated, when it is set: a quicker run while working on one game)."""
+    game for game in GAMES
+    if game in os.environ.get("KILL_MATRIX_GAMES", game).split(",")))
+"""Every registered game (only those ``KILL_MATRIX_GAMES`` lists, comma separated, when it
+is set: a quicker run while working on one game)."""
 
 
 def mutants_of(game: str) -> tuple[Misreading, ...]:
     """The game's mutants."""
-    module = _mutants_module(game)
-    assert module is not None
-    found: tuple[Misreading, ...] = module.MUTANTS
-    return found
+    return catalogue_of(game).mutants
 
 
 def unmutatable_of(game: str) -> dict[str, str]:
     """The game's rules without a one-rule mutant, with the reason."""
-    module = _mutants_module(game)
-    assert module is not None
-    found: dict[str, str] = getattr(module, "UNMUTATABLE", {})
-    return found
+    return dict(catalogue_of(game).unmutatable)
 
 
 def unnamed_of(game: str) -> dict[str, str]:
     """The game's mutants (by slug) the runner does not yet name in every failing case,
     with the reason."""
-    module = _mutants_module(game)
-    assert module is not None
-    found: dict[str, str] = getattr(module, "UNNAMED", {})
-    return found
+    return dict(catalogue_of(game).unnamed)
 
 
 def spec_rules(game: str) -> list[str]:
@@ -337,10 +329,9 @@ def test_queen_against_jack_needs_the_order() -> None:
 @pytest.mark.parametrize("game", MATRIX_GAMES)
 def test_no_hand_made_case_is_vacuous(game: str, rows: tuple[Row, ...]) -> None:
     """Every hand-made case fails at least one mutant of a rule it claims (except the cases
-    a game's mutants module lists in ``VACUOUS``, with the reason)."""
+    a game's catalogue lists in ``vacuous``, with the reason)."""
     mine = [r for r in rows if r.game == game]
-    module = _mutants_module(game)
-    allowed: dict[str, str] = getattr(module, "VACUOUS", {})
+    allowed = catalogue_of(game).vacuous
     vacuous = []
     for case_id, claims in hand_made(game).items():
         if case_id in allowed:

@@ -15,9 +15,9 @@ import jsonschema
 import pytest
 
 from copa_ref.conformance.channel import InProcessChannel, SubprocessChannel
+from copa_ref.conformance.corpus import CORPUS_DIR, Filters, load_corpus, select
 from copa_ref.conformance.engine import ReferenceEngine
-from copa_ref.conformance.observables import CORPUS_DIR
-from copa_ref.conformance.runner import Filters, Runner, load_corpus, select
+from copa_ref.conformance.runner import Runner
 from copa_ref.core import JSON
 from copa_ref.games import GAMES
 from tests.conformance.engines import misbehaving
@@ -250,7 +250,7 @@ class TestNothingAnEngineSendsStopsTheRun:
 
     def test_a_count_past_its_request_budget_is_errored(self, monkeypatch: Any) -> None:
         """A count that needs more requests than the bound is errored, saying so."""
-        from copa_ref.conformance import runner as module
+        from copa_ref.conformance import session as module
 
         monkeypatch.setattr(module, "MAX_REQUESTS", 50)
         cases = select(load_corpus(), Filters(case="kala/count/initial-depth-4"))
@@ -333,8 +333,8 @@ class TestTheEnginesOwnRule:
     is only an order of checks names the case's rule."""
 
     def _deck_engine(self) -> type:
+        from copa_ref.conformance.kopa.misreadings import MUTANTS
         from tests.conformance.engines import Misread
-        from tests.kopa.mutants import MUTANTS
 
         wrong = next(m for m in MUTANTS if m.slug == "thirteen-per-suit")
         return type("KopaThirteenPerSuit", (Misread,),

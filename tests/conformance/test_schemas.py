@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from copa_ref.conformance.observables import CORPUS_DIR
+from copa_ref.conformance.corpus import CORPUS_DIR
 from copa_ref.conformance.schemas import validator
 
 

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from copa_ref.conformance.channel import InProcessChannel
-from copa_ref.conformance.runner import Filters, Runner, load_corpus, select
+from copa_ref.conformance.corpus import Filters, load_corpus, select
+from copa_ref.conformance.runner import Runner
 from copa_ref.games import GAMES
 from tests.conformance.engines import MISREAD, WRONG
 

@@ -8,12 +8,10 @@ from fractions import Fraction
 
 import pytest
 
+from copa_ref.conformance.hopper.misreadings import MISREADINGS, MUTANTS, UNMUTATABLE
 from copa_ref.core import Misreading, misread
 from copa_ref.hopper import GAME, Config, Ending, Remainder, SeatAccuracy
-from copa_ref.hopper.misreadings import MISREADINGS
 from tests.test_traceability import RULES
-
-from .mutants import MUTANTS, UNMUTATABLE
 
 CONFIGS = (Config(players=3), Config(players=3, ending=Ending.END_2),
            Config(players=3, total_beans=51, ending=Ending.END_2),

@@ -1,7 +1,7 @@
 """HOPPER's conformance record: the rule that admits a config, the rule that makes a legal
 action legal, and the diagnosis of a seat listed to shoot that its own report leaves with
-nothing to shoot (``copa_ref.conformance.scenarios.hopper``,
-``copa_ref.conformance.diagnosis.hopper``)."""
+nothing to shoot (``copa_ref.conformance.hopper.record``,
+``copa_ref.conformance.hopper.diagnosis``)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from fractions import Fraction
 import attrs
 import pytest
 
-from copa_ref.conformance.diagnosis.hopper import diagnose
+from copa_ref.conformance.hopper.diagnosis import diagnose
+from copa_ref.conformance.hopper.record import config_rule, legal_rule
 from copa_ref.conformance.observables import observables
-from copa_ref.conformance.scenarios import Divergence, Report
-from copa_ref.conformance.scenarios.hopper import config_rule, legal_rule
+from copa_ref.conformance.vocabulary import Divergence, Report
 from copa_ref.core import JSON
 from copa_ref.hopper import (
     GAME,

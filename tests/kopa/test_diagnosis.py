@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from copa_ref.conformance.diagnosis.kopa import config_rule, legal_rule
+from copa_ref.conformance.kopa.diagnosis import config_rule, legal_rule
 from copa_ref.kopa import GAME, Card, Config, Pass, Play, new_game
 from tests.kopa.helpers import dealt, play_script
 

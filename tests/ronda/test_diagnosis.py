@@ -1,6 +1,6 @@
 """RONDA's conformance record names the misread rule: for every mutant, at the first step of
 a trace where the mutant's observables differ from the corpus, the record's diagnosis and
-view rules (``copa_ref.conformance.diagnosis.ronda``) name the mutant's own rule first.
+view rules (``copa_ref.conformance.ronda.diagnosis``) name the mutant's own rule first.
 
 This is the record's half of the kill matrix (``tests/conformance/test_kill_matrix.py``
 runs the whole runner); it replays the corpus traces in-process with the misread game.
@@ -13,13 +13,13 @@ from typing import Any
 import pytest
 
 from copa_ref.conformance.checks import json_diff
+from copa_ref.conformance.corpus import Filters, load_corpus, select
 from copa_ref.conformance.observables import observables
 from copa_ref.conformance.registry import record_of
-from copa_ref.conformance.runner import Filters, load_corpus, select
-from copa_ref.conformance.scenarios import Divergence, Report
+from copa_ref.conformance.ronda.misreadings import MUTANTS
+from copa_ref.conformance.vocabulary import Divergence, Report
 from copa_ref.core import Misreading, misread
 from copa_ref.ronda import GAME, Observation
-from tests.ronda.mutants import MUTANTS
 
 RECORD = record_of("ronda")
 TRACES = [c for c in select(load_corpus(), Filters(game="ronda"))

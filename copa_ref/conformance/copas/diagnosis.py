@@ -1,0 +1,361 @@
+"""Copas: which rule decides which part of the public view (COPAS-1 … COPAS-21).
+
+The public view shows the finished tricks with their cards and winners, the scores, the
+pending seat and the hand sizes; the hands are hidden. Rule IDs refer to ``specs/copas.md``.
+The order is from the most specific rule to the most general.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from copa_ref.conformance.vocabulary import Divergence, Finding, ViewRule
+from copa_ref.copas import (
+    GAME,
+    Action,
+    Card,
+    Config,
+    Deal,
+    Observation,
+    Phase,
+    Play,
+    State,
+    legal_actions,
+)
+from copa_ref.copas.rules import BURST, copas_taken, round_points, trick_winner
+from copa_ref.copas.state import CopasLead, RankOrder, Suit, Trick
+from copa_ref.core import canonical_json
+
+__all__ = ["VIEW_RULES", "diagnose", "legal_rule"]
+
+CopasDivergence = Divergence[State, Action, Config, Observation]
+CopasView = ViewRule[State, Action, Config, Observation]
+
+
+def _round_ended(d: CopasDivergence) -> bool:
+    """The step ends a round, in the reference or as reported."""
+    reported = d.reported_view
+    return d.before.phase is Phase.PLAY and (
+        d.expected.phase is not Phase.PLAY
+        or (reported is not None and reported.phase is not Phase.PLAY))
+
+
+def _pending_involved(d: CopasDivergence) -> bool:
+    reported = d.reported_view
+    return d.before.pending is not None or d.expected.pending is not None or (
+        reported is not None and reported.pending is not None)
+
+
+def _over(d: CopasDivergence) -> bool:
+    reported = d.reported_view
+    return d.expected.phase is Phase.OVER or (reported is not None
+                                              and reported.phase is Phase.OVER)
+
+
+def _trick_done(d: CopasDivergence) -> bool:
+    return isinstance(d.action, Play) and len(d.expected.tricks) > len(d.before.tricks)
+
+
+def _first_trick(d: CopasDivergence) -> bool:
+    return not d.expected.tricks or d.expected.phase is Phase.DEAL
+
+
+def _start(d: CopasDivergence) -> bool:
+    """The initial position (step 0)."""
+    return d.step == 0
+
+
+def _dealt(d: CopasDivergence) -> bool:
+    """The step is a deal."""
+    return isinstance(d.action, Deal)
+
+
+VIEW_RULES: tuple[CopasView, ...] = (
+    ViewRule(part="public.dealer", rule="COPAS-5", when=_start,
+             says="the first dealer is the seat the config names"),
+    ViewRule(part="public.leader", rule="COPAS-8", when=_start,
+             says="the shuffler, the dealer's right, leads the first trick"),
+    ViewRule(part="public.hand_sizes", rule="COPAS-6", when=_dealt,
+             says="every seat is dealt 13, 10 or 8 cards"),
+    ViewRule(part="public.phase", rule="COPAS-6", when=_dealt,
+             says="the deal starts the round's play"),
+    ViewRule(part="public.leader", rule="COPAS-8", when=_dealt,
+             says="the shuffler, the dealer's right, leads the first trick"),
+    ViewRule(part="to_move", rule="COPAS-8", when=_dealt,
+             says="the shuffler, the dealer's right, leads the first trick"),
+    ViewRule(part="public.tricks.winner", rule="COPAS-13",
+             says="the highest card of the led suit takes the trick"),
+    ViewRule(part="public.phase", rule="COPAS-20", when=_over,
+             says="a seat at 51 or more minus points bursts and the match ends"),
+    ViewRule(part="outcome", rule="COPAS-21",
+             says="the highest total among the burst seats loses, the lowest total wins"),
+    ViewRule(part="public.phase", rule="COPAS-14", when=_round_ended,
+             says="a round is played out: it ends when every card is played"),
+    ViewRule(part="public.pending", rule="COPAS-17",
+             says="a seat that takes all ten copas books nothing; its bonus round follows"),
+    ViewRule(part="public.scores", rule="COPAS-18", when=_pending_involved,
+             says="the bonus round erases the pending ten or books them"),
+    ViewRule(part="public.last_round", rule="COPAS-18", when=_pending_involved,
+             says="the bonus round erases the pending ten or books them"),
+    ViewRule(part="public.scores", rule="COPAS-16", when=_round_ended,
+             says="each seat books one minus point per copa taken"),
+    ViewRule(part="public.last_round", rule="COPAS-16", when=_round_ended,
+             says="each seat books one minus point per copa taken"),
+    ViewRule(part="public.leader", rule="COPAS-13", when=_trick_done,
+             says="the trick's winner leads the next trick"),
+    ViewRule(part="public.dealer", rule="COPAS-7",
+             says="the player to the dealer's right deals the next round"),
+    ViewRule(part="public.leader", rule="COPAS-8", when=_first_trick,
+             says="the shuffler leads the first trick of a round"),
+    ViewRule(part="public.hand_sizes", rule="COPAS-6", says="every seat is dealt a hand"),
+    ViewRule(part="public.trick", rule="COPAS-10", says="the card played joins the trick"),
+    ViewRule(part="to_move", rule="COPAS-9",
+             says="counter-clockwise, one card each, starting with the leader"),
+    ViewRule(part="legal", rule="COPAS-11", says="a seat follows suit when it can"),
+)
+"""Which rule decides which part of the Copas public view, most specific first."""
+
+
+def _trick_findings(d: CopasDivergence, seen: Observation) -> Iterator[Finding]:
+    """The trick the step finished, re-derived from the reported cards (COPAS-2, COPAS-13)."""
+    done = len(d.before.tricks)
+    if len(seen.tricks) <= done or len(d.expected.tricks) <= done:
+        return
+    trick = seen.tricks[done]
+    players = len(seen.hand_sizes)
+    if not trick.cards or players < 3 or not 0 <= trick.leader < players:
+        return
+    plain = d.config.rank_order is RankOrder.PLAIN
+    right = (trick.leader + trick_winner(trick.cards, plain)) % players
+    if trick.winner != right:
+        led = trick.cards[0].suit
+        given = trick.cards[(trick.winner - trick.leader) % players]
+        best = trick.cards[(right - trick.leader) % players]
+        order = "plain" if plain else "printed"
+        if given.suit is led:
+            yield Finding("COPAS-2", f"trick {done + 1}: {best} beats {given} in the {order} "
+                                     f"order of the cards, but the engine gives the trick to "
+                                     f"seat {trick.winner}, not seat {right}")
+        yield Finding("COPAS-13", f"trick {done + 1} ({' '.join(map(str, trick.cards))}): "
+                                  f"the highest card of the led suit is {best} (seat {right}); "
+                                  f"the engine gives it to seat {trick.winner}")
+    elif seen.phase is Phase.PLAY and d.expected.phase is Phase.PLAY and (
+            seen.leader != trick.winner):
+        yield Finding("COPAS-13", f"seat {trick.winner} took trick {done + 1} and leads the "
+                                  f"next; the engine has seat {seen.leader} lead")
+
+
+def _taken(tricks: tuple[Trick, ...], players: int, suit: Suit) -> tuple[int, ...]:
+    """How many cards of *suit* each seat took in *tricks*."""
+    count = [0] * players
+    for t in tricks:
+        count[t.winner] += sum(1 for c in t.cards if c.suit is suit)
+    return tuple(count)
+
+
+def _booked_suit(d: CopasDivergence, seen: Observation, taker: int | None) -> Suit | None:
+    """The suit other than copas whose cards, as each seat took them in the reported
+    tricks, give exactly the engine's booking and pending seat by the booking rules
+    (COPAS-16 to COPAS-19), where the copas taken do not: the engine counts that suit as
+    the penalty cards (COPAS-3). ``None`` when no suit does, or when its cards went as the
+    copas went (then the booking, not the suit, is wrong)."""
+    players = len(d.before.scores)
+    tricks = seen.tricks
+    if len(seen.last_round) != players or any(not 0 <= t.winner < players for t in tricks):
+        return None
+    copas = _taken(tricks, players, Suit.COPAS)
+    config = d.config
+    for suit in Suit:
+        taken = _taken(tricks, players, suit)
+        if suit is Suit.COPAS or taken == copas:
+            continue
+        if sum(taken) == 10:
+            booked = round_points(taken, taker, d.before.pending, config.all_cards,
+                                  config.bonus_other_ten, config.bonus_all_cards)
+        else:
+            booked = taken, None
+        if booked == (seen.last_round, seen.pending):
+            return suit
+    return None
+
+
+def _penalty_suit_finding(suit: Suit, what: str) -> Finding:
+    return Finding("COPAS-3", f"the penalty cards are the copas; the engine {what} the "
+                              f"{suit.name.lower()} as if they were")
+
+
+def _round_findings(d: CopasDivergence, seen: Observation) -> Iterator[Finding]:
+    """The end of the round and its booking, re-derived from the reported tricks."""
+    ended, reported = d.expected.phase is not Phase.PLAY, seen.phase is not Phase.PLAY
+    if ended != reported:
+        left = sum(len(h) for h in d.expected.hands)
+        suit = _booked_suit(d, seen, None) if reported else None
+        if suit is not None:
+            yield _penalty_suit_finding(suit, "ends the round when all of them are out, "
+                                              "and books")
+        if reported:
+            yield Finding("COPAS-14", f"a round is played out: the engine ends it with {left} "
+                                      "cards still in the hands")
+        else:
+            yield Finding("COPAS-14", "every card is played: the round ends here, and the "
+                                      "engine plays on")
+        return
+    if not ended:
+        return
+    players = len(d.before.scores)
+    tricks = seen.tricks
+    unplayed = sum(seen.hand_sizes) > 0 and not d.config.end_when_copas_out
+    if len(seen.last_round) != players or len(seen.scores) != players or not tricks or any(
+            not 0 <= t.winner < players for t in tricks) or unplayed:
+        return
+    copas = copas_taken(tricks, players)
+    if sum(copas) != 10:
+        return
+    winners = {t.winner for t in tricks}
+    taker = tricks[0].winner if len(winners) == 1 and not sum(seen.hand_sizes) else None
+    pending = d.before.pending
+    booked, new_pending = round_points(copas, taker, pending, d.config.all_cards,
+                                       d.config.bonus_other_ten)
+    ten = copas.index(10) if 10 in copas else None
+    if booked != seen.last_round or new_pending != seen.pending:
+        suit = _booked_suit(d, seen, taker)
+        if suit is not None:
+            yield _penalty_suit_finding(suit, "books")
+            return
+        wrong = [s for s in range(players) if booked[s] != seen.last_round[s]]
+        text = (f"from the reported tricks the round books {list(booked)} and leaves "
+                f"{'no seat' if new_pending is None else f'seat {new_pending}'} pending; the "
+                f"engine books {list(seen.last_round)}, pending "
+                f"{'none' if seen.pending is None else f'seat {seen.pending}'}")
+        if taker is not None and (any(s != taker for s in wrong) or new_pending != seen.pending):
+            yield Finding("COPAS-19", f"seat {taker} took every trick: {text}")
+        if pending is not None and (pending in wrong or (
+                ten == pending and new_pending != seen.pending)):
+            yield Finding("COPAS-18", f"the bonus round of seat {pending}: {text}")
+        if ten is not None and ten != taker and (ten in wrong or new_pending != seen.pending):
+            yield Finding("COPAS-17", f"seat {ten} took all ten copas: {text}")
+        yield Finding("COPAS-16", f"one minus point per copa taken: {text}")
+        return
+    added = tuple(a + b for a, b in zip(d.before.scores, seen.last_round, strict=True))
+    if added != seen.scores:
+        yield Finding("COPAS-16", f"the booked points add up to {list(added)}; the engine "
+                                  f"has {list(seen.scores)}")
+        return
+    burst = max(seen.scores) >= BURST
+    if burst != (seen.phase is Phase.OVER):
+        yield Finding("COPAS-20", f"the match ends when a seat reaches {BURST}: the highest "
+                                  f"score is {max(seen.scores)}, and the engine "
+                                  f"{'ends' if not burst else 'goes on with'} the match")
+        return
+    if not burst:
+        dealer = (d.before.dealer + 1) % players
+        if seen.dealer != dealer or seen.round != d.before.round + 1:
+            yield Finding("COPAS-7", f"seat {dealer} deals round {d.before.round + 1}; the "
+                                     f"engine has seat {seen.dealer} deal round {seen.round}")
+        elif seen.leader != (dealer + 1) % players:
+            yield Finding("COPAS-8", f"seat {(dealer + 1) % players} leads the first trick; "
+                                     f"the engine has seat {seen.leader}")
+
+
+def _outcome_findings(d: CopasDivergence, seen: Observation) -> Iterator[Finding]:
+    """The losers and winners, re-derived from the reported scores (COPAS-21)."""
+    if not any(p.startswith("outcome") for p in d.differing) or seen.phase is not Phase.OVER:
+        return
+    scores = seen.scores
+    top = max(scores)
+    losers = [s for s, x in enumerate(scores) if x == top]
+    rest = [x for s, x in enumerate(scores) if x != top]
+    winners = [s for s, x in enumerate(scores) if rest and x == min(rest)]
+    yield Finding("COPAS-21", f"with the scores {list(scores)} the highest total loses "
+                              f"(seats {losers}) and the lowest total wins (seats {winners})")
+
+
+def _legal_findings(d: CopasDivergence) -> Iterator[Finding]:
+    """Legal cards the engine leaves out (and none it adds), named by the situation: a
+    follower who holds the led suit (COPAS-11), one who does not (COPAS-12), a lead
+    (COPAS-15: no restriction unless copas_lead=broken)."""
+    state = d.expected
+    if set(d.differing) != {"legal"} or state.phase is not Phase.PLAY:
+        return
+    mover = (state.leader + len(state.trick)) % len(state.hands)
+    listed = d.reported.legal.get(mover, d.reported.legal.get(None))
+    if listed is None:
+        return
+    shown = {canonical_json(a) for a in listed}
+    wanted = {canonical_json(GAME.to_json(a)) for a in legal_actions(state, mover)}
+    missing = wanted - shown
+    if not missing or shown - wanted:
+        return
+    hand = state.hands[mover]
+    if not state.trick:
+        yield Finding("COPAS-15", f"any card may be led (copas_lead={d.config.copas_lead.value})"
+                                  f": the engine leaves out {len(missing)} of seat {mover}'s "
+                                  "cards")
+    elif any(c.suit is state.trick[0].suit for c in hand):
+        yield Finding("COPAS-11", f"seat {mover} follows suit with any card of the led suit: "
+                                  f"the engine leaves out {len(missing)} of them")
+    else:
+        yield Finding("COPAS-12", f"seat {mover} holds no card of the led suit and may "
+                                  f"discard any card: the engine leaves out {len(missing)}")
+
+
+def _lead_cards(state: State, hand: tuple[Card, ...], suit: Suit) -> tuple[Card, ...]:
+    """The cards *hand* may lead under copas_lead=broken were *suit* the penalty suit: none
+    of it before one was played in the round, unless the hand holds nothing else."""
+    if any(c.suit is suit for t in state.tricks for c in t.cards):
+        return hand
+    others = tuple(c for c in hand if c.suit is not suit)
+    return others or hand
+
+
+def _lead_suit_findings(d: CopasDivergence) -> Iterator[Finding]:
+    """Under copas_lead=broken the cards an engine lets a leader lead show which suit it
+    protects: when that is another suit than copas, it takes that suit for the penalty
+    cards (COPAS-3)."""
+    state = d.expected
+    if (set(d.differing) != {"legal"} or state.phase is not Phase.PLAY or state.trick
+            or d.config.copas_lead is not CopasLead.BROKEN):
+        return
+    mover = state.leader
+    listed = d.reported.legal.get(mover, d.reported.legal.get(None))
+    if listed is None:
+        return
+    shown = {canonical_json(a) for a in listed}
+    hand = state.hands[mover]
+    for suit in Suit:
+        if suit is Suit.COPAS:
+            continue
+        cards = _lead_cards(state, hand, suit)
+        if {canonical_json(GAME.to_json(Play(mover, c))) for c in cards} == shown:
+            yield _penalty_suit_finding(suit, f"keeps seat {mover} from leading")
+            return
+
+
+def diagnose(d: CopasDivergence) -> Iterator[Finding]:
+    """Copas' own findings, re-derived from what the engine reported: the trick's winner
+    from its cards, the end of the round, the booking from the reported tricks, the burst
+    and the dealer from the reported scores, the losers and winners."""
+    yield from _lead_suit_findings(d)
+    yield from _legal_findings(d)
+    seen = d.reported_view
+    if seen is None or not isinstance(d.action, Play):
+        return
+    yield from _trick_findings(d, seen)
+    yield from _round_findings(d, seen)
+    yield from _outcome_findings(d, seen)
+
+
+def legal_rule(state: State, action: Action) -> str | None:
+    """The rule that makes a legal Copas action legal here: a deal by the deck and the
+    hands of COPAS-4 (three players) or COPAS-6; a card by COPAS-11 when it follows the led
+    suit, by COPAS-12 when its seat holds none of it or leads, by COPAS-15 when it leads a
+    copa under copas_lead=broken."""
+    if isinstance(action, Deal):
+        return "COPAS-4" if len(state.hands) == 3 else "COPAS-6"
+    if not isinstance(action, Play):
+        return None
+    if not state.trick:
+        if state.config.copas_lead is CopasLead.BROKEN and action.card.suit is Suit.COPAS:
+            return "COPAS-15"
+        return "COPAS-12"
+    return "COPAS-11" if action.card.suit is state.trick[0].suit else "COPAS-12"

@@ -1,0 +1,435 @@
+"""Common misreadings of the Copas rules that are no ``Config`` option.
+
+Each is the reference with one rule read wrongly (:class:`~copa_ref.core.misreading.Misreading`), as
+engine authors have read it: the conformance runner replays them to explain a failure
+("your engine plays as if …"), and the kill-matrix test uses them as mutants. Rule IDs refer
+to ``specs/copas.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from copa_ref.conformance.vocabulary import Catalogue
+from copa_ref.copas import rules as _rules
+from copa_ref.copas.state import (
+    AllCards,
+    BonusAllCards,
+    BonusOtherTen,
+    Card,
+    Config,
+    Phase,
+    Play,
+    State,
+    Suit,
+    Trick,
+)
+from copa_ref.core import IllegalActionError, Misreading, Outcome, Seat
+
+__all__ = ["CATALOGUE", "MISREADINGS", "MUTANTS", "PICTURED", "UNMUTATABLE", "UNNAMED"]
+
+
+
+def _queen_above_jack(card: Card, plain: bool) -> int:
+    strength = _rules.strength(card, plain)
+    if not plain and card.rank in (5, 6):  # Q and J of the printed order swap places
+        return 11 - strength
+    return strength
+
+
+def _discard_can_win(trick: tuple[Card, ...], plain: bool) -> int:
+    return max(range(len(trick)), key=lambda i: (_rules.strength(trick[i], plain), -i))
+
+
+def _clockwise(leader: int, k: int, players: int) -> int:
+    return (leader - k) % players
+
+
+def _dealer_leads(dealer: int, players: int) -> int:
+    return dealer
+
+
+def _no_all_cards(copas: tuple[int, ...], taker: int | None, pending: int | None,
+                  all_cards: AllCards, bonus_other_ten: BonusOtherTen,
+                  *options: BonusAllCards) -> tuple[tuple[int, ...], int | None]:
+    return _rules.round_points(copas, None, pending, all_cards, bonus_other_ten, *options)
+
+
+def _no_bonus_round(copas: tuple[int, ...], taker: int | None, pending: int | None,
+                    all_cards: AllCards, bonus_other_ten: BonusOtherTen,
+                    *options: BonusAllCards) -> tuple[tuple[int, ...], int | None]:
+    points, new_pending = _rules.round_points(copas, taker, pending, all_cards,
+                                              bonus_other_ten, *options)
+    if new_pending is None:
+        return points, None
+    booked = list(points)
+    booked[new_pending] = 10
+    return tuple(booked), None
+
+
+def _every_burst_seat_loses(state: State) -> Outcome | None:
+    result = _rules.outcome(state)
+    if result is None:
+        return None
+    scores = state.scores
+    losers = tuple(Seat(s) for s in range(len(scores)) if scores[s] >= _rules.BURST)
+    rest = [s for s in range(len(scores)) if scores[s] < _rules.BURST]
+    low = min((scores[s] for s in rest), default=None)
+    winners = tuple(Seat(s) for s in rest if scores[s] == low)
+    return Outcome(winners=winners, losers=losers, scores=scores, rule=result.rule)
+
+
+def _first_dealer_ignored(config: Config | None = None) -> State:
+    state = _rules.new_game(config)
+    n = len(state.hands)
+    return State(config=state.config, phase=Phase.DEAL, round=1, dealer=0,
+                 scores=state.scores, pending=None, hands=state.hands,
+                 leader=_rules.first_leader(0, n), trick=(), tricks=(), last_round=())
+
+
+def _keeps_two_of_clubs(state: State, action: object) -> State:
+    """A three-player deal may hold the two of clubs (some other card is then left out)."""
+    from copa_ref.copas.state import Deal
+
+    assert isinstance(action, Deal)
+    n = len(state.hands)
+    cards = [c for hand in action.hands for c in hand] if isinstance(action.hands, tuple) else []
+    if n != 3 or Card.C2p not in cards:
+        return _rules._deal(state, action)
+    missing = next((c for c in _rules.deck(3) if c not in cards), None)
+    if missing is None:
+        return _rules._deal(state, action)
+    swapped = tuple(tuple(missing if c is Card.C2p else c for c in hand)
+                    for hand in action.hands)
+    dealt = _rules._deal(state, Deal(swapped))
+    hands = tuple(tuple(sorted((Card.C2p if c is missing else c for c in hand),
+                               key=lambda c: c.index)) for hand in dealt.hands)
+    return State(config=dealt.config, phase=dealt.phase, round=dealt.round,
+                 dealer=dealt.dealer, scores=dealt.scores, pending=dealt.pending, hands=hands,
+                 leader=dealt.leader, trick=dealt.trick, tricks=dealt.tricks,
+                 last_round=dealt.last_round)
+
+
+MISREADINGS: tuple[Misreading, ...] = (
+    Misreading(rule="COPAS-2", slug="queen-above-jack",
+               description="the queen ranks above the jack (the order of most decks), not "
+               "below it as printed", replacements={"strength": _queen_above_jack}),
+    Misreading(rule="COPAS-4", slug="three-players-keep-two-of-clubs",
+               description="with three players the two of clubs stays in the deck",
+               replacements={"_deal": _keeps_two_of_clubs}),
+    Misreading(rule="COPAS-5", slug="first-dealer-always-seat-0",
+               description="the first round is always dealt by seat 0, whatever first_dealer "
+               "says", replacements={"new_game": _first_dealer_ignored}),
+    Misreading(rule="COPAS-8", slug="dealer-leads",
+               description="the dealer leads the first trick, not the shuffler to his right",
+               replacements={"first_leader": _dealer_leads}),
+    Misreading(rule="COPAS-9", slug="clockwise",
+               description="play runs clockwise (seat - 1), not counter-clockwise",
+               replacements={"seat_at": _clockwise}),
+    Misreading(rule="COPAS-13", slug="discard-can-win",
+               description="the highest card of any suit takes the trick",
+               replacements={"trick_winner": _discard_can_win}),
+    Misreading(rule="COPAS-17", slug="ten-copas-booked",
+               description="all ten copas are booked like any others: no bonus round",
+               replacements={"round_points": _no_bonus_round}),
+    Misreading(rule="COPAS-19", slug="no-all-cards-rule",
+               description="a seat taking every trick books its copas like any other round",
+               replacements={"round_points": _no_all_cards}),
+    Misreading(rule="COPAS-20", slug="burst-at-30",
+               description="the match ends when a seat reaches 30 minus points",
+               replacements={"BURST": 30}),
+    Misreading(rule="COPAS-20", slug="burst-at-50",
+               description="a seat bursts at 50 minus points, not 51",
+               replacements={"BURST": 50}),
+    Misreading(rule="COPAS-21", slug="every-burst-seat-loses",
+               description="every seat at or over the limit loses, not only the highest",
+               replacements={"outcome": _every_burst_seat_loses}),
+)
+"""Common misreadings of the Copas rules (not ``Config`` options), each tagged with its rule."""
+
+
+# -- The kill matrix's mutants --------------------------------------------------------------
+#
+# Copas mutants: the reference with one rule misread, at least one per rule of
+# ``specs/copas.md`` (the kill-matrix test, ``tests/conformance/test_kill_matrix.py``).
+
+Points = tuple[tuple[int, ...], int | None]
+
+
+def _accepting_deal(rule: str) -> Callable[[State, Any], State]:
+    """A ``_deal`` that deals whatever it is given where the reference refuses under *rule*."""
+
+    def _deal(state: State, action: Any) -> State:
+        try:
+            return _rules._deal(state, action)
+        except IllegalActionError as exc:
+            if exc.rule != rule:
+                raise
+        hands = action.hands
+        return State(config=state.config, phase=Phase.PLAY, round=state.round,
+                     dealer=state.dealer, scores=state.scores, pending=state.pending,
+                     hands=tuple(tuple(sorted(h, key=lambda c: c.index)) for h in hands),
+                     leader=_rules.first_leader(state.dealer, len(state.hands)), trick=(),
+                     tricks=(), last_round=state.last_round)
+    return _deal
+
+
+def _play_any_card(state: State, action: Play) -> State:
+    """A card the seat does not hold is played all the same (it is put into its hand)."""
+    hands = state.hands
+    seat, card = action.seat, action.card
+    if (state.phase is Phase.PLAY and type(seat) is int and 0 <= seat < len(hands)
+            and type(card) is Card and card not in hands[seat]):
+        hand = tuple(sorted((*hands[seat], card), key=lambda c: c.index))
+        hands = (*hands[:seat], hand, *hands[seat + 1:])
+        state = State(config=state.config, phase=state.phase, round=state.round,
+                      dealer=state.dealer, scores=state.scores, pending=state.pending,
+                      hands=hands, leader=state.leader, trick=state.trick,
+                      tricks=state.tricks, last_round=state.last_round)
+    return _rules._play(state, action)
+
+
+def _plain_keeps_queen_below_jack(card: Card, plain: bool) -> int:
+    strength = _rules.strength(card, plain)
+    if plain and card.value[0] in "QJ":  # plain order ...7 J Q K...: swap J and Q back
+        return 13 - strength
+    return strength
+
+
+def _two_of_ouros_left_out(players: int) -> Card | None:
+    return Card.C2o if players == 3 else None
+
+
+def _revoke(hand: tuple[Card, ...], trick: tuple[Card, ...]) -> tuple[Card, ...]:
+    return hand
+
+
+def _void_discards_copa(hand: tuple[Card, ...], trick: tuple[Card, ...]) -> tuple[Card, ...]:
+    legal = _rules.legal_cards(hand, trick)
+    if not trick or any(c.suit is trick[0].suit for c in hand):
+        return legal
+    copas = tuple(c for c in hand if c.suit is Suit.COPAS)
+    return copas or legal
+
+
+def _dealer_rotates_left(dealer: int, players: int) -> int:
+    return (dealer - 1) % players
+
+
+def _ends_when_copas_out(hand: tuple[Card, ...], tricks: tuple[Trick, ...],
+                         config: Config) -> bool:
+    return not hand or sum(_rules.copas_taken(tricks, config.players)) == 10
+
+
+def _house_end_ignored(hand: tuple[Card, ...], tricks: tuple[Trick, ...],
+                       config: Config) -> bool:
+    return not hand
+
+
+def _house_lead_ignored(state: State, hand: tuple[Card, ...]) -> tuple[Card, ...]:
+    return hand
+
+
+def _copas_lead_broken(state: State, hand: tuple[Card, ...]) -> tuple[Card, ...]:
+    if _rules._copas_broken(state.tricks):
+        return hand
+    others = tuple(c for c in hand if c.suit is not Suit.COPAS)
+    return others or hand
+
+
+def _copas_to_leader(tricks: tuple[Trick, ...], players: int) -> tuple[int, ...]:
+    count = [0] * players
+    for t in tricks:
+        count[t.leader] += sum(c.suit is Suit.COPAS for c in t.cards)
+    return tuple(count)
+
+
+def _points(adjust: Callable[..., Any]) -> Callable[..., Points]:
+    """A ``round_points`` whose result *adjust* changes: ``adjust(copas, taker, pending,
+    all_cards, bonus_other_ten, points, new_pending)``."""
+
+    def round_points(copas: tuple[int, ...], taker: int | None, pending: int | None,
+                     all_cards: AllCards, bonus_other_ten: BonusOtherTen,
+                     *options: Any) -> Points:
+        points, new_pending = _rules.round_points(copas, taker, pending, all_cards,
+                                                  bonus_other_ten, *options)
+        result: Points = adjust(copas, taker, pending, all_cards, bonus_other_ten,
+                                list(points), new_pending, *options)
+        return result
+    return round_points
+
+
+def _other_ten_booked(copas: Any, taker: Any, pending: Any, all_cards: Any, other: Any,
+        points: Any, new: Any, *options: Any) -> Any:
+    # A different seat's ten in a bonus round are booked, whatever bonus_other_ten says.
+    if pending is not None and new is not None:
+        points[new] = 10
+        new = None
+    return tuple(points), new
+
+
+def _other_ten_new_bonus(copas: Any, taker: Any, pending: Any, all_cards: Any, other: Any,
+        points: Any, new: Any, *options: Any) -> Any:
+    # A different seat's ten in a bonus round always give it a bonus round of its own.
+    if pending is not None and other is BonusOtherTen.BOOK:
+        return _rules.round_points(copas, taker, pending, all_cards, BonusOtherTen.NEW_BONUS,
+                                   *options)
+    return tuple(points), new
+
+
+def _pending_books_only_its_copas(copas: Any, taker: Any, pending: Any, all_cards: Any, other: Any,
+        points: Any, new: Any, *options: Any) -> Any:
+    if pending is not None and copas[pending] > 0:
+        points[pending] -= 10
+    return tuple(points), new
+
+
+def _pending_never_erased(copas: Any, taker: Any, pending: Any, all_cards: Any, other: Any,
+        points: Any, new: Any, *options: Any) -> Any:
+    if pending is not None and copas[pending] == 0 and taker is None:
+        points[pending] += 10
+    return tuple(points), new
+
+
+def _pending_ten_again_new_bonus(copas: Any, taker: Any, pending: Any, all_cards: Any, other: Any,
+        points: Any, new: Any, *options: Any) -> Any:
+    if pending is not None and copas[pending] == 10 and taker is None:
+        points[pending] = 0
+        new = pending
+    return tuple(points), new
+
+
+def _tied_burst_first_seat_loses(state: State) -> Outcome | None:
+    result = _rules.outcome(state)
+    if result is None or len(result.losers) < 2:
+        return result
+    loser = result.losers[0]
+    scores = state.scores
+    rest = [s for s in range(len(scores)) if s != loser]
+    low = min(scores[s] for s in rest)
+    return Outcome(winners=tuple(Seat(s) for s in rest if scores[s] == low),
+                   losers=(loser,), scores=scores, rule=result.rule)
+
+
+MUTANTS: tuple[Misreading, ...] = (
+    *MISREADINGS,
+    Misreading(rule="COPAS-2", slug="plain-keeps-queen-below-jack",
+               description="under rank_order=plain the queen stays below the jack",
+               replacements={"strength": _plain_keeps_queen_below_jack}),
+    Misreading(rule="COPAS-4", slug="three-players-without-two-of-ouros",
+               description="with three players the two of ouros is left out, not the two of "
+               "clubs", replacements={"left_out": _two_of_ouros_left_out,
+                                      "_DECK_3": tuple(c for c in _rules.DECK
+                                                       if c is not Card.C2o)}),
+    Misreading(rule="COPAS-3", slug="ouros-are-the-penalty-suit",
+               description="the ouros, not the copas, are the penalty cards",
+               replacements={"_COPAS": Suit.OUROS}),
+    Misreading(rule="COPAS-6", slug="deal-unchecked",
+               description="a deal of unequal hands, or with a card twice, is dealt",
+               replacements={"_deal": _accepting_deal("COPAS-6")}),
+    Misreading(rule="COPAS-7", slug="dealer-rotates-left",
+               description="the next dealer is the player to the dealer's left",
+               replacements={"next_dealer": _dealer_rotates_left}),
+    Misreading(rule="COPAS-10", slug="card-not-held",
+               description="a seat may play a card it does not hold",
+               replacements={"_play": _play_any_card}),
+    Misreading(rule="COPAS-11", slug="revoke-allowed",
+               description="a seat holding the led suit may play another suit",
+               replacements={"legal_cards": _revoke}),
+    Misreading(rule="COPAS-12", slug="void-must-discard-copa",
+               description="a seat void in the led suit must discard a copa if it holds one",
+               replacements={"legal_cards": _void_discards_copa}),
+    Misreading(rule="COPAS-14", slug="hand-ends-when-copas-out",
+               description="a round ends as soon as all ten copas are out",
+               replacements={"round_over": _ends_when_copas_out}),
+    Misreading(rule="COPAS-15", slug="copas-must-be-broken",
+               description="no copa may be led before one has been played (as in Hearts)",
+               replacements={"_lead_cards": _copas_lead_broken}),
+    Misreading(rule="COPAS-14", slug="end-when-copas-out-ignored",
+               description="the round is played out even under end_when_copas_out",
+               replacements={"round_over": _house_end_ignored}),
+    Misreading(rule="COPAS-15", slug="copas-lead-broken-ignored",
+               description="copas may be led at once even under copas_lead=broken",
+               replacements={"_lead_cards": _house_lead_ignored}),
+    Misreading(rule="COPAS-20", slug="burst-above-51",
+               description="a seat bursts above 51 minus points, not at 51",
+               replacements={"BURST": 52}),
+    Misreading(rule="COPAS-16", slug="copas-to-the-leader",
+               description="a trick's copas are booked to the seat that led it",
+               replacements={"copas_taken": _copas_to_leader}),
+    Misreading(rule="COPAS-17", slug="other-ten-booked",
+               description="another seat's ten copas in a bonus round are booked, even under "
+               "bonus_other_ten=new_bonus",
+               replacements={"round_points": _points(_other_ten_booked)}),
+    Misreading(rule="COPAS-17", slug="other-ten-new-bonus",
+               description="another seat's ten copas in a bonus round give a new bonus round, "
+               "even under bonus_other_ten=book",
+               replacements={"round_points": _points(_other_ten_new_bonus)}),
+    Misreading(rule="COPAS-18", slug="bonus-lost-books-only-its-copas",
+               description="a pending seat that takes copas in its bonus round books only "
+               "them, not 10 more",
+               replacements={"round_points": _points(_pending_books_only_its_copas)}),
+    Misreading(rule="COPAS-18", slug="bonus-never-erased",
+               description="a pending seat that takes no copas in its bonus round still books "
+               "its ten",
+               replacements={"round_points": _points(_pending_never_erased)}),
+    Misreading(rule="COPAS-18", slug="ten-again-new-bonus",
+               description="a pending seat taking all ten copas again gets another bonus "
+               "round instead of 20",
+               replacements={"round_points": _points(_pending_ten_again_new_bonus)}),
+    Misreading(rule="COPAS-21", slug="tied-burst-first-seat-loses",
+               description="of several burst seats on the same highest total only the "
+               "first loses",
+               replacements={"outcome": _tied_burst_first_seat_loses}),
+)
+"""The Copas mutants: the common misreadings and one-rule mistakes of every rule."""
+
+UNMUTATABLE: dict[str, str] = {
+    "COPAS-1": "the 40 cards are the card encoding itself (P-12): a card that does not exist "
+    "cannot be decoded, and a card missing or dealt twice is the deal's rule (COPAS-6)",
+    "COPAS-22": "it states an absence (the author's variants are lost): every variant an "
+    "engine might add changes the rule it concerns and is a mutant of that rule",
+}
+"""Rules with no one-rule mutant, and why."""
+
+UNNAMED: dict[str, str] = {}
+"""Mutants the runner does not yet name with their own rule in every failing case, and why."""
+
+
+# -- The rule book's misreadings ------------------------------------------------------------
+
+
+def _any_suit_wins(trick, plain):  # type: ignore[no-untyped-def]
+    """COPAS-13 misread: the highest card of any suit takes the trick."""
+    values = [c.plain if plain else c.rank for c in trick]
+    return values.index(max(values))
+
+
+def _ten_booked(copas, taker, pending, *readings):  # type: ignore[no-untyped-def]
+    """COPAS-17 misread: all ten copas are booked like any others; no bonus round."""
+    return tuple(copas), None
+
+
+PICTURED: tuple[Misreading, ...] = (
+        Misreading(rule="COPAS-2", slug="plain-order",
+                   description="the plain order (Q above J, 7 below J)",
+                   replacements={"strength": lambda card, plain: card.plain}),
+        Misreading(rule="COPAS-13", slug="any-suit-wins",
+                   description="the highest card of any suit takes the trick",
+                   replacements={"trick_winner": _any_suit_wins}),
+        Misreading(rule="COPAS-17", slug="ten-booked",
+                   description="all ten copas are booked at once, with no bonus round",
+                   replacements={"round_points": _ten_booked}),
+        Misreading(rule="COPAS-19", slug="no-all-cards-rule",
+                   description="taking every trick is no special case",
+                   replacements={"_all_cards_taker": lambda hands, tricks: None}),
+    )
+"""Misreadings the rule book uses to find the step where a rule it pictures fires, for
+the rules no other misreading of the catalogue covers yet."""
+
+
+CATALOGUE = Catalogue(misreadings=MISREADINGS, mutants=MUTANTS, unmutatable=UNMUTATABLE,
+                      unnamed=UNNAMED, pictured=PICTURED)
+"""The one catalogue of copas's misreadings: the explanations, the kill matrix and the rule
+book take theirs from it."""

@@ -1,0 +1,255 @@
+"""The conformance corpus: where it is, its version, its cases, and which of them to run.
+
+This module is the one source for all four: the location (:func:`corpus_dir`,
+:data:`CORPUS_DIR`), the version (:func:`corpus_version`), loading (:func:`load_corpus`) and
+selecting (:class:`Filters`, :func:`select`).
+
+The source tree keeps the corpus in its top-level ``conformance/`` folder (``VERSION``,
+``README.md``, ``schema/``, ``cases/<game>/``). The wheel carries the same folder as the data
+package ``copa_ref.conformance.published`` (mapped in ``pyproject.toml``), found with
+:mod:`importlib.resources`, so an installed copy runs its corpus from anywhere. From a
+checkout (the source tree, or an editable install of it) the folder itself is used, and only
+there may ``copa-ref conformance generate`` write it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fnmatch
+import importlib.resources
+import json
+import os
+import stat
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+__all__ = [
+    "CORPUS_DIR",
+    "PACKAGE",
+    "PUBLISHED",
+    "Case",
+    "ExportError",
+    "Filters",
+    "NoCheckoutError",
+    "checkout_corpus",
+    "checkout_root",
+    "corpus_dir",
+    "corpus_version",
+    "export_corpus",
+    "load_corpus",
+    "select",
+]
+
+Case = dict[str, Any]
+"""One case of the corpus, as its JSON (``conformance/README.md``)."""
+
+PACKAGE = "copa_ref.conformance.published"
+"""The data package the wheel carries the corpus in."""
+
+PUBLISHED = ("VERSION", "README.md", "schema/*.json", "cases/*/*.json")
+"""The files of the published corpus, as glob patterns under its folder (``pyproject.toml``
+ships the same)."""
+
+
+class NoCheckoutError(RuntimeError):
+    """The source checkout is needed (to write the corpus) and this is an installed copy."""
+
+
+def checkout_root() -> Path | None:
+    """The root of the source checkout this code runs from, or ``None`` when it runs from an
+    installed package (a wheel, not an editable install)."""
+    root = Path(__file__).resolve().parent.parent.parent
+    if (root / "pyproject.toml").is_file() and (root / "conformance" / "VERSION").is_file():
+        return root
+    return None
+
+
+def checkout_corpus() -> Path:
+    """The checkout's ``conformance/`` folder, the only place ``generate`` writes by default.
+
+    :raises NoCheckoutError: when this code runs from an installed package.
+    """
+    root = checkout_root()
+    if root is None:
+        msg = ("copa-ref runs from an installed package, not from a checkout of its source: "
+               "generate writes the corpus only into a checkout's conformance/ folder (or "
+               "--out DIR). The corpus this copy carries is written out by "
+               "'copa-ref conformance export DIR'.")
+        raise NoCheckoutError(msg)
+    return root / "conformance"
+
+
+def corpus_dir() -> Path:
+    """The folder of the published corpus: the checkout's ``conformance/``, or the one the
+    installed package carries (where it should be, if the installation lacks it: reading it
+    then fails naming the missing file)."""
+    root = checkout_root()
+    if root is not None:
+        return root / "conformance"
+    try:
+        version = importlib.resources.files(PACKAGE) / "VERSION"
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parent / PACKAGE.rsplit(".", 1)[1]
+    if not isinstance(version, Path):
+        msg = f"copa-ref must be installed unzipped to read its corpus ({version})"
+        raise FileNotFoundError(msg)
+    return version.parent
+
+
+class ExportError(ValueError):
+    """The corpus cannot be written where asked: the message says why, in one line."""
+
+
+_DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+_FILE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+
+
+def _enter(parent: int, name: str, shown: Path) -> int:
+    """The descriptor of the folder *name* in *parent*, made if missing; never a link."""
+    with contextlib.suppress(FileExistsError):
+        os.mkdir(name, 0o777, dir_fd=parent)
+    try:
+        return os.open(name, _DIRECTORY, dir_fd=parent)
+    except OSError as exc:
+        kind = _kind(parent, name)
+        msg = f"{shown} is {kind}, not a folder" if kind else f"{shown}: {exc.strerror}"
+        raise ExportError(msg) from None
+
+
+def _kind(parent: int, name: str) -> str:
+    """What *name* in *parent* is when it is not a plain folder or file ('' if unknown)."""
+    try:
+        mode = os.stat(name, dir_fd=parent, follow_symlinks=False).st_mode
+    except OSError:
+        return ""
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISREG(mode):
+        return "a file"
+    return "a special file"
+
+
+def _write(parent: int, name: str, data: bytes, shown: Path) -> None:
+    """Write *data* to the regular file *name* in *parent* (made or replaced), never through
+    a link and never into a FIFO or device."""
+    kind = _kind(parent, name)
+    if kind not in ("", "a file"):
+        msg = f"{shown} is {kind}; export writes only regular files"
+        raise ExportError(msg)
+    try:
+        fd = os.open(name, _FILE, 0o666, dir_fd=parent)
+    except OSError as exc:
+        msg = f"{shown}: {exc.strerror}"
+        raise ExportError(msg) from None
+    with os.fdopen(fd, "wb") as sink:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # pragma: no cover - replaced meanwhile
+            msg = f"{shown} is not a regular file"
+            raise ExportError(msg)
+        sink.write(data)
+
+
+def export_corpus(dest: Path, source: Path | None = None) -> list[Path]:
+    """Copy the published corpus (:data:`PUBLISHED`) from *source* (default: :func:`corpus_dir`)
+    into *dest*, keeping its layout; returns the files written, sorted.
+
+    *dest* (made if missing) may itself be reached through a link, but nothing under it is
+    ever written through one: a link, a FIFO or a device where a folder or file of the
+    corpus belongs is refused, and so is *dest* when it is a file.
+
+    :raises ExportError: when *dest*, or a folder or file under it, cannot be written.
+    """
+    source = corpus_dir() if source is None else source
+    if dest.exists() and not dest.is_dir():
+        msg = f"{dest} exists and is not a folder"
+        raise ExportError(msg)
+    try:
+        dest.mkdir(parents=True, exist_ok=True)
+        top = os.open(dest, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as exc:
+        msg = f"{dest}: {exc.strerror}"
+        raise ExportError(msg) from None
+    written: list[Path] = []
+    try:
+        for pattern in PUBLISHED:
+            for path in sorted(source.glob(pattern)):
+                relative = path.relative_to(source)
+                data = path.read_bytes()
+                parents = [top]
+                try:
+                    for depth, part in enumerate(relative.parts[:-1], 1):
+                        parents.append(_enter(parents[-1], part,
+                                              dest.joinpath(*relative.parts[:depth])))
+                    _write(parents[-1], relative.name, data, dest / relative)
+                finally:
+                    for fd in parents[1:]:
+                        os.close(fd)
+                written.append(dest / relative)
+    finally:
+        os.close(top)
+    return sorted(written)
+
+
+CORPUS_DIR: Path = corpus_dir()
+"""The published corpus: the checkout's ``conformance/`` folder, or the copy an installed
+package carries."""
+
+
+def corpus_version(corpus: Path = CORPUS_DIR) -> str:
+    """The version of the corpus in *corpus* (its ``VERSION`` file)."""
+    return (corpus / "VERSION").read_text().strip()
+
+
+def load_corpus(corpus: Path = CORPUS_DIR, *, validate: bool = False) -> list[Case]:
+    """Every case of the corpus in *corpus*, in file order (games, then kinds).
+
+    :param validate: also validate each file against ``schema/corpus.schema.json``.
+    """
+    validator = None
+    if validate:
+        from copa_ref.conformance import schemas
+
+        validator = schemas.validator("corpus.schema.json", corpus)
+    cases: list[Case] = []
+    for path in sorted((corpus / "cases").glob("*/*.json")):
+        data = json.loads(path.read_text())
+        if validator is not None:
+            validator.validate(data)
+        cases.extend(data["cases"])
+    return cases
+
+
+@attrs.frozen
+class Filters:
+    """Which cases to run; every given filter must match (``None``: any)."""
+
+    game: str | None = None
+    case: str | None = None
+    """A case ID or a glob pattern over IDs (``kala/rejection/*``)."""
+    rule: str | None = None
+    """A rule ID the case covers."""
+    kind: str | None = None
+
+    def matches(self, case: Case) -> bool:
+        """Whether *case* passes every filter."""
+        if self.game is not None and case["game"] != self.game:
+            return False
+        if self.kind is not None and case["kind"] != self.kind:
+            return False
+        if self.case is not None and not (case["id"] == self.case
+                                          or fnmatch.fnmatchcase(case["id"], self.case)):
+            return False
+        return self.rule is None or self.rule in case["rules"] or case.get("rule") == self.rule
+
+    def as_json(self) -> dict[str, str]:
+        """The filters given, as JSON."""
+        return {k: v for k, v in attrs.asdict(self).items() if v is not None}
+
+
+def select(cases: Iterable[Case], filters: Filters) -> list[Case]:
+    """The cases that pass *filters*."""
+    return [case for case in cases if filters.matches(case)]

@@ -1,0 +1,284 @@
+"""Common misreadings of the KALA rules that are no ``Config`` option.
+
+Each is the reference with one rule read wrongly (:class:`~copa_ref.core.misreading.Misreading`), as
+engine authors have read it: the conformance runner replays them to explain a failure
+("your engine plays as if …"), and the kill-matrix test uses them as mutants. Rule IDs refer
+to ``specs/kala.md``.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from copa_ref.conformance.vocabulary import Catalogue
+from copa_ref.core import Misreading
+from copa_ref.kala import rules as _rules
+from copa_ref.kala.paths import DIRECTIONS, MAX_PATH, NEIGHBOURS, SQUARES, on_board
+from copa_ref.kala.state import BOARD, PLAYERS, Config, Phase, Place, Sow, Square, State
+
+__all__ = ["CATALOGUE", "MISREADINGS", "MUTANTS", "PICTURED", "UNMUTATABLE", "UNNAMED"]
+
+
+Field = tuple[int, ...]
+Path = tuple[Square, ...]
+
+
+def _walks(path: Path, length: int, steps: tuple[Square, ...], max_turns: int,
+           turned: int) -> list[Path]:
+    if len(path) == length:
+        return [path]
+    found: list[Path] = []
+    for dr, dc in steps:
+        nxt = (path[-1][0] + dr, path[-1][1] + dc)
+        if not on_board(nxt) or nxt in path:
+            continue
+        turn = turned
+        if len(path) >= 2:
+            before = (path[-1][0] - path[-2][0], path[-1][1] - path[-2][1])
+            turn += before != (dr, dc)
+        if turn <= max_turns:
+            found += _walks((*path, nxt), length, steps, max_turns, turn)
+    return found
+
+
+def path_tables(steps: tuple[Square, ...] = DIRECTIONS, max_turns: int = 1,
+                ) -> dict[str, object]:
+    """The rules module's path tables (``PATH_SETS``, ``_SOWS``) for paths taking *steps*
+    and turning at most *max_turns* times: the replacements of a path misreading."""
+    paths = {(start, n): tuple(sorted(_walks((start,), n, steps, max_turns, 0)))
+             for start in SQUARES for n in range(1, MAX_PATH + 1)}
+    return {
+        "PATH_SETS": {key: frozenset(found) for key, found in paths.items()},
+        "_SOWS": {(seat, start, n): tuple(Sow(seat, p) for p in found)
+                  for seat in range(PLAYERS) for (start, n), found in paths.items()},
+    }
+
+
+def _bonus_above_four(beans: int) -> bool:
+    return beans > 4
+
+
+def _sower_keeps_excess(seat: int) -> int:
+    return seat
+
+
+def _end_at_four(beans: int) -> bool:
+    return beans <= 4
+
+
+def _first_bean_beneath(field: Field, cups: tuple[Square, Square], cup_beans: tuple[int, int],
+                        seat: int, path: Path) -> tuple[Field, tuple[int, int]]:
+    cells, beans = _rules.sow_beans(field, cups, cup_beans, seat, path)
+    row, col = path[0]
+    moved = list(cells)
+    moved[BOARD * row + col] += 1
+    held = (beans[0] - 1, beans[1]) if seat == 0 else (beans[0], beans[1] - 1)
+    return tuple(moved), held
+
+
+def _nothing_into_opponent_cup(field: Field, cups: tuple[Square, Square],
+                               cup_beans: tuple[int, int], seat: int,
+                               path: Path) -> tuple[Field, tuple[int, int]]:
+    cells, beans = _rules.sow_beans(field, cups, cup_beans, seat, path)
+    other = 1 - seat
+    if cups[other] not in path[1:]:
+        return cells, beans
+    row, col = cups[other]
+    moved = list(cells)
+    moved[BOARD * row + col] += 1
+    held = (beans[0] - 1, beans[1]) if other == 0 else (beans[0], beans[1] - 1)
+    return tuple(moved), held
+
+
+def _harvest_all_to_store(beans: int) -> tuple[int, int]:
+    return 0, beans
+
+
+def _bonus_of_four(state: object) -> int:
+    from copa_ref.kala.paths import longest_path
+    from copa_ref.kala.state import State
+
+    assert isinstance(state, State)
+    return min(4, state.cup_beans[state.turn], longest_path(state.cups[state.turn]))
+
+
+MISREADINGS: tuple[Misreading, ...] = (
+    Misreading(rule="KALA-6", slug="first-bean-into-field-cup",
+               description="the first bean goes into the field cup beneath the playing cup",
+               replacements={"sow_beans": _first_bean_beneath}),
+    Misreading(rule="KALA-7", slug="two-turns",
+               description="a path may turn by 90 degrees twice",
+               replacements=path_tables(max_turns=2)),
+    Misreading(rule="KALA-9", slug="no-bean-into-opponent-cup",
+               description="a bean sown over the opponent's playing cup goes into the field "
+               "cup beneath it", replacements={"sow_beans": _nothing_into_opponent_cup}),
+    Misreading(rule="KALA-12", slug="bonus-above-four",
+               description="the bonus move needs more than 4 beans in the cup, not 4 or more",
+               replacements={"bonus_due": _bonus_above_four}),
+    Misreading(rule="KALA-13", slug="bonus-sows-four",
+               description="the bonus move sows 4 beans like a regular sowing; the rest go to "
+               "the opponent", replacements={"bonus_length": _bonus_of_four}),
+    Misreading(rule="KALA-14", slug="sower-keeps-excess",
+               description="the beans no bonus path holds go back to the sower's store",
+               replacements={"excess_receiver": _sower_keeps_excess}),
+    Misreading(rule="KALA-15", slug="harvest-all-to-store",
+               description="a harvest puts every bean into the store, none into the bank",
+               replacements={"harvest_split": _harvest_all_to_store}),
+    Misreading(rule="KALA-17", slug="end-at-four",
+               description="the game ends with 4 beans or fewer, not fewer than 4",
+               replacements={"too_few": _end_at_four}),
+)
+"""Common misreadings of the KALA rules (not ``Config`` options), each tagged with its rule."""
+
+
+# -- The kill matrix's mutants --------------------------------------------------------------
+#
+# KALA mutants: the reference with one rule misread, at least one per rule of
+# ``specs/kala.md`` (the kill-matrix test, ``tests/conformance/test_kill_matrix.py``).
+
+DIAGONAL = ((-1, 1), (1, 1), (1, -1), (-1, -1))
+
+
+def _first_player_ignored(config: Config | None = None) -> State:
+    return attrs.evolve(_rules.new_game(config), turn=0)
+
+
+def _cup_stays(cups: object, seat: int, last: object) -> object:
+    return cups[seat]  # type: ignore[index]
+
+
+def _hidden_cups(state: State, seat: int | None = None) -> State:
+    return attrs.evolve(state, cup_beans=(0, 0)) if seat is None else state
+
+
+_DIAGONAL_NEIGHBOURS = {
+    sq: tuple(sorted((sq[0] + dr, sq[1] + dc) for dr, dc in (*DIRECTIONS, *DIAGONAL)
+                     if on_board((sq[0] + dr, sq[1] + dc))))
+    for sq in SQUARES
+}
+
+
+def _place_while_harvest_pending(state: State, seat: int | None = None) -> tuple[object, ...]:
+    actions = _rules.legal_actions(state, seat)
+    if state.phase is Phase.HARVEST and state.last == state.cups[1 - state.turn] and (
+            seat is None or seat == state.turn):
+        return (*actions, *(Place(state.turn, sq) for sq in NEIGHBOURS[state.last]))
+    return actions
+
+
+def _apply_place_first(state: State, action: object) -> State:
+    if state.phase is Phase.HARVEST and isinstance(action, Place) and action.seat == state.turn:
+        # The cup is placed first; the harvest is then declined.
+        return _rules._apply_place(attrs.evolve(state, phase=Phase.PLACE), action.square)
+    return _rules.apply(state, action)  # type: ignore[arg-type]
+
+
+def _harvest_at_three(beans: int) -> bool:
+    return beans >= 3
+
+
+def _end_below_three(beans: int) -> bool:
+    return beans < 3
+
+
+def _cup_moves_before_harvest(state: State) -> State:
+    """The playing cup moves onto the last bean's field cup before the harvest decision."""
+    after = _rules._after_sowing(state)
+    seat = state.turn
+    if (after.phase is Phase.HARVEST and after.last is not None
+            and after.last != after.cups[1 - seat]):
+        cups = (after.last, after.cups[1]) if seat == 0 else (after.cups[0], after.last)
+        return attrs.evolve(after, cups=cups)
+    return after
+
+
+MUTANTS: tuple[Misreading, ...] = (
+    *MISREADINGS,
+    Misreading(rule="KALA-1", slug="stores-of-14",
+               description="the 28 beans are shared: each store starts with 14",
+               replacements={"TOTAL_BEANS": 28}),
+    Misreading(rule="KALA-2", slug="other-diagonal",
+               description="the playing cups start on the other two corners",
+               replacements={"START_SQUARES": ((0, 3), (3, 0))}),
+    Misreading(rule="KALA-3", slug="first-player-ignored",
+               description="seat 0 always moves first, whatever first_player says",
+               replacements={"new_game": _first_player_ignored}),
+    Misreading(rule="KALA-4", slug="sowing-of-five",
+               description="a regular sowing puts 5 beans into play: the cup's and 4 more",
+               replacements={"SOWING": 5}),
+    Misreading(rule="KALA-5", slug="diagonal-steps",
+               description="a path may step diagonally",
+               replacements=path_tables(steps=(*DIRECTIONS, *DIAGONAL))),
+    Misreading(rule="KALA-8", slug="cup-stays",
+               description="the playing cup stays where it is after the sowing",
+               replacements={"cup_destination": _cup_stays}),
+    Misreading(rule="KALA-10", slug="placed-diagonally",
+               description="the cup may also be placed diagonally next to the opponent's cup",
+               replacements={"NEIGHBOURS": _DIAGONAL_NEIGHBOURS,
+                             "_PLACES": {(seat, sq): tuple(Place(seat, n) for n in near)
+                                         for seat in range(PLAYERS)
+                                         for sq, near in _DIAGONAL_NEIGHBOURS.items()}}),
+    Misreading(rule="KALA-11", slug="cups-hidden",
+               description="a spectator does not see the beans in the playing cups",
+               replacements={"observe": _hidden_cups}),
+    Misreading(rule="KALA-15", slug="harvest-at-three",
+               description="a cup left with 3 beans may be harvested too",
+               replacements={"harvestable": _harvest_at_three}),
+    Misreading(rule="KALA-17", slug="end-below-three",
+               description="a player with 3 beans may still sow; the game ends below 3",
+               replacements={"too_few": _end_below_three}),
+    Misreading(rule="KALA-16", slug="cup-moves-before-harvest",
+               description="the playing cup moves onto the harvest cup before the harvest is "
+               "decided", replacements={"_after_sowing": _cup_moves_before_harvest}),
+    Misreading(rule="KALA-16", slug="place-before-harvest",
+               description="with the last bean in the opponent's cup, the cup may be placed "
+               "before the harvest is decided (which declines it)",
+               replacements={"legal_actions": _place_while_harvest_pending,
+                             "apply": _apply_place_first}),
+)
+"""The KALA mutants: the common misreadings and one-rule mistakes of every rule."""
+
+UNMUTATABLE: dict[str, str] = {
+    "KALA-18": "conservation is a consequence of the other rules: every engine that loses or "
+    "makes a bean misreads a more specific rule (the bank bean of KALA-15, the sixth bean "
+    "of KALA-14, the sowing of KALA-4 to KALA-9), which is named instead",
+}
+"""Rules with no one-rule mutant, and why."""
+
+UNNAMED: dict[str, str] = {
+}
+"""Mutants the runner does not yet name with their own rule in every failing case, and why."""
+
+
+# -- The rule book's misreadings ------------------------------------------------------------
+
+
+def _sow_beneath(field, cups, cup_beans, seat, path):  # type: ignore[no-untyped-def]
+    """KALA-9 misread: a bean sown on the opponent's cup falls into the field cup beneath."""
+    cells = list(field)
+    beans = [cup_beans[0], cup_beans[1]]
+    beans[seat] += 1
+    for row, col in path[1:]:
+        cells[4 * row + col] += 1
+    return tuple(cells), (beans[0], beans[1])
+
+
+PICTURED: tuple[Misreading, ...] = (
+        Misreading(rule="KALA-9", slug="bean-beneath-opponent-cup",
+                   description="a bean on the opponent's cup goes into the field cup beneath",
+                   replacements={"sow_beans": _sow_beneath}),
+        Misreading(rule="KALA-14", slug="no-sixth-bean",
+                   description="the bonus sows every bean in the cup, however many",
+                   replacements={"bonus_length": lambda state: state.cup_beans[state.turn]}),
+        Misreading(rule="KALA-15", slug="harvest-keeps-the-bank-bean",
+                   description="a harvest puts every bean into the store, none into the bank",
+                   replacements={"harvest_split": lambda beans: (0, beans)}),
+    )
+"""Misreadings the rule book uses to find the step where a rule it pictures fires, for
+the rules no other misreading of the catalogue covers yet."""
+
+
+CATALOGUE = Catalogue(misreadings=MISREADINGS, mutants=MUTANTS, unmutatable=UNMUTATABLE,
+                      unnamed=UNNAMED, pictured=PICTURED)
+"""The one catalogue of kala's misreadings: the explanations, the kill matrix and the rule
+book take theirs from it."""

@@ -1,0 +1,400 @@
+"""Kopa: which rule decides which part of the public view (KOPA-1 … KOPA-22), and the rules
+re-derived from what an engine reported.
+
+The public view shows the table (eight piles and the 8s laid), the hand sizes, the stock's
+size, the penalties, the scores and whose turn it is; the hands and the stock are hidden.
+Rule IDs refer to ``specs/kopa.md``. The order of :data:`VIEW_RULES` is from the most
+specific rule to the most general; :func:`diagnose` names the cause before its consequences
+(a round that ends early before its scores, a misplaced card before the cards it makes
+playable).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+from copa_ref.conformance.vocabulary import Divergence, Finding, ViewRule
+from copa_ref.core import JSON
+from copa_ref.kopa import Action, Card, Config, Deal, Observation, Pass, Phase, Play, State
+from copa_ref.kopa.rules import (
+    PILE_NAMES,
+    draws,
+    eight_ready,
+    false_claim_penalty,
+    leader,
+    legal_actions,
+    legal_cards,
+    next_dealer,
+    pile_accepts,
+    refusal,
+)
+
+__all__ = ["VIEW_RULES", "config_rule", "diagnose", "legal_rule"]
+
+KopaDivergence = Divergence[State, Action, Config, Observation]
+KopaView = ViewRule[State, Action, Config, Observation]
+
+
+def _dealt(d: KopaDivergence) -> bool:
+    return isinstance(d.action, Deal)
+
+
+def playing(phase: Phase) -> bool:
+    """Whether a round is being played in *phase* (a card or a pass is due)."""
+    return phase is Phase.PLAY or phase is Phase.DRAWN
+
+
+def round_ends(before: Phase, after: Phase) -> bool:
+    """Whether a step from *before* to *after* ends a round (KOPA-19)."""
+    return playing(before) and not playing(after)
+
+
+def pile_run_rule(k: int, down: bool) -> str:
+    """The rule a pile breaks whose *k*-th card (from 0) is not the next of its run: its
+    start (KOPA-8), an up-pile's or a down-pile's order (KOPA-9, KOPA-10)."""
+    return "KOPA-8" if k == 0 else ("KOPA-10" if down else "KOPA-9")
+
+
+def _round_ended(d: KopaDivergence) -> bool:
+    seen = d.reported_view
+    return round_ends(d.before.phase, d.expected.phase) or (
+        playing(d.before.phase) and seen is not None and not playing(seen.phase))
+
+
+def _over(d: KopaDivergence) -> bool:
+    seen = d.reported_view
+    return d.expected.phase is Phase.OVER or (seen is not None and seen.phase is Phase.OVER)
+
+
+def could_play(state: State) -> bool:
+    """Whether the seat to act holds a card the table takes (KOPA-15, KOPA-16)."""
+    return bool(legal_cards(state.hands[state.turn], state.piles, state.eights))
+
+
+def _false_pass(d: KopaDivergence) -> bool:
+    b = d.before
+    return isinstance(d.action, Pass) and b.phase is Phase.PLAY and could_play(b)
+
+
+def _draw(d: KopaDivergence) -> bool:
+    b = d.before
+    return isinstance(d.action, Pass) and b.config.players == 2 and (
+        bool(b.stock) or b.phase is Phase.DRAWN)
+
+
+VIEW_RULES: tuple[KopaView, ...] = (
+    ViewRule(part="public.eights", rule="KOPA-13",
+             says="an 8 lies across its suit's 7 and 9, and only then"),
+    ViewRule(part="public.piles", rule="KOPA-12",
+             says="a card goes on its own pile as the next number, nothing skipped"),
+    ViewRule(part="public.penalties", rule="KOPA-16", when=_false_pass,
+             says="a pass while a card was playable costs four more points"),
+    ViewRule(part="public.penalties", rule="KOPA-18", when=_draw,
+             says="a drawn card that is not played is kept for one point"),
+    ViewRule(part="public.penalties", rule="KOPA-15",
+             says="a turn without a card costs one point; a card played costs nothing"),
+    ViewRule(part="public.stock_size", rule="KOPA-18",
+             says="with two players a pass draws the stock's top card"),
+    ViewRule(part="public.phase", rule="KOPA-22", when=_over,
+             says="the match ends when a seat reaches the target"),
+    ViewRule(part="outcome", rule="KOPA-22", says="the seat that reached the target wins"),
+    ViewRule(part="public.phase", rule="KOPA-19", when=_round_ended,
+             says="the round ends the moment a hand is empty, and only then"),
+    ViewRule(part="public.scores", rule="KOPA-20",
+             says="the winner gains one point per card in the other hands; penalties are "
+             "subtracted"),
+    ViewRule(part="public.last_round", rule="KOPA-20",
+             says="the winner gains one point per card in the other hands; penalties are "
+             "subtracted"),
+    ViewRule(part="public.dealer", rule="KOPA-21", says="the deal passes clockwise"),
+    ViewRule(part="public.round", rule="KOPA-21", says="a new round follows a scored round"),
+    ViewRule(part="public.turn", rule="KOPA-5", when=_dealt,
+             says="the player to the dealer's left begins"),
+    ViewRule(part="public.turn", rule="KOPA-6", says="play proceeds clockwise, one turn each"),
+    ViewRule(part="public.hand_sizes", rule="KOPA-17",
+             when=lambda d: _dealt(d) and d.config.players == 2,
+             says="two players are dealt three hands of 20, the third the stock"),
+    ViewRule(part="public.hand_sizes", rule="KOPA-4", when=_dealt,
+             says="the cards are dealt evenly"),
+    ViewRule(part="public.hand_sizes", rule="KOPA-7", says="a card played leaves the hand"),
+    ViewRule(part="to_move", rule="KOPA-6", says="play proceeds clockwise, one turn each"),
+    ViewRule(part="legal", rule="KOPA-12",
+             says="the legal cards are each pile's next card (a 1 or 15 on an empty pile) "
+             "and each ready 8, and a pass"),
+    ViewRule(part="public", rule="KOPA-1", says="every card is in exactly one place"),
+)
+"""Which rule decides which part of the Kopa public view, most specific first."""
+
+
+# -- the rules that admit a config and make an action legal ------------------------------------
+
+
+def config_rule(config: Config) -> str:
+    """The rule that admits *config*, named when an engine refuses it: the player count's
+    rule (KOPA-2), or for three players (the text's own example) the target's (KOPA-22) or
+    the first dealer's (KOPA-3) when that is what differs from the default."""
+    if config.players == 3 and config.target != 20:
+        return "KOPA-22"
+    if config.players == 3 and config.first_dealer is not None:
+        return "KOPA-3"
+    return "KOPA-2"
+
+
+def _card_rule(card: Card) -> str:
+    """The rule that lets *card* go on the table when its pile (or its 7 and 9) are ready."""
+    if card.number == 8:
+        return "KOPA-13"
+    if card.number in (1, 15):
+        return "KOPA-8"
+    return "KOPA-9" if card.number < 8 else "KOPA-10"
+
+
+def legal_rule(state: State, action: Action) -> str | None:
+    """The rule that makes the legal *action* legal in *state*, named when an engine refuses
+    it: a deal's shape (KOPA-4, or the two-player stock KOPA-17), the pile range a card
+    continues (a 1 or 15 KOPA-8, 2 to 7 KOPA-9, 14 to 9 KOPA-10, an 8 KOPA-13), the drawn
+    card's offer (KOPA-18), a pass (KOPA-15 without a playable card, KOPA-16 with one)."""
+    if isinstance(action, Deal):
+        return "KOPA-17" if state.config.players == 2 else "KOPA-4"
+    if state.phase is Phase.DRAWN:
+        return "KOPA-18"
+    if isinstance(action, Play):
+        return _card_rule(action.card)
+    if isinstance(action, Pass):
+        return "KOPA-16" if could_play(state) else "KOPA-15"
+    return None
+
+
+# -- re-deriving from the engine's reports -----------------------------------------------------
+
+
+def _follows_other_suit(card: Card, piles: tuple[tuple[Card, ...], ...]) -> int:
+    """The place of another suit's pile whose top *card* would follow by number (in that
+    pile's direction), or -1."""
+    own = card.pile
+    if own < 0:
+        return -1
+    for i in range(own & 1, 8, 2):
+        if i != own and piles[i] and piles[i][-1].number + (-1 if i & 1 else 1) == card.number:
+            return i
+    return -1
+
+
+def _table_rule(card: Card, piles: tuple[tuple[Card, ...], ...]) -> tuple[str, str]:
+    """Why the table does not take *card*, as the likeliest misreading: laid on another
+    suit's pile when it would follow that pile's top (KOPA-11), else the reference's refusal
+    (an 8 too early KOPA-13, a pile not started KOPA-8, a skipped number KOPA-12)."""
+    other = _follows_other_suit(card, piles)
+    if other >= 0:
+        return "KOPA-11", (f"{card} would follow the {PILE_NAMES[other]}-pile's "
+                           f"{piles[other][-1]}, but a card builds only on its own suit")
+    if card.number == 8:
+        return "KOPA-13", f"{card} needs its suit's 7 and 9 on the table first"
+    err = refusal(card, piles)
+    return err.rule, err.message
+
+
+def _round_start(d: KopaDivergence, seen: Observation) -> Iterator[Finding]:
+    """At a round's start, the engine's first mover and dealer against its own reports: the
+    first mover is its dealer's left (KOPA-5); the dealer is the first dealer (KOPA-3) or
+    the previous one's left (KOPA-21)."""
+    starting = d.action is None or isinstance(d.action, Deal) or (
+        seen.phase is Phase.DEAL and d.expected.phase is Phase.DEAL)
+    if not starting or (seen.turn == d.expected.turn and seen.dealer == d.expected.dealer):
+        return
+    n = d.config.players
+    if seen.dealer != d.expected.dealer:
+        if d.expected.round == 1:
+            yield Finding("KOPA-3", f"the engine's first dealer is seat {seen.dealer}")
+        else:
+            yield Finding("KOPA-21", f"seat {d.before.dealer} dealt the last round; the "
+                                     f"engine's next dealer is seat {seen.dealer}, not seat "
+                                     f"{next_dealer(d.before.dealer, n)}")
+    elif not 0 <= seen.dealer < n or seen.turn != leader(seen.dealer, n):
+        yield Finding("KOPA-5", f"the engine's dealer is seat {seen.dealer}, its first player "
+                                f"seat {seen.turn}: the dealer's left begins")
+
+
+def _round_end(d: KopaDivergence, seen: Observation) -> Iterator[Finding]:
+    """A play ends the round exactly when it empties the hand (KOPA-19)."""
+    if not isinstance(d.action, Play) or not playing(d.before.phase):
+        return
+    ended = not playing(d.expected.phase)
+    if ended == (not playing(seen.phase)):
+        return
+    seat = d.action.seat
+    left = len(d.expected.hands[seat])
+    if ended:
+        yield Finding("KOPA-19", f"seat {seat}'s play of {d.action.card} empties its hand; "
+                                 "the engine goes on with the round")
+    else:
+        yield Finding("KOPA-19", f"the engine ends the round after seat {seat}'s "
+                                 f"{d.action.card}, with {left} cards still in its hand")
+
+
+def _enginecould_play(d: KopaDivergence) -> bool:
+    """Whether the passing seat held a playable card, from the engine's own previous report
+    (its legal actions, which agreed with the reference), else from the reference."""
+    before = d.reported_before
+    seat = d.before.turn
+    if before is not None:
+        for key in (seat, None):
+            listed = before.legal.get(key)
+            if listed is not None:
+                return any(isinstance(a, dict) and a.get("type") == "play" for a in listed)
+    return could_play(d.before)
+
+
+def _pass_findings(d: KopaDivergence, seen: Observation) -> Iterator[Finding]:
+    """A pass: whether the engine offers the drawn card (KOPA-18), and its price re-derived
+    part by part: one point for the turn without a card (KOPA-15), four more when the seat
+    could play (KOPA-16), one point for keeping a playable drawn card (KOPA-18, KOPA-Q6)."""
+    b, e = d.before, d.expected
+    assert isinstance(d.action, Pass)
+    seat = d.action.seat
+    if b.phase is Phase.PLAY and draws(d.config.players, b.stock) and (
+            (e.phase is Phase.DRAWN) != (seen.phase is Phase.DRAWN)):
+        card = b.stock[0]
+        if e.phase is Phase.DRAWN:
+            yield Finding("KOPA-18", f"seat {seat} draws {card}, which the table takes: it "
+                                     "may play it at once; the engine does not offer it")
+        else:
+            rule, why = _table_rule(card, b.piles)
+            yield Finding(rule, f"the engine offers seat {seat}'s drawn {card} to play, but "
+                                f"the table does not take it: {why}")
+        return
+    if seen.penalties == e.penalties or len(seen.penalties) != len(b.penalties):
+        return
+    want = e.penalties[seat] - b.penalties[seat]
+    got = seen.penalties[seat] - b.penalties[seat]
+    if b.phase is Phase.DRAWN:
+        yield Finding("KOPA-18", f"keeping the drawn card costs seat {seat} {want}; the engine "
+                                 f"charges {got}")
+        return
+    extra = false_claim_penalty() if _enginecould_play(d) else 0
+    base = want - extra
+    says = (f"seat {seat} passes {'holding' if extra else 'without'} a playable card: "
+            f"{base} for the turn without a card"
+            + (f" + {extra} for the false claim" if extra else "")
+            + f"; the engine charges {got}")
+    if extra and got == want - extra:
+        yield Finding("KOPA-16", says)
+    elif base and got == want - base:
+        yield Finding("KOPA-15", says)
+    else:
+        yield Finding("KOPA-16" if extra else "KOPA-15", says)
+
+
+def _pile_findings(d: KopaDivergence, seen: Observation) -> Iterator[Finding]:
+    """The piles, re-derived: listed in the text's order (KOPA-14); each reported pile is a
+    run from its start (KOPA-8 to KOPA-10); the card played lies on its own suit's pile
+    (KOPA-11)."""
+    if len(seen.piles) != 8:
+        yield Finding("KOPA-14", f"the table has 8 places; the engine reports "
+                                 f"{len(seen.piles)}")
+        return
+    if Counter(seen.piles) == Counter(d.expected.piles):
+        yield Finding("KOPA-14", "the engine's piles are the right ones in another order; the "
+                                 "table lists Sable, Vert, Gules, Or, each up-pile then "
+                                 "down-pile")
+        return
+    for i, pile in enumerate(seen.piles):
+        for k, card in enumerate(pile):
+            if card not in pile_accepts(i, pile[:k]):
+                rule = pile_run_rule(k, bool(i & 1))
+                if card.pile != i and card.number != 8:
+                    rule = "KOPA-11" if card.row != i >> 1 else "KOPA-12"
+                yield Finding(rule, f"the engine's {PILE_NAMES[i]}-pile "
+                                    f"{' '.join(map(str, pile))} is no run of its place")
+                return
+    action = d.action
+    if isinstance(action, Play) and action.card.number != 8:
+        own = action.card.pile
+        if seen.piles[own][-1:] != (action.card,):
+            yield Finding("KOPA-11", f"{action.card} goes on the {PILE_NAMES[own]}-pile; the "
+                                     "engine puts it elsewhere")
+
+
+def _eight_findings(d: KopaDivergence, seen: Observation) -> Iterator[Finding]:
+    """Each 8 the engine lays lies across its suit's 7 and 9 on the engine's own table, and
+    the 8 played is laid (KOPA-13)."""
+    if len(seen.piles) != 8:
+        return
+    for card in seen.eights:
+        row = card.row
+        if card.number != 8 or not eight_ready(seen.piles[2 * row], seen.piles[2 * row + 1]):
+            yield Finding("KOPA-13", f"the engine lays {card} without its suit's 7 and 9")
+            return
+    if isinstance(d.action, Play) and d.action.card in d.expected.eights and (
+            d.action.card not in seen.eights):
+        yield Finding("KOPA-13", f"{d.action.card} lies across its 7 and 9; the engine does "
+                                 "not lay it")
+
+
+_CODES = frozenset(card.value for card in Card)
+
+
+def _listed_cards(listed: list[JSON]) -> set[Card] | None:
+    cards: set[Card] = set()
+    for action in listed:
+        if not isinstance(action, dict):
+            return None
+        if action.get("type") == "play":
+            code = action.get("card")
+            if not isinstance(code, str) or code not in _CODES:
+                return None
+            cards.add(Card(code))
+    return cards
+
+
+def _legal_findings(d: KopaDivergence) -> Iterator[Finding]:
+    """When only the legal actions differ: a legal card the engine does not list names the
+    rule that makes it legal (a pile that stops early: KOPA-9, KOPA-10; an 8, KOPA-13); a
+    card it lists that would follow another suit's pile names KOPA-11 (the reference's
+    refusals name the others)."""
+    state = d.expected
+    if not playing(state.phase):
+        return
+    mover = state.turn
+    listed = d.reported.legal.get(None, d.reported.legal.get(mover))
+    if listed is None:
+        return
+    shown = _listed_cards(listed)
+    if shown is None:
+        return
+    want = {a.card for a in legal_actions(state) if isinstance(a, Play)}
+    for card in sorted(want - shown, key=lambda c: c.index):
+        rule = "KOPA-18" if state.phase is Phase.DRAWN else _card_rule(card)
+        yield Finding(rule, f"seat {mover} may play {card}; the engine does not list it")
+        return
+    if state.phase is Phase.PLAY:
+        for card in sorted(shown - want, key=lambda c: c.index):
+            if card in state.hands[mover] and _follows_other_suit(card, state.piles) >= 0:
+                yield Finding(*_table_rule(card, state.piles))
+                return
+
+
+def diagnose(d: KopaDivergence) -> Iterator[Finding]:
+    """Kopa's own findings, re-derived from what the engine reported: the round's start and
+    end, the pass's draw and price, the piles and the 8s, the legal cards, the round's
+    scores."""
+    seen = d.reported_view
+    if seen is None:
+        return
+    yield from _round_start(d, seen)
+    if d.action is None:
+        return
+    yield from _round_end(d, seen)
+    if isinstance(d.action, Pass):
+        yield from _pass_findings(d, seen)
+    if seen.piles != d.expected.piles:
+        yield from _pile_findings(d, seen)
+    if seen.eights != d.expected.eights:
+        yield from _eight_findings(d, seen)
+    if set(d.differing) <= {"legal"}:
+        yield from _legal_findings(d)
+    if _round_ended(d) and seen.scores != d.expected.scores and not playing(seen.phase) and (
+            not playing(d.expected.phase)):
+        yield Finding("KOPA-20", f"the round books {list(d.expected.last_round)}; the engine "
+                                 f"has scores {list(seen.scores)}")

@@ -1,0 +1,377 @@
+"""The verdicts: one function per kind of case, judging an engine's answers against the
+corpus and returning a :class:`Failure` value (``None``: the case passed).
+
+The API::
+
+    run = CaseRun(session, case, traces, known)   # the state of one case, and nothing else
+    failure = judge(run)                          # VERDICTS[case["kind"]](run)
+    failure = trace(run) | rejection(run) | config(run) | count(run)   # (count: perft)
+
+A verdict sends its requests through the run's :class:`~copa_ref.conformance.session.Session`
+(so within the case's budget) and lets an
+:class:`~copa_ref.conformance.channel.EngineFailure` through: the caller errors the case.
+Every position a case passes through is checked, the prefixes of rejections and counts
+included. Where the engine differs, :mod:`copa_ref.conformance.naming` names the rule it
+breaks. Inside a verdict, the first difference ends the case by raising :class:`Stop`
+with the failure; the verdict function returns it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+
+from copa_ref.conformance import naming
+from copa_ref.conformance.checks import json_diff, shown
+from copa_ref.conformance.corpus import Case
+from copa_ref.conformance.explain import outcome_shown
+from copa_ref.conformance.observables import observables
+from copa_ref.conformance.session import Applied, Refused, Session
+from copa_ref.conformance.vocabulary import Report
+from copa_ref.core import JSON, canonical_json
+from copa_ref.core.replay import replay
+from copa_ref.games import GAMES
+
+__all__ = [
+    "VERDICTS",
+    "CaseRun",
+    "Failure",
+    "Known",
+    "Stop",
+    "config",
+    "judge",
+    "legal_lines",
+    "rejection",
+    "trace",
+]
+
+
+@attrs.frozen(kw_only=True)
+class Failure:
+    """How a case failed."""
+
+    step: int | None
+    """Where: 0 the initial position, k the position after the k-th action."""
+    reason: str
+    diff: str | None = None
+    """What differs, line by line (with the rules that explain it)."""
+    rule: str | None = None
+    """The rule the engine breaks, when it can be named."""
+    explanation: str | None = None
+    """Another reading that reproduces every report of the engine, when one does."""
+    action: JSON = None
+    """The action a failed rejection offered (or a trace step the engine refused)."""
+
+
+class Stop(Exception):
+    """Ends a case at its first difference, carrying the :class:`Failure`."""
+
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(failure.reason)
+        self.failure = failure
+
+
+class Known:
+    """The canonical texts of the corpus's values, computed once per value (the positions
+    along a rejection's prefix are its trace's, shared by many cases): kept with the value,
+    so that its ``id`` stays its own. One for a whole run."""
+
+    def __init__(self) -> None:
+        self._texts: dict[tuple[int, Callable[[Any], Any]], tuple[Any, Any]] = {}
+
+    def __call__(self, value: Any, make: Callable[[Any], Any] = canonical_json) -> Any:
+        """``make(value)``, computed once for *value*."""
+        key = (id(value), make)
+        found = self._texts.get(key)
+        if found is None:
+            found = self._texts[key] = (value, make(value))
+        return found[1]
+
+
+def _fresh(value: Any, make: Callable[[Any], Any]) -> Any:
+    return make(value)
+
+
+def _text(actions: list[JSON]) -> list[str]:
+    return sorted(map(canonical_json, actions))
+
+
+def _listing(label: str, items: list[str]) -> str:
+    more = f" (+{len(items) - 5} more)" if len(items) > 5 else ""
+    return f"{label} {', '.join(items[:5])}{more}"
+
+
+def legal_lines(seat: int | None, listed: list[JSON], wanted: list[JSON],
+                lines: list[str], extra: dict[int | None, list[str]],
+                known: Callable[[Any, Callable[[Any], Any]], Any] = _fresh) -> bool:
+    """Compare the legal actions a seat's listing holds with the wanted ones; add the
+    differences to *lines* and the extra actions to *extra*. Whether they differ.
+    *known(value, make)* is ``make(value)`` for a wanted value (:class:`Known`).
+
+    A listing in the wanted order is recognised by its text as a whole (one encoding, not
+    one an action); any other order is compared action by action.
+    """
+    if canonical_json(listed) == known(wanted, canonical_json):
+        return False
+    got, want = _text(listed), known(wanted, _text)
+    if got == want:
+        return False
+    label = "legal" if seat is None else f"legal(seat {seat})"
+    missing = sorted(set(want) - set(got))
+    extra[seat] = sorted(set(got) - set(want))
+    if missing:
+        lines.append(_listing(f"{label}: missing", missing))
+    if extra[seat]:
+        lines.append(_listing(f"{label}: extra", extra[seat]))
+    if not missing and not extra[seat]:
+        lines.append(f"{label}: duplicates in {len(got)} actions")
+    return True
+
+
+@attrs.define
+class CaseRun:
+    """One case being run: the session it talks through, the case, and what the engine
+    reported so far (the per-case state; nothing of it outlives the case)."""
+
+    session: Session
+    case: Case
+    traces: Mapping[str, Case] = attrs.field(factory=dict)
+    """The corpus's traces by ID: a rejection's or count's prefix follows one."""
+    known: Callable[..., Any] = attrs.field(factory=Known)
+    reports: dict[int, Report] = attrs.field(factory=dict)
+    """What the engine reported, by step."""
+
+    @property
+    def rule_ids(self) -> bool:
+        """Whether the engine names rules (feature ``rule_ids``)."""
+        return self.session.rule_ids
+
+    # -- the operations, checked ------------------------------------------------------------
+
+    def new_game(self) -> None:
+        """Start the case's game; a refused config the rules allow fails the case."""
+        case = self.case
+        started = self.session.new_game(case["game"], case["config"])
+        if isinstance(started, Refused):
+            rule = naming.guarded(lambda: naming.config_rule(self), None)
+            raise Stop(Failure(step=0, reason=f"refused the config "
+                                              f"{canonical_json(case['config'])}, which the "
+                                              f"rules allow", diff=str(started), rule=rule))
+
+    def report(self, expect: Case) -> Report:
+        """Ask the engine for the observables *expect* lists."""
+        seen = self.session.observe()
+        legal: dict[int | None, list[JSON]] = {}
+        if expect["legal"] is not None:
+            legal[None] = self.session.legal(None)
+        for part in expect["legal_by_seat"] or ():
+            legal[part["seat"]] = self.session.legal(part["seat"])
+        return Report(to_move=seen.to_move, public=seen.public, outcome=seen.outcome,
+                      legal=legal)
+
+    def compare(self, expect: Case, step: int, actions: list[JSON]) -> None:
+        """Check the engine's observables against *expect* at *step* (after *actions*)."""
+        report = self.report(expect)
+        self.reports[step] = report
+        lines, differing = self.view_lines(report, expect, self.known)
+        extra: dict[int | None, list[str]] = {}
+        groups: list[tuple[int | None, list[JSON]]] = []
+        if expect["legal"] is not None:
+            groups.append((None, expect["legal"]))
+        for part in expect["legal_by_seat"] or ():
+            groups.append((part["seat"], part["actions"]))
+        for seat, wanted in groups:
+            if legal_lines(seat, report.legal[seat], wanted, lines, extra, self.known):
+                differing.append("legal")
+        if lines:
+            after = f" after {canonical_json(actions[-1])}" if actions else ""
+            self.fail(step, actions, f"observables differ at step {step}{after}", lines,
+                      differing, extra)
+
+    def view_lines(self, report: Report, expect: Case,
+                   text: Callable[[Any], Any] = canonical_json) -> tuple[list[str], list[str]]:
+        """The differences of who moves, the public view and the outcome: readable lines
+        and the differing paths; *text* gives the canonical text of an expected value."""
+        lines: list[str] = []
+        differing: list[str] = []
+        # ``to_move`` is checked for its shape (a string, integers) when it is read, so
+        # Python's equality is exact for it.
+        if report.to_move != expect["to_move"]:
+            lines.append(f"to_move: expected {shown(expect['to_move'])}, "
+                         f"got {shown(report.to_move)}")
+            differing.append("to_move")
+        if canonical_json(report.public) != text(expect["public"]):
+            found = json_diff(expect["public"], report.public, "public", limit=40)
+            lines += found[:12] or ["public: differs in JSON types"]
+            differing += [line.split(":", 1)[0] for line in found] or ["public"]
+        want_outcome = outcome_shown(expect["outcome"], self.rule_ids)
+        got_outcome = outcome_shown(report.outcome, self.rule_ids)
+        if canonical_json(got_outcome) != canonical_json(want_outcome):
+            found = json_diff(want_outcome, got_outcome, "outcome", limit=12)
+            lines += found or [f"outcome: expected {shown(want_outcome)}, "
+                               f"got {shown(got_outcome)}"]
+            differing += [line.split(":", 1)[0] for line in found] or ["outcome"]
+        return lines, differing
+
+    def fail(self, step: int, actions: list[JSON], reason: str, lines: list[str],
+             differing: list[str], extra: Mapping[int | None, list[str]]) -> None:
+        """Stop the case at *step*, with the rules that explain the difference."""
+        findings, explanation = naming.name(self, step, actions, differing, extra)
+        lines = list(lines)
+        if explanation is not None:
+            lines.append(f"explanation: {explanation}")
+        lines += [f"rule: {f.rule}: {f.message}" for f in findings]
+        raise Stop(Failure(step=step, reason=reason, diff="\n".join(lines),
+                           rule=findings[0].rule if findings else None,
+                           explanation=explanation))
+
+    def expectations(self, length: int) -> list[Case]:
+        """The observables expected along the case's prefix of *length* actions: from the
+        trace the case names, else computed from the reference."""
+        case = self.case
+        trace = self.traces.get(case.get("trace") or "")
+        if trace is not None and len(trace["steps"]) >= length and [
+                s["action"] for s in trace["steps"][:length]] == case["prefix"][:length]:
+            return [trace["initial"], *[s["expect"] for s in trace["steps"][:length]]]
+        game = GAMES[case["game"]]
+        states = replay(game, game.config_from_json(case["config"]), case["prefix"][:length])
+        return [json.loads(json.dumps(observables(game, s))) for s in states]
+
+    def walk(self, actions: list[JSON], expected: list[Case]) -> None:
+        """Start a game, check the initial position, then apply each action (it must be
+        accepted) and check the position after it."""
+        self.new_game()
+        self.compare(expected[0], 0, [])
+        for i, action in enumerate(actions, 1):
+            answer = self.session.apply(action)
+            if not answer.accepted:
+                self.refused_legal(i, actions[:i], answer)
+            self.compare(expected[i], i, actions[:i])
+
+    def walk_quietly(self, actions: list[JSON]) -> None:
+        """Replay *actions* without checking (back to a node of a count, without undo)."""
+        self.new_game()
+        for i, action in enumerate(actions, 1):
+            if not self.session.apply(action).accepted:
+                raise Stop(Failure(step=len(self.case["prefix"]),
+                                   reason=f"refused {canonical_json(action)} when replayed "
+                                          f"(step {i})", action=action))
+
+    def refused_legal(self, step: int, actions: list[JSON], answer: Applied) -> None:
+        """Stop the case: the engine refused the legal last of *actions*."""
+        action = actions[-1]
+        named = answer.rule
+        explanation = naming.reading_where(self, actions[:-1], action, legal=False)
+        lines = [f"engine names {shown(named)}: {shown(answer.message, bare=True)}"]
+        if explanation is not None:
+            lines.append(f"explanation: {explanation[1]}")
+            rule = explanation[0]
+        elif self.rule_ids and naming.own_rule(self.case["game"], named):
+            rule = named  # the engine refuses under its reading of a rule that allows it
+        else:
+            rule = naming.guarded(lambda: naming.legal_rule(self.case, actions[:-1], action),
+                                  None)
+        raise Stop(Failure(step=step, reason=f"refused the legal action "
+                                             f"{canonical_json(action)} at step {step}",
+                           diff="\n".join(lines), rule=rule,
+                           explanation=None if explanation is None else explanation[1],
+                           action=action))
+
+
+def _judged(verdict: Callable[[CaseRun], None]) -> Callable[[CaseRun], Failure | None]:
+    def judged(run: CaseRun) -> Failure | None:
+        try:
+            verdict(run)
+        except Stop as stop:
+            return stop.failure
+        return None
+
+    judged.__name__ = verdict.__name__
+    judged.__doc__ = verdict.__doc__
+    return judged
+
+
+@_judged
+def trace(run: CaseRun) -> None:
+    """A trace: every position along its actions is the one it expects."""
+    steps = run.case["steps"]
+    run.walk([s["action"] for s in steps], [run.case["initial"], *[s["expect"] for s in steps]])
+
+
+@_judged
+def rejection(run: CaseRun) -> None:
+    """A rejection: after its prefix (checked), the action is refused under the case's
+    rule (when the engine names rules) and the position does not change."""
+    case = run.case
+    prefix = case["prefix"]
+    run.walk(prefix, run.expectations(len(prefix)))
+    step = len(prefix)
+    action = case["action"]
+    answer = run.session.apply(action)
+    expected = case["rule"]
+    text = canonical_json(action)
+    if answer.accepted:
+        explained = naming.reading_where(run, prefix, action, legal=True)
+        lines = [f"action: {text}"]
+        if explained is not None:
+            lines.append(f"explanation: {explained[1]}")
+        raise Stop(Failure(step=step, reason=f"accepted {text}, which the rules refuse under "
+                                             f"{shown(expected)}", diff="\n".join(lines),
+                           rule=expected,
+                           explanation=None if explained is None else explained[1],
+                           action=action))
+    if run.rule_ids and answer.rule != expected:
+        named = answer.rule
+        lines = [f"engine message: {shown(answer.message, bare=True)}",
+                 f"refusal order: {naming.order_hint(case)}"]
+        rule = expected
+        if isinstance(named, str) and naming.own_rule(case["game"], named):
+            probe = naming.refused_too(run, prefix, named)
+            if probe is not None:  # the engine's reading of its rule is what differs
+                lines.append(f"it also refuses the legal action {canonical_json(probe)} "
+                             f"under {named}")
+                rule = named
+        raise Stop(Failure(step=step, reason=f"refused {text} under {shown(named)}, expected "
+                                             f"{shown(expected)}", diff="\n".join(lines),
+                           rule=rule, action=action))
+    try:
+        run.compare(case["position"], step, prefix)
+    except Stop as stop:
+        failed = stop.failure
+        raise Stop(Failure(step=step, reason=f"the position changed after the refused "
+                                             f"action {text}", diff=failed.diff,
+                           rule=failed.rule or expected, explanation=failed.explanation,
+                           action=action)) from None
+
+
+@_judged
+def config(run: CaseRun) -> None:
+    """A config case: ``new_game`` with a config the rules exclude (or a malformed one) is
+    refused."""
+    case = run.case
+    if not isinstance(run.session.new_game(case["game"], case["config"]), Refused):
+        rule = case["rule"]
+        why = f"the rules exclude under {rule}" if rule else "is malformed (P-8)"
+        raise Stop(Failure(step=0, reason=f"started a game with the config "
+                                          f"{canonical_json(case['config'])}, which {why}",
+                           diff="new_game must answer {\"ok\": false, \"error\": ...}",
+                           rule=rule or "P-8"))
+
+
+def _count(run: CaseRun) -> Failure | None:
+    from copa_ref.conformance.perft import count
+
+    return count(run)
+
+
+VERDICTS: dict[str, Callable[[CaseRun], Failure | None]] = {
+    "trace": trace, "rejection": rejection, "config": config, "count": _count}
+"""The verdict of each kind of case."""
+
+
+def judge(run: CaseRun) -> Failure | None:
+    """The verdict of the run's case (its kind's function; a count for any other kind)."""
+    return VERDICTS.get(run.case["kind"], _count)(run)
