@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from copa_ref import __version__
-from copa_ref.conformance.channel import EngineFailure, SubprocessChannel
+from copa_ref.conformance.channel import EngineFailure, SubprocessChannel, end_orphans
 from copa_ref.conformance.corpus import (
     CORPUS_DIR,
     Case,
@@ -87,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as exc:
         print(f"copa-ref conformance run: error: {exc}", file=sys.stderr)
         return USAGE_ERROR
+    finally:
+        end_orphans()  # whatever an engine left behind ends with the run
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -7,11 +7,12 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from copa_ref.conformance.channel import STDERR_TAIL, SubprocessChannel, printable
+from copa_ref.conformance.channel import STDERR_TAIL, SubprocessChannel, end_orphans, printable
 from copa_ref.conformance.corpus import Filters, load_corpus, select
 from copa_ref.conformance.runner import Runner
 from tests.fuzz.conftest import TALLY
@@ -36,7 +37,8 @@ def alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
-def run(how: str, tmp_path: Path, *args: str, timeout: float = 5.0) -> tuple[list, list]:
+def run(how: str, tmp_path: Path, *args: str, timeout: float = 5.0,
+        then: Callable[[], None] | None = None) -> tuple[list, list]:
     """Run the cases against the hostile engine *how*; the results and the channels."""
     pids = tmp_path / "pids"
     pids.mkdir()
@@ -53,6 +55,8 @@ def run(how: str, tmp_path: Path, *args: str, timeout: float = 5.0) -> tuple[lis
         runner = Runner(connect)
         results = list(runner.run(cases()))
         runner.close()
+        if then is not None:
+            then()
     finally:
         del os.environ["HOSTILE_PIDS"]
     deadline = time.monotonic() + 5
@@ -87,6 +91,23 @@ def test_an_engine_that_forks_leaves_nothing(tmp_path: Path) -> None:
     assert [r.status for r in results] == ["errored", "errored"]
     assert "timeout" in results[0].reason
     assert len(list((tmp_path / "pids").iterdir())) == 4  # two engines, two children
+
+
+@pytest.mark.parametrize("how", ["setsid", "daemon", "setpgid"])
+def test_processes_out_of_the_group_end_with_the_engine(how: str, tmp_path: Path) -> None:
+    """A setsid grandchild, a double-fork daemon that closes every descriptor, a setpgid
+    child: the cases pass, and when the engine is stopped every one of them is ended."""
+    results, _ = run(how, tmp_path)
+    assert [r.status for r in results] == ["passed", "passed"]
+    # one engine (both cases pass), and what it left: two sleepers, or one daemon
+    assert len(list((tmp_path / "pids").iterdir())) == {"setsid": 3}.get(how, 2)
+
+
+def test_a_daemon_without_its_mark_ends_with_the_run(tmp_path: Path) -> None:
+    """A double-fork daemon that also clears its environment (no mark of its engine) is the
+    runner's child all the same (a subreaper's): the end of the run ends it."""
+    results, _ = run("clean-daemon", tmp_path, then=end_orphans)
+    assert [r.status for r in results] == ["passed", "passed"]
 
 
 def test_an_engine_that_never_ends_is_ended(tmp_path: Path) -> None:
