@@ -440,7 +440,9 @@ class SubprocessChannel(Channel):
 
     # -- one request --------------------------------------------------------------------------
 
-    def _read_line(self, timeout: float) -> bytes:
+    def _read_line(self, timeout: float, shown: float | None = None) -> bytes:
+        """The next answer line, read within *timeout* seconds (*shown*: the limit the
+        message names, the whole request's)."""
         deadline = time.monotonic() + timeout
         limit = self.limits.max_length
         newline = self._buffer.find(b"\n")
@@ -451,7 +453,8 @@ class SubprocessChannel(Channel):
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise self._fail(f"no answer within {timeout:g} s (timeout)")
+                named = timeout if shown is None else shown
+                raise self._fail(f"no answer within {named:g} s (timeout)")
             for fd, _ in self._poll.poll(math.ceil(remaining * 1000)):
                 if fd == self._err:
                     self._drain_stderr(_CHUNK * 16)
@@ -487,17 +490,23 @@ class SubprocessChannel(Channel):
         if self._ended:
             raise EngineFailure("the engine was stopped")
         timeout = self.start_timeout if self.requests == 0 else self.timeout
+        deadline = time.monotonic() + timeout
         self.requests += 1
         data = (canonical_json(message) + "\n").encode()
         try:
             self._write_all(data, timeout)
         except OSError as exc:
             raise self._fail(f"engine is gone ({exc})") from None
-        line = self._read_line(timeout)
+        line = self._read_line(max(deadline - time.monotonic(), 0.0), timeout)
         try:
-            return _checked(line, self.limits)
+            response = _checked(line, self.limits)
         except EngineFailure as exc:
             raise self._fail(str(exc)) from None
+        if time.monotonic() > deadline:
+            # The reader is linear in the line, so this overruns the limit by at most the
+            # time one line of Limits.max_length takes to read.
+            raise self._fail(f"no answer read and parsed within {timeout:g} s (timeout)")
+        return response
 
     def _write_all(self, data: bytes, timeout: float) -> None:
         """Write *data* to the engine's stdin, waiting at most *timeout* for it to read (an

@@ -18,6 +18,7 @@ attacks the runner in one way. Run as ``python tests/conformance/hostile_engines
 - ``longline``: answers with one line of SIZE MB (20 by default).
 - ``never-ends``: plays correctly, but ignores SIGTERM, ``stop`` and the end of its input:
   it never ends by itself.
+- ``quotes``: answers with 1 MiB of unterminated escaped quotes (``"\\"\\"...``).
 - ``escape``: names itself, and answers, with terminal escape sequences (clear screen,
   window title).
 """
@@ -37,7 +38,7 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
 from copa_ref.conformance.engine import ReferenceEngine
 from copa_ref.core import canonical_json
 
-HOW = ("deep", "bigint", "fork", "stderr", "longline", "never-ends", "escape", "setsid",
+HOW = ("deep", "quotes", "bigint", "fork", "stderr", "longline", "never-ends", "escape", "setsid",
        "daemon", "setpgid", "clean-daemon")
 
 MB = 1 << 20
@@ -89,6 +90,8 @@ def attack(how: str, answer: dict, size: int, out: object) -> bytes | None:
     """The line that replaces *answer* (an observe answer), or ``None`` to answer it."""
     if how == "deep":
         return b"[" * 100_000 + b"]" * 100_000
+    if how == "quotes":
+        return b'"' + b'\\"' * (MB // 2 - 1)
     if how == "bigint":
         public = dict(answer["public"])
         public["bank"] = 10**4299

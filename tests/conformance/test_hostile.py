@@ -9,10 +9,17 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from copa_ref.conformance.channel import STDERR_TAIL, SubprocessChannel, end_orphans, printable
+from copa_ref.conformance.channel import (
+    STDERR_TAIL,
+    EngineFailure,
+    SubprocessChannel,
+    end_orphans,
+    printable,
+)
 from copa_ref.conformance.corpus import Filters, load_corpus, select
 from copa_ref.conformance.runner import Runner
 from tests.fuzz.conftest import TALLY
@@ -82,6 +89,40 @@ def test_misshapen_answers_error_the_case(how: str, says: str, tmp_path: Path) -
         assert says in result.reason
         assert "\x1b" not in result.reason and "\x07" not in result.reason
         assert len(result.reason) < 2000
+
+
+def test_escaped_quotes_error_the_case_at_once(tmp_path: Path) -> None:
+    """1 MiB of unterminated escaped quotes as an answer, under a 3 s timeout: errored as
+    not JSON (the runner's CPU time tallied; the parse was quadratic before, over two
+    minutes)."""
+    started = time.process_time()
+    results, _ = run("quotes", tmp_path, timeout=3.0)
+    TALLY["hostile engine quotes: runner CPU (ms)"] = round(
+        (time.process_time() - started) * 1000)
+    assert [r.status for r in results] == ["errored", "errored"]
+    assert all("Unterminated string" in r.reason for r in results)
+
+
+def test_the_timeout_covers_the_parse(tmp_path: Path,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """An answer read at once but parsed past the per-answer limit is a timeout."""
+    import copa_ref.conformance.channel as channel_module
+
+    checked = channel_module._checked
+
+    def slow(line: bytes | str, limits: Any) -> Any:
+        time.sleep(0.5)
+        return checked(line, limits)
+
+    channel = SubprocessChannel([sys.executable, "-m", "copa_ref.cli", "engine"],
+                                timeout=0.2, start_timeout=60.0)
+    try:
+        channel.request({"op": "start", "protocol": "1.0"})
+        monkeypatch.setattr(channel_module, "_checked", slow)
+        with pytest.raises(EngineFailure, match=r"parsed within 0\.2 s \(timeout\)"):
+            channel.request({"op": "observe"})
+    finally:
+        channel.close()
 
 
 def test_an_engine_that_forks_leaves_nothing(tmp_path: Path) -> None:
