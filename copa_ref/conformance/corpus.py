@@ -26,11 +26,15 @@ from typing import Any
 
 import attrs
 
+from copa_ref.core.codec import CONTROL, clip, escape_controls
+
 __all__ = [
     "CORPUS_DIR",
+    "MAX_FILE",
     "PACKAGE",
     "PUBLISHED",
     "Case",
+    "CorpusError",
     "ExportError",
     "Filters",
     "NoCheckoutError",
@@ -40,6 +44,7 @@ __all__ = [
     "corpus_version",
     "export_corpus",
     "load_corpus",
+    "read_corpus_file",
     "select",
 ]
 
@@ -199,15 +204,70 @@ CORPUS_DIR: Path = corpus_dir()
 package carries."""
 
 
+MAX_FILE = 64 << 20
+"""The largest corpus file read, in bytes (the largest published one is under 5 MB)."""
+
+
+class CorpusError(ValueError):
+    """A corpus file that cannot be read: not a regular file, too large, not UTF-8 JSON."""
+
+
+def read_corpus_file(path: Path, limit: int = MAX_FILE) -> str:
+    """The text of the regular file *path*, at most *limit* bytes: a FIFO, a device
+    (``/dev/zero``), a folder or a larger file is refused, without blocking or reading it
+    whole.
+
+    :raises CorpusError: as above, or when it is not UTF-8.
+    """
+    shown = clip(str(path), 200)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        msg = f"{shown}: {exc.strerror}"
+        raise CorpusError(msg) from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        msg = f"{shown} is not a regular file"
+        raise CorpusError(msg)
+    with os.fdopen(fd, "rb") as source:
+        data = source.read(limit + 1)
+    if len(data) > limit:
+        msg = f"{shown} is larger than {limit} bytes (MAX_FILE)"
+        raise CorpusError(msg)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        msg = f"{shown} is not UTF-8 (byte {exc.start})"
+        raise CorpusError(msg) from None
+
+
+def _escaped(value: Any) -> Any:
+    """*value* with the control characters of every string (keys too) escaped, as an
+    engine's answers are: no corpus text reaches a terminal or a report raw."""
+    kind = type(value)
+    if kind is str:
+        return escape_controls(value)
+    if kind is list:
+        return [_escaped(v) for v in value]
+    if kind is dict:
+        return {_escaped(k): _escaped(v) for k, v in value.items()}
+    return value
+
+
 def corpus_version(corpus: Path = CORPUS_DIR) -> str:
-    """The version of the corpus in *corpus* (its ``VERSION`` file)."""
-    return (corpus / "VERSION").read_text().strip()
+    """The version of the corpus in *corpus* (its ``VERSION`` file), printable."""
+    return clip(read_corpus_file(corpus / "VERSION", 1 << 10).strip(), 100)
 
 
 def load_corpus(corpus: Path = CORPUS_DIR, *, validate: bool = False) -> list[Case]:
     """Every case of the corpus in *corpus*, in file order (games, then kinds).
 
+    Only regular files of at most :data:`MAX_FILE` bytes are read
+    (:func:`read_corpus_file`); the control characters of every string (case IDs, rules,
+    expected values) are escaped as an engine's are, for a corpus that holds any.
+
     :param validate: also validate each file against ``schema/corpus.schema.json``.
+    :raises CorpusError: for a file that cannot be read (see :func:`read_corpus_file`).
     """
     validator = None
     if validate:
@@ -216,9 +276,12 @@ def load_corpus(corpus: Path = CORPUS_DIR, *, validate: bool = False) -> list[Ca
         validator = schemas.validator("corpus.schema.json", corpus)
     cases: list[Case] = []
     for path in sorted((corpus / "cases").glob("*/*.json")):
-        data = json.loads(path.read_text())
+        text = read_corpus_file(path)
+        data = json.loads(text)
         if validator is not None:
             validator.validate(data)
+        if CONTROL.search(text) or "\\u" in text:
+            data = _escaped(data)
         cases.extend(data["cases"])
     return cases
 

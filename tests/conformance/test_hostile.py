@@ -4,7 +4,9 @@ and no engine text reaches a message unescaped."""
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -20,7 +22,7 @@ from copa_ref.conformance.channel import (
     end_orphans,
     printable,
 )
-from copa_ref.conformance.corpus import Filters, load_corpus, select
+from copa_ref.conformance.corpus import MAX_FILE, Filters, load_corpus, select
 from copa_ref.conformance.runner import Runner
 from tests.fuzz.conftest import TALLY
 from tests.fuzz.strategies import LONG
@@ -260,3 +262,97 @@ def test_export_through_a_linked_destination(tmp_path: Path,
         status, err = _export(tmp_path / "link", capsys)
         assert status == 0, err
     assert (real / "VERSION").is_file() and (real / "cases" / "kala" / "traces.json").is_file()
+
+
+# -- hostile corpora -------------------------------------------------------------------------
+
+RAW = ("\x1b[2J", "\x1b]0;pwned\x07", "\x00", "\x07", "\x9b31m", "\u202e")
+
+
+def _small_corpus(tmp_path: Path) -> Path:
+    """The published corpus cut to two KALA traces."""
+    from copa_ref.conformance.corpus import export_corpus
+
+    corpus = tmp_path / "corpus"
+    export_corpus(corpus)
+    for path in (corpus / "cases").glob("*/*.json"):
+        if path.parent.name != "kala" or path.name != "traces.json":
+            path.unlink()
+    return corpus
+
+
+def _run_cli(corpus: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "copa_ref.cli", "conformance", "run", "--engine",
+         f"{sys.executable} {ENGINES} bigint", "--corpus", str(corpus), *extra],
+        capture_output=True, text=True, timeout=300, check=False)
+
+
+def test_corpus_text_comes_back_escaped(tmp_path: Path) -> None:
+    """Case IDs and rules with terminal escapes, NUL, BEL, C1 and bidirectional controls:
+    every one printed escaped, on stdout, stderr and in the report."""
+    corpus = _small_corpus(tmp_path)
+    path = corpus / "cases" / "kala" / "traces.json"
+    data = json.loads(path.read_text())
+    data["cases"] = sorted(data["cases"], key=lambda c: len(c["steps"]))[:2]
+    for number, case in enumerate(data["cases"]):
+        case["id"] = f"kala/trace/{''.join(RAW)}{number}"
+        case["rules"] = [*case["rules"], "KALA-1" + "".join(RAW)]
+    path.write_text(json.dumps(data))
+    done = _run_cli(corpus, "--report", str(tmp_path / "report.jsonl"))
+    assert done.returncode == 1, done.stderr[-2000:]
+    shown = done.stdout + done.stderr + (tmp_path / "report.jsonl").read_text()
+    assert "kala/trace/\\x1b[2J" in done.stdout
+    assert not [c for c in shown if c in "\x1b\x00\x07\x9b\u202e"], shown[-2000:]
+    TALLY["hostile corpora"] += 1
+
+
+@pytest.mark.parametrize("plant", ["/dev/zero", "fifo", "folder", "too large"])
+def test_a_corpus_file_that_is_not_a_small_regular_file(plant: str, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A corpus file that is ``/dev/zero``, a FIFO, a folder or larger than the bound: one
+    line and exit status 2, at once (nothing read whole, nothing blocks)."""
+    corpus = _small_corpus(tmp_path)
+    path = corpus / "cases" / "kala" / "traces.json"
+    path.unlink()
+    if plant == "/dev/zero":
+        path.symlink_to("/dev/zero")
+    elif plant == "fifo":
+        os.mkfifo(path)
+    elif plant == "folder":
+        path.mkdir()
+    else:
+        path.write_bytes(b" " * (MAX_FILE + 1))
+    done = _run_cli(corpus)
+    assert done.returncode == 2, done.stderr[-2000:]
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "traces.json" in lines[0], done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
+    TALLY["hostile corpora"] += 1
+
+
+class _Silent(Exception):
+    def __str__(self) -> str:
+        return ""
+
+
+class _Raising(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no message")
+
+
+@pytest.mark.parametrize("error", [_Silent(), _Raising(), ValueError("x" * 10**6 + "\x1b")])
+def test_the_corpus_error_handler_never_crashes(error: Exception, tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever reading the corpus raises (an empty message, a raising ``__str__``, a
+    megabyte with an escape), the run stops with one bounded, printable line."""
+    from copa_ref.conformance import cli
+
+    def fail(*_: object, **__: object) -> None:
+        raise error
+
+    monkeypatch.setattr(cli, "load_corpus", fail)
+    with pytest.raises(cli.UsageError) as info:
+        cli._load(_small_corpus(tmp_path), validate=False)
+    message = str(info.value)
+    assert len(message) < 1000 and "\x1b" not in message and "\n" not in message
