@@ -19,6 +19,8 @@ attacks the runner in one way. Run as ``python tests/conformance/hostile_engines
 - ``never-ends``: plays correctly, but ignores SIGTERM, ``stop`` and the end of its input:
   it never ends by itself.
 - ``quotes``: answers with 1 MiB of unterminated escaped quotes (``"\\"\\"...``).
+- ``bigview``: reports a view holding a string of SIZE KB (900 by default) where the bank
+  belongs, and another under a key of its own: a failure, not an error.
 - ``escape``: names itself, and answers, with terminal escape sequences (clear screen,
   window title).
 """
@@ -38,7 +40,7 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
 from copa_ref.conformance.engine import ReferenceEngine
 from copa_ref.core import canonical_json
 
-HOW = ("deep", "quotes", "bigint", "fork", "stderr", "longline", "never-ends", "escape", "setsid",
+HOW = ("deep", "quotes", "bigview", "bigint", "fork", "stderr", "longline", "never-ends", "escape", "setsid",
        "daemon", "setpgid", "clean-daemon")
 
 MB = 1 << 20
@@ -92,6 +94,10 @@ def attack(how: str, answer: dict, size: int, out: object) -> bytes | None:
         return b"[" * 100_000 + b"]" * 100_000
     if how == "quotes":
         return b'"' + b'\\"' * (MB // 2 - 1)
+    if how == "bigview":
+        public = dict(answer["public"])
+        public["bank"] = public["x" * 1000] = "\x1b[2J" + "v" * ((size or 900) << 10)
+        return canonical_json({**answer, "public": public}).encode()
     if how == "bigint":
         public = dict(answer["public"])
         public["bank"] = 10**4299

@@ -127,6 +127,23 @@ def test_the_timeout_covers_the_parse(tmp_path: Path,
         channel.close()
 
 
+def test_huge_values_are_clipped_in_failures(tmp_path: Path) -> None:
+    """A view with two strings of 450 KB (a wrong bank, an unknown key of 1,000
+    characters): both cases fail, and everything printed of them (the message, the diff,
+    the report line) is bounded."""
+    from copa_ref.conformance.report import describe_failure
+
+    results, _ = run("bigview", tmp_path, "450")
+    assert [r.status for r in results] == ["failed", "failed"]
+    for result in results:
+        text = describe_failure(result)
+        line = json.dumps(result.as_json())
+        assert "public.bank" in text and "\x1b" not in text
+        assert len(text) < 20_000 and len(line) < 30_000, (len(text), len(line))
+        TALLY["hostile engine bigview: printed per case (chars, max)"] = max(
+            TALLY["hostile engine bigview: printed per case (chars, max)"], len(text))
+
+
 def test_an_engine_that_forks_leaves_nothing(tmp_path: Path) -> None:
     """The engine forks a child, then hangs: the case times out and the whole process group
     (the child too) is ended."""

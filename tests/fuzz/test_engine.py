@@ -212,7 +212,7 @@ def explored(count: int) -> Iterator[bytes]:
 
 
 SESSIONS = {
-    "refusals": lambda: refusals(LONG_SESSION // 30),
+    "refusals": lambda: refusals(LONG_SESSION * 3 // 100),
     "seats": lambda: seats(2 * LONG_SESSION),
     "passes": lambda: passes(LONG_SESSION),
     "parsed": lambda: parsed(LONG_SESSION // 5),
