@@ -29,6 +29,7 @@ from copa_ref.conformance.observables import (
     sorted_actions,
 )
 from copa_ref.conformance.registry import record_of
+from copa_ref.conformance.schemas import write_rule_patterns
 from copa_ref.conformance.vocabulary import AnyRecord, CountSpec, Scenario
 from copa_ref.core import JSON, MoverKind, RuleViolation, canonical_json
 from copa_ref.games import GAMES
@@ -522,8 +523,10 @@ def corpus_file(game: str, kind: str, cases: list[Case]) -> str:
 def write_corpus(out: Path | None = None, *,
                  progress: Progress | None = None) -> dict[str, dict[str, int]]:
     """Write the corpus under *out* (default: the checkout's ``conformance/``; refused with
-    :class:`~copa_ref.conformance.corpus.NoCheckoutError` in an installed copy);
-    returns the case counts by game and kind. *progress* as for :func:`generate`."""
+    :class:`~copa_ref.conformance.corpus.NoCheckoutError` in an installed copy), and the
+    corpus schema's rule ID patterns from the registry where *out* has the schema
+    (:func:`~copa_ref.conformance.schemas.write_rule_patterns`); returns the case counts by
+    game and kind. *progress* as for :func:`generate`."""
     out = checkout_corpus() if out is None else out
     (out / "cases").mkdir(parents=True, exist_ok=True)
     (out / "VERSION").write_text(CORPUS_VERSION + "\n")
@@ -536,4 +539,6 @@ def write_corpus(out: Path | None = None, *,
         for kind, cases in kinds.items():
             (folder / f"{kind}s.json").write_text(corpus_file(name, kind, cases))
         counts[name] = {kind: len(cases) for kind, cases in kinds.items()}
+    if (out / "schema" / "corpus.schema.json").is_file():
+        write_rule_patterns(out)
     return counts

@@ -66,3 +66,38 @@ def validator(name: str = "corpus.schema.json", corpus: Path = CORPUS_DIR,
     root = schema(name, corpus)
     target: dict[str, Any] = root if ref is None else {"$ref": f"{root.get('$id', '')}{ref}"}
     return Draft202012Validator(target, registry=registry(corpus))
+
+
+def rule_patterns() -> dict[str, str]:
+    """The patterns of the corpus schema's rule IDs, by the name of their ``$defs`` entry,
+    from the registry's rule prefixes (``rule``: a game's rule; ``case_rule``: a game's rule
+    or a section of the protocol)."""
+    from copa_ref.games import GAMES
+
+    prefixes = "|".join(sorted(game.prefix for game in GAMES.values()))
+    return {"rule": f"^({prefixes})-[0-9]+$", "case_rule": f"^(({prefixes})-[0-9]+|P-[0-9]+)$"}
+
+
+def schema_text(contents: dict[str, Any]) -> str:
+    """A shipped schema's file text (two-space indents, a final newline)."""
+    return json.dumps(contents, indent=2, ensure_ascii=False) + "\n"
+
+
+def with_rule_patterns(contents: dict[str, Any]) -> dict[str, Any]:
+    """The corpus schema *contents* with its rule ID patterns made from the registry
+    (:func:`rule_patterns`)."""
+    defs = dict(contents["$defs"])
+    for name, pattern in rule_patterns().items():
+        defs[name] = {**defs[name], "pattern": pattern}
+    return {**contents, "$defs": defs}
+
+
+def write_rule_patterns(corpus: Path) -> bool:
+    """Rewrite the rule ID patterns of *corpus*'s ``schema/corpus.schema.json`` from the
+    registry (``copa-ref conformance generate`` does); whether the file changed."""
+    path = corpus / "schema" / "corpus.schema.json"
+    text = schema_text(with_rule_patterns(schema(path.name, corpus)))
+    if path.read_text() == text:
+        return False
+    path.write_text(text)
+    return True

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -44,15 +43,9 @@ class TestReferenceOverSubprocess:
         """`copa-ref conformance run --engine "copa-ref engine"` passes every case, exits 0,
         and writes a JSON-lines report (header, one line per case, footer) that validates."""
         report = tmp_path / "report.jsonl"
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         done = cli("conformance", "run", "--engine", ENGINE, "--report", str(report),
                    "--validate")
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         assert done.returncode == 0, done.stdout + done.stderr
-        # The whole run's CPU time, runner and engine (about 10 s on a 2-core machine;
-        # it was 27 s before the runner's fast paths): only a gross regression fails.
-        cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-        assert cpu < 60, f"the whole corpus took {cpu:.0f} s of CPU"
         lines = [json.loads(line) for line in report.read_text().splitlines()]
         check = validator("report")
         for line in lines:

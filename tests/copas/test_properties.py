@@ -89,7 +89,7 @@ def play_from(state: State, rng: random.Random, max_steps: int = 5000) -> State:
 
 class TestWholeMatches:
     def test_fixed_seeds_all_player_counts(self) -> None:
-        """COPAS-20: whole random matches for 3, 4 and 5 players end with a burst seat."""
+        """COPAS-20, COPAS-21: whole random matches for 3, 4 and 5 players end with a burst seat."""
         for players in (3, 4, 5):
             for seed in (1, 2):
                 steps = play_random(GAME, Config(players=players), random.Random(seed))

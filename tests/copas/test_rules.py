@@ -74,6 +74,7 @@ def first_deal(players: int = 4, seed: int = 0, **config: object) -> State:
     return apply(state, sample_chance(state, random.Random(seed)))
 
 
+@pytest.mark.rule("COPAS-1")
 class TestDeck:
     def test_forty_cards(self) -> None:
         """COPAS-1: 40 distinct cards, four suits by ten ranks, coded rank then suit."""
@@ -95,6 +96,7 @@ class TestDeck:
         assert_malformed(GAME, state, Play(True, Card("Ae")))  # type: ignore[arg-type]
 
 
+@pytest.mark.rule("COPAS-2")
 class TestOrder:
     def test_printed_order(self) -> None:
         """COPAS-2: 2 < 3 < 4 < 5 < 6 < Q < J < K < 7 < A."""
@@ -115,6 +117,7 @@ class TestOrder:
         assert state.config.rank_order is RankOrder.PLAIN
 
 
+@pytest.mark.rule("COPAS-3")
 class TestCopasPenalty:
     def test_only_copas_count(self) -> None:
         """COPAS-3: only cards of the suit Copas count."""
@@ -122,6 +125,7 @@ class TestCopasPenalty:
         assert copas_taken(tricks, 4) == (2, 0, 0, 0)
 
 
+@pytest.mark.rule("COPAS-4")
 class TestPlayers:
     @pytest.mark.parametrize("players", [2, 6, 0])
     def test_invalid_player_count(self, players: int) -> None:
@@ -142,6 +146,7 @@ class TestPlayers:
         refused(new_game(Config(players=3)), Deal(hands), "COPAS-4")
 
 
+@pytest.mark.rule("COPAS-5")
 class TestSeats:
     def test_invalid_first_dealer(self) -> None:
         """COPAS-5: the first dealer must be a seat."""
@@ -155,6 +160,7 @@ class TestSeats:
         assert state.dealer == 3 and state.leader == 0
 
 
+@pytest.mark.rule("COPAS-6")
 class TestDeal:
     @pytest.mark.parametrize(("players", "size"), [(3, 13), (4, 10), (5, 8)])
     def test_sampled_deal_is_a_partition(self, players: int, size: int) -> None:
@@ -213,6 +219,7 @@ class TestDeal:
         assert_malformed(GAME, dealt(suit_hands()), {"type": "play"})
 
 
+@pytest.mark.rule("COPAS-7")
 class TestRotation:
     def test_dealer_rotates_to_the_right(self) -> None:
         """COPAS-7: after a round the dealer's right deals, and a new round begins."""
@@ -226,6 +233,7 @@ class TestRotation:
         assert state.pending == 1 and state.dealer == 1 and state.round == 2
 
 
+@pytest.mark.rule("COPAS-8")
 class TestFirstLead:
     @pytest.mark.parametrize("dealer", [0, 1, 2, 3])
     def test_shuffler_leads(self, dealer: int) -> None:
@@ -234,6 +242,7 @@ class TestFirstLead:
         assert to_move(state).seats == ((dealer + 1) % 4,)
 
 
+@pytest.mark.rule("COPAS-9")
 class TestTurnOrder:
     def test_counter_clockwise(self) -> None:
         """COPAS-9: play goes on with seat + 1."""
@@ -252,12 +261,14 @@ class TestTurnOrder:
         refused(dealt(suit_hands()), Deal(suit_hands()), "COPAS-9")
 
 
+@pytest.mark.rule("COPAS-10")
 class TestOwnHand:
     def test_invalid_card_not_held(self) -> None:
         """COPAS-10: a card the seat does not hold is refused."""
         refused(dealt(suit_hands()), Play(1, Card("Ap")), "COPAS-10")
 
 
+@pytest.mark.rule("COPAS-11")
 class TestFollowSuit:
     def test_only_led_suit_is_legal(self) -> None:
         """COPAS-11: a seat holding the led suit may play only that suit."""
@@ -277,6 +288,7 @@ class TestFollowSuit:
         assert legal_cards(hand, cards("Qe")) == cards("3e Ae")
 
 
+@pytest.mark.rule("COPAS-12")
 class TestDiscard:
     def test_void_may_play_anything(self) -> None:
         """COPAS-12: a seat void in the led suit may play any card, copas included."""
@@ -291,6 +303,7 @@ class TestDiscard:
         assert legal_actions(state, 2) == ()
 
 
+@pytest.mark.rule("COPAS-13")
 class TestTrick:
     def test_highest_of_led_suit_wins_and_leads(self) -> None:
         """COPAS-13: the highest card of the led suit takes the trick and leads the next."""
@@ -303,6 +316,7 @@ class TestTrick:
         assert trick_winner(cards("2e Ap Ac Ao"), plain=False) == 0
 
 
+@pytest.mark.rule("COPAS-14")
 class TestRoundEnd:
     def test_round_ends_when_cards_are_out(self) -> None:
         """COPAS-14: the round is scored automatically after the last card."""
@@ -326,6 +340,7 @@ class TestRoundEnd:
         assert state.phase is Phase.DEAL and state.pending == 1
 
 
+@pytest.mark.rule("COPAS-15")
 class TestHouseRules:
     def test_invalid_copas_lead_before_broken(self) -> None:
         """COPAS-15: under copas_lead=broken a copa may not be led before one was played."""
@@ -349,6 +364,7 @@ class TestHouseRules:
         assert Play(1, Card("Ac")) in legal_actions(state)
 
 
+@pytest.mark.rule("COPAS-16")
 class TestScoring:
     def test_plain_round(self) -> None:
         """COPAS-16: one minus point per copa, 10 in all."""
@@ -367,6 +383,7 @@ class TestScoring:
         assert state.last_round == state.scores
 
 
+@pytest.mark.rule("COPAS-17", "COPAS-18")
 class TestBonusRound:
     def test_all_ten_copas_are_pending(self) -> None:
         """COPAS-17: all ten copas are not booked; the taker's bonus round follows."""
@@ -413,6 +430,7 @@ class TestBonusRound:
         assert round_points((0, 10, 0, 0), 1, 0, OTHERS_TEN, new) == ((10, 0, 10, 10), None)
 
 
+@pytest.mark.rule("COPAS-19")
 class TestAllCards:
     def test_others_book_ten(self) -> None:
         """COPAS-19: a seat taking every card books nothing; every other seat books 10."""
@@ -443,6 +461,7 @@ class TestAllCards:
         assert state.scores == (0, 0, 0, 0) and state.pending == 1
 
 
+@pytest.mark.rule("COPAS-20")
 class TestMatchEnd:
     def test_burst_ends_the_match(self) -> None:
         """COPAS-20: a seat reaching 51 at a round's end bursts; the match is over."""
@@ -463,6 +482,7 @@ class TestMatchEnd:
         refused(state, Deal(suit_hands()), "COPAS-20")
 
 
+@pytest.mark.rule("COPAS-21")
 class TestOutcome:
     def over(self, scores: tuple[int, ...]) -> State:
         return attrs.evolve(new_game(Config(players=len(scores))), phase=Phase.OVER,
@@ -491,6 +511,7 @@ class TestOutcome:
         assert outcome(new_game()) is None
 
 
+@pytest.mark.rule("COPAS-22")
 class TestVariants:
     def test_defaults_are_the_text(self) -> None:
         """COPAS-22: the default config adds no variant or house rule."""
@@ -503,6 +524,7 @@ class TestVariants:
         assert config.bonus_other_ten is BonusOtherTen.NEW_BONUS
 
 
+@pytest.mark.rule("COPAS-6")
 class TestObserve:
     def test_own_hand_only(self) -> None:
         """COPAS-6: a seat sees its own hand and the sizes of the others, never their cards."""
@@ -526,6 +548,7 @@ class TestObserve:
         assert observe(state, 2) != observe(swapped, 2)
 
 
+@pytest.mark.rule("COPAS-1", "COPAS-11")
 class TestStateChecks:
     def test_new_and_dealt_states_are_well_formed(self) -> None:
         """COPAS-1: states made by play are well formed."""
@@ -563,6 +586,7 @@ class TestStateChecks:
         assert not well_formed(broken)
 
 
+@pytest.mark.rule("COPAS-1", "COPAS-4", "COPAS-5", "COPAS-9")
 class TestCodec:
     def test_initial_state_json(self) -> None:
         """COPAS-5: the initial state encodes as the spec's example."""
@@ -618,6 +642,7 @@ class TestCodec:
             GAME.state_from_json(data)
 
 
+@pytest.mark.rule("COPAS-22")
 class TestRegistry:
     def test_registered(self) -> None:
         """COPAS-22: the game is in the registry with its facts."""
@@ -626,7 +651,7 @@ class TestRegistry:
         assert GAME.facts.min_players == 3 and GAME.facts.max_players == 5
 
     def test_render_and_demo(self) -> None:
-        """COPAS-13: the demo tells a seeded match trick by trick, deterministically."""
+        """The demo tells a seeded match trick by trick, deterministically."""
         lines = list(GAME.demo(5))
         assert lines == list(GAME.demo(5))
         assert any("trick 1:" in line for line in lines)

@@ -63,6 +63,7 @@ def three_with_seat_2_out() -> State:
     return state
 
 
+@pytest.mark.rule("DACAPO-1")
 class TestPlayers:
     @pytest.mark.parametrize("players", [2, 3, 4, 5])
     def test_two_to_five(self, players: int) -> None:
@@ -83,6 +84,7 @@ class TestPlayers:
             new_game(Config(players="3"))  # type: ignore[arg-type]
 
 
+@pytest.mark.rule("DACAPO-2", "DACAPO-3")
 class TestSetup:
     @pytest.mark.parametrize(("players", "length"), [(2, 4), (3, 4), (4, 3), (5, 3)])
     def test_line_length(self, players: int, length: int) -> None:
@@ -99,6 +101,7 @@ class TestSetup:
         assert state.box == 0 and state.rounds == () and state.last_step is None
 
 
+@pytest.mark.rule("DACAPO-4", "DACAPO-5")
 class TestSimultaneous:
     def test_joint_node(self) -> None:
         """DACAPO-4: every seat bids at once; the round is one joint action."""
@@ -140,6 +143,7 @@ class TestSimultaneous:
             joint(new_game(TWO), parts)
 
 
+@pytest.mark.rule("DACAPO-5", "DACAPO-6", "DACAPO-7", "DACAPO-13")
 class TestBids:
     def test_legal_bids_at_start(self) -> None:
         """DACAPO-6: each seat's choices are 1 to 5 beans."""
@@ -192,6 +196,7 @@ class TestBids:
         refused(state, Bids((1, 2, 0)), "DACAPO-13")
 
 
+@pytest.mark.rule("DACAPO-8")
 class TestReveal:
     def test_round_recorded(self) -> None:
         """DACAPO-8: the bids of a round are public once revealed, with who advanced."""
@@ -228,6 +233,7 @@ TIES = [
 ]
 
 
+@pytest.mark.rule("DACAPO-9", "DACAPO-10", "DACAPO-11", "DACAPO-12")
 class TestWhoAdvances:
     @pytest.mark.parametrize(("bids", "cascade", "two_level"), TIES)
     def test_round_winner(self, bids: tuple[int | None, ...], cascade: int | None,
@@ -279,6 +285,7 @@ class TestWhoAdvances:
         assert settle_round(table, (3, 3), None) == ((13, 13), table[1], 0, 6)
 
 
+@pytest.mark.rule("DACAPO-13")
 class TestOut:
     def test_out_seat_not_to_move(self) -> None:
         """DACAPO-13: a seat with no beans is out: not to move, no legal bid."""
@@ -294,6 +301,7 @@ class TestOut:
         assert after.lines[2] == (5, 5, 5, 0)
 
 
+@pytest.mark.rule("DACAPO-14", "DACAPO-15")
 class TestLastPlayer:
     def test_last_player_step(self) -> None:
         """DACAPO-14: the last seat with beans puts one in his next cup, the rest in the box;
@@ -343,6 +351,7 @@ class TestLastPlayer:
         assert result is not None and result.winners == (0,) and result.rule == "DACAPO-15"
 
 
+@pytest.mark.rule("DACAPO-15")
 class TestTarget:
     def test_reach_target_wins_at_once(self) -> None:
         """DACAPO-15: the advance after a full line fills the target cup and wins at once;
@@ -385,6 +394,7 @@ class TestTarget:
         assert info.value.rule == "DACAPO-15"
 
 
+@pytest.mark.rule("DACAPO-16", "DACAPO-17")
 class TestEnd:
     def test_furthest_advance_wins(self) -> None:
         """DACAPO-16: with every reserve used up, the furthest advance wins."""
@@ -426,6 +436,8 @@ class TestEnd:
         assert outcome(state) is None and not to_move(state).is_over
 
 
+@pytest.mark.rule("DACAPO-2", "DACAPO-3", "DACAPO-6", "DACAPO-7", "DACAPO-9", "DACAPO-11",
+                  "DACAPO-14", "DACAPO-15")
 class TestCheckState:
     def test_new_game_well_formed(self) -> None:
         """DACAPO-3: a new game passes the state checks."""
@@ -498,6 +510,7 @@ class TestCheckState:
         assert not well_formed(bad)
 
 
+@pytest.mark.rule("DACAPO-3", "DACAPO-4", "DACAPO-6", "DACAPO-8", "DACAPO-11")
 class TestCodec:
     def test_round_trip(self) -> None:
         """DACAPO-8: states with history, actions and configs round-trip through JSON."""
@@ -550,6 +563,7 @@ class TestCodec:
                                    "tie_break": "beans_in_cups"})
 
 
+@pytest.mark.rule("DACAPO-1", "DACAPO-2", "DACAPO-4", "DACAPO-8")
 class TestGameRecord:
     def test_facts(self) -> None:
         """DACAPO-1, DACAPO-4: the fact sheet: 2-5 players, simultaneous, no chance."""

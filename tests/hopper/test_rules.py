@@ -55,6 +55,7 @@ def in_air(state: State, seat: int = 0, aim: int | None = 0) -> State:
     return apply(state, Shoot(seat, aim))
 
 
+@pytest.mark.rule("HOPPER-1")
 class TestPlayers:
     @pytest.mark.parametrize("players", [2, 3, 4, 5])
     def test_two_to_five(self, players: int) -> None:
@@ -75,6 +76,7 @@ class TestPlayers:
         refused(new_game(), Shoot(-1, 0), "HOPPER-1")
 
 
+@pytest.mark.rule("HOPPER-2")
 class TestTray:
     def test_sixteen_empty_cups(self) -> None:
         """HOPPER-2: the 16 neutral cups in the tray, empty; nothing claimed or loose; the
@@ -85,6 +87,7 @@ class TestTray:
         assert all(cup != 16 for cup, _ in new_game(END_2).tray)
 
 
+@pytest.mark.rule("HOPPER-3")
 class TestDeal:
     @pytest.mark.parametrize(("players", "each"), [(2, 40), (3, 26), (4, 20), (5, 16)])
     def test_even_shares(self, players: int, each: int) -> None:
@@ -116,6 +119,7 @@ class TestDeal:
         assert info.value.rule == "HOPPER-3"
 
 
+@pytest.mark.rule("HOPPER-4")
 class TestTurns:
     def test_first_player(self) -> None:
         """HOPPER-4: the nominated first player shoots first."""
@@ -140,6 +144,7 @@ class TestTurns:
         refused(new_game(), Shoot(1, 0), "HOPPER-4")
 
 
+@pytest.mark.rule("HOPPER-5")
 class TestShot:
     def test_aim_then_land(self) -> None:
         """HOPPER-5: a shot is a decision (the cup aimed at), then a chance node."""
@@ -202,6 +207,7 @@ class TestShot:
         refused(in_air(new_game()), Shoot(1, 1), "HOPPER-5")
 
 
+@pytest.mark.rule("HOPPER-6")
 class TestLanding:
     def test_default_model(self) -> None:
         """HOPPER-6: half outside, a quarter in the aimed cup, the rest shared by the 15
@@ -267,6 +273,7 @@ class TestLanding:
         assert apply(in_air(new_game(config), 0, 5), Land(9)).tray[9] == (9, 1)
 
 
+@pytest.mark.rule("HOPPER-7")
 class TestBeanStays:
     @pytest.mark.parametrize("beans", [0, 1, 2])
     def test_into_a_cup(self, beans: int) -> None:
@@ -281,6 +288,7 @@ class TestBeanStays:
         assert after.loose == 1 and after.hands == (39, 40) and after.tray == new_game().tray
 
 
+@pytest.mark.rule("HOPPER-8")
 class TestFoursome:
     def test_claim(self) -> None:
         """HOPPER-8: a bean into a cup with 3 makes a foursome: the shooter claims the cup
@@ -291,6 +299,7 @@ class TestFoursome:
         assert all(cup != 0 for cup, _ in after.tray) and after.turn == 1
 
 
+@pytest.mark.rule("HOPPER-9")
 class TestCloseUp:
     def test_order_kept(self) -> None:
         """HOPPER-9: the claimed cup leaves; the others keep their beans, names and order."""
@@ -299,6 +308,7 @@ class TestCloseUp:
         assert after.tray[:3] == ((0, 1), (1, 2), (3, 0)) and len(after.tray) == 15
 
 
+@pytest.mark.rule("HOPPER-10")
 class TestReplenish:
     def test_takes_all_loose(self) -> None:
         """HOPPER-10: a seat with no beans first takes all the loose beans, then shoots."""
@@ -314,6 +324,7 @@ class TestReplenish:
         assert in_air(state).hands == (1, 74)
 
 
+@pytest.mark.rule("HOPPER-10", "HOPPER-11")
 class TestSkip:
     def test_skipped_with_none_loose(self) -> None:
         """HOPPER-11: no beans and none loose: the turn passes over the seat."""
@@ -343,6 +354,7 @@ def three_cups(config: Config) -> State:
     return table(config, tray=tuple((c, 3 if c == 3 else 0) for c in present), claims=claims)
 
 
+@pytest.mark.rule("HOPPER-12", "HOPPER-14")
 class TestEnd1:
     def test_fourth_cup_wins(self) -> None:
         """HOPPER-12: the first to claim 4 cups wins at once."""
@@ -375,6 +387,7 @@ def shoot_out(config: Config = END_2, beans: tuple[int, ...] = (0, 0, 0, 0)) -> 
     return table(config, tray=tray_of(*beans, cups=(0, 1, 2, 16)), claims=claims, turn=None)
 
 
+@pytest.mark.rule("HOPPER-13")
 class TestEnd2:
     def test_four_cups_do_not_end(self) -> None:
         """HOPPER-13: under End 2 claiming four cups ends nothing."""
@@ -399,6 +412,7 @@ class TestEnd2:
         refused(after, Land(None), "HOPPER-13")
 
 
+@pytest.mark.rule("HOPPER-14")
 class TestBlackCup:
     def test_joins_at_three(self) -> None:
         """HOPPER-14: under End 2, when a claim leaves 3 cups, the black cup joins, empty."""
@@ -415,6 +429,7 @@ class TestBlackCup:
         assert after.claims[-1] == (1, 16)
 
 
+@pytest.mark.rule("HOPPER-15")
 class TestShootOut:
     def test_any_seat_with_beans(self) -> None:
         """HOPPER-15: every seat that may shoot may shoot next, one shot at a time."""
@@ -442,6 +457,7 @@ class TestShootOut:
         assert legal_actions(state) == (Shoot(0, None), Shoot(1, None))
 
 
+@pytest.mark.rule("HOPPER-16")
 class TestPoints:
     def test_values(self) -> None:
         """HOPPER-16: neutral 1, black 2, the last cup 3 whatever its colour."""
@@ -457,6 +473,7 @@ class TestPoints:
         assert sum(points(black_last, 2, True)) == 19
 
 
+@pytest.mark.rule("HOPPER-17")
 class TestWinner:
     def test_most_points(self) -> None:
         """HOPPER-17: the most points win."""
@@ -478,6 +495,7 @@ class TestWinner:
         assert result.winners == tuple(Seat(s) for s in (0, 1) if scores[s] == best)
 
 
+@pytest.mark.rule("HOPPER-18")
 class TestPublic:
     def test_everything_seen(self) -> None:
         """HOPPER-18: every seat and a spectator see the whole state."""
@@ -485,6 +503,8 @@ class TestPublic:
         assert all(observe(state, s) == state for s in (None, 0, 1, 2))
 
 
+@pytest.mark.rule("HOPPER-2", "HOPPER-3", "HOPPER-8", "HOPPER-9", "HOPPER-14", "HOPPER-15",
+                  "HOPPER-19")
 class TestConservation:
     def test_totals(self) -> None:
         """HOPPER-19: hands + cups + loose = the beans in play, after every kind of shot."""
@@ -573,6 +593,7 @@ class TestMalformed:
             GAME.state_from_json(data)
 
 
+@pytest.mark.rule("HOPPER-5", "HOPPER-14")
 class TestActionSpace:
     def test_every_possible_shot(self) -> None:
         """HOPPER-5, HOPPER-14: the shots any position can allow, sorted by canonical JSON."""
@@ -583,6 +604,7 @@ class TestActionSpace:
         assert texts == sorted(texts)
 
 
+@pytest.mark.rule("HOPPER-1", "HOPPER-5")
 class TestRefusalOrder:
     """The refusal order of ``specs/hopper.md``: an action breaking several rules names the
     first that applies."""

@@ -42,6 +42,7 @@ def refused(state: State, action: object, rule: str) -> IllegalActionError:
     return assert_refused(GAME, state, action, rule)
 
 
+@pytest.mark.rule("KALA-1", "KALA-2", "KALA-3")
 class TestSetup:
     def test_materials(self) -> None:
         """KALA-1: 16 empty field cups, two empty playing cups, 28 beans a store, empty bank."""
@@ -69,6 +70,7 @@ class TestSetup:
         assert info.value.rule == "KALA-3"
 
 
+@pytest.mark.rule("KALA-3", "KALA-4", "KALA-5", "KALA-6", "KALA-7", "KALA-14")
 class TestSowing:
     def test_four_beans_from_store(self) -> None:
         """KALA-4: a regular sowing takes 4 beans from the mover's store, one per square."""
@@ -152,6 +154,7 @@ class TestSowing:
         refused(new_game(), Place(0, (0, 1)), "KALA-4")
 
 
+@pytest.mark.rule("KALA-8")
 class TestMovingTheCup:
     def test_cup_moves_onto_last_field_cup(self) -> None:
         """KALA-8: the playing cup moves onto the field cup of the last bean, automatically."""
@@ -161,6 +164,7 @@ class TestMovingTheCup:
         assert after.phase is Phase.SOW and after.turn == 1
 
 
+@pytest.mark.rule("KALA-9", "KALA-10", "KALA-11")
 class TestOpponentsCup:
     def test_bean_into_opponents_cup(self) -> None:
         """KALA-9: a bean on the opponent's square goes into his cup; the field cup gets none."""
@@ -201,6 +205,7 @@ class TestOpponentsCup:
         assert observe(state, 0) == observe(state, 1) == observe(state, None) == state
 
 
+@pytest.mark.rule("KALA-12", "KALA-13", "KALA-14")
 class TestBonus:
     def test_bonus_after_moving(self) -> None:
         """KALA-12: 4+ beans in the playing cup after moving: a bonus sowing from there."""
@@ -272,6 +277,7 @@ class TestBonus:
         assert {len(a.path) for a in legal_actions(after) if isinstance(a, Sow)} == {6}
 
 
+@pytest.mark.rule("KALA-10", "KALA-15", "KALA-16")
 class TestHarvest:
     def test_harvest_field_cup(self) -> None:
         """KALA-15: last bean into a cup of 3 or more: empty it, one to the bank."""
@@ -331,6 +337,7 @@ class TestHarvest:
         refused(after, Bonus(0, True), "KALA-16")
 
 
+@pytest.mark.rule("KALA-17")
 class TestEnd:
     def test_ends_after_turn(self) -> None:
         """KALA-17: a turn that leaves the mover with fewer than 4 beans ends the game."""
@@ -374,6 +381,7 @@ class TestEnd:
         assert result is not None and result.losers == (Seat(0),)
         assert to_move(after).is_over
 
+@pytest.mark.rule("KALA-5", "KALA-10", "KALA-13", "KALA-17", "KALA-18")
 class TestConservation:
     def test_invalid_bean_count(self) -> None:
         """KALA-18: a state whose beans do not add up to 56 is invalid."""

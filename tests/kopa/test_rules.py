@@ -68,6 +68,7 @@ def codes(actions: tuple[object, ...]) -> list[str]:
 OPENING = "S1 S15 O1 S2 S14 O2"
 
 
+@pytest.mark.rule("KOPA-1")
 class TestDeck:
     def test_sixty_cards(self) -> None:
         """KOPA-1: 60 distinct cards, four suits of 1 to 15, coded suit then number."""
@@ -88,6 +89,7 @@ class TestDeck:
         assert_malformed(GAME, dealt(), Play(True, Card("S1")))  # type: ignore[arg-type]
 
 
+@pytest.mark.rule("KOPA-2")
 class TestPlayers:
     @pytest.mark.parametrize("players", [0, 1, 6])
     def test_invalid_player_count(self, players: int) -> None:
@@ -103,6 +105,7 @@ class TestPlayers:
         assert Config().players == 3
 
 
+@pytest.mark.rule("KOPA-3")
 class TestSeats:
     def test_default_first_dealer_is_the_last_seat(self) -> None:
         """KOPA-3: the first dealer is the last seat, so that seat 0 leads."""
@@ -122,6 +125,7 @@ class TestSeats:
         assert info.value.rule == "KOPA-3"
 
 
+@pytest.mark.rule("KOPA-4")
 class TestDeal:
     @pytest.mark.parametrize(("players", "size"), [(3, 20), (4, 15), (5, 12)])
     def test_sampled_deal_is_a_partition(self, players: int, size: int) -> None:
@@ -181,6 +185,7 @@ class TestDeal:
         assert_malformed(GAME, dealt(), {"type": "play"})
 
 
+@pytest.mark.rule("KOPA-5")
 class TestFirstPlayer:
     @pytest.mark.parametrize("dealer", [0, 1, 2])
     def test_dealers_left_begins(self, dealer: int) -> None:
@@ -197,6 +202,7 @@ class TestFirstPlayer:
         assert len(plays) == sum(1 for c in hand if c.number in (1, 15))
 
 
+@pytest.mark.rule("KOPA-6")
 class TestTurnOrder:
     def test_clockwise(self) -> None:
         """KOPA-6: the turn passes to seat + 1, after a card or a pass."""
@@ -217,6 +223,7 @@ class TestTurnOrder:
         refused(dealt(), Deal(RUN_HANDS), "KOPA-6")
 
 
+@pytest.mark.rule("KOPA-7")
 class TestOwnHand:
     def test_invalid_card_not_held(self) -> None:
         """KOPA-7: a card the seat does not hold is refused."""
@@ -228,6 +235,7 @@ class TestOwnHand:
         assert Card("S1") not in state.hands[0] and len(state.hands[0]) == 19
 
 
+@pytest.mark.rule("KOPA-8")
 class TestStartPile:
     def test_ones_and_fifteens_start_piles(self) -> None:
         """KOPA-8: a 1 starts its up-pile, a 15 its down-pile."""
@@ -243,6 +251,7 @@ class TestStartPile:
         refused(dealt(), Play(0, Card("G2")), "KOPA-8")
 
 
+@pytest.mark.rule("KOPA-9")
 class TestBuildUp:
     def test_next_card_up(self) -> None:
         """KOPA-9: on an up-pile the next number of the suit goes on top, up to 7."""
@@ -259,6 +268,7 @@ class TestBuildUp:
                    for c in legal_cards(state.hands[1], state.piles, state.eights))
 
 
+@pytest.mark.rule("KOPA-12", "KOPA-13")
 class TestMemos:
     def test_remembered_answers_are_the_rules(self) -> None:
         """KOPA-12, KOPA-13: the table's memos (the last table, each suit's piles and 8, the
@@ -283,6 +293,7 @@ class TestMemos:
                 state = apply(state, rng.choice(legal_actions(state)))
 
 
+@pytest.mark.rule("KOPA-10")
 class TestBuildDown:
     def test_next_card_down(self) -> None:
         """KOPA-10: on a down-pile the next number down goes on top, to 9."""
@@ -292,6 +303,7 @@ class TestBuildDown:
         assert Play(1, Card("S13")) in legal_actions(state)
 
 
+@pytest.mark.rule("KOPA-11")
 class TestSameSuit:
     def test_invalid_other_suit(self) -> None:
         """KOPA-11: a card that follows another suit's pile, not its own, is refused."""
@@ -300,6 +312,7 @@ class TestSameSuit:
         assert "S2" in str(err) and "V1" in str(err)
 
 
+@pytest.mark.rule("KOPA-12")
 class TestNoSkipping:
     def test_invalid_skip(self) -> None:
         """KOPA-12: a card that skips numbers is refused."""
@@ -309,6 +322,7 @@ class TestNoSkipping:
         refused(apply(state, Play(0, Card("S3"))), Play(1, Card("S12")), "KOPA-12")
 
 
+@pytest.mark.rule("KOPA-13")
 class TestEight:
     def test_eight_across_seven_and_nine(self) -> None:
         """KOPA-13: the 8 is legal once its 7 and 9 are down, and lies across them."""
@@ -325,6 +339,7 @@ class TestEight:
         refused(state, Play(2, Card("S8")), "KOPA-13")
 
 
+@pytest.mark.rule("KOPA-14")
 class TestArrangement:
     def test_piles_in_the_texts_order(self) -> None:
         """KOPA-14: Sable, Vert, Gules, Or; each suit's 1 beside its 15."""
@@ -333,6 +348,7 @@ class TestArrangement:
         assert observe(state, None).piles == state.piles
 
 
+@pytest.mark.rule("KOPA-15")
 class TestFailedTurn:
     def test_pass_without_a_card_costs_one(self) -> None:
         """KOPA-15: a pass with no legal card charges one point (no stock to draw from)."""
@@ -346,6 +362,7 @@ class TestFailedTurn:
         assert Pass(0) in legal_actions(dealt())
 
 
+@pytest.mark.rule("KOPA-16")
 class TestFalseClaim:
     def test_false_pass_costs_five(self) -> None:
         """KOPA-16: a pass while holding a legal card costs 1 + 4."""
@@ -359,6 +376,7 @@ class TestFalseClaim:
         assert Pass(0) not in legal_actions(state)
 
 
+@pytest.mark.rule("KOPA-17")
 class TestStock:
     def test_two_players_deal_three_hands(self) -> None:
         """KOPA-17: two players: three lists of 20, the third the stock (top first)."""
@@ -377,6 +395,7 @@ class TestStock:
         refused(new_game(Config(players=2)), Deal(hands), "KOPA-17")
 
 
+@pytest.mark.rule("KOPA-18")
 class TestDraw:
     def test_unplayable_draw_is_kept_with_a_point(self) -> None:
         """KOPA-18: a drawn card that cannot be played is kept; one point; turn passes."""
@@ -416,6 +435,7 @@ class TestDraw:
         assert state.penalties == (5, 0) and Card("O2") in state.hands[0]
 
 
+@pytest.mark.rule("KOPA-19")
 class TestRoundEnd:
     def test_round_ends_when_a_hand_is_empty(self) -> None:
         """KOPA-19: the round ends the moment a hand is empty."""
@@ -429,6 +449,7 @@ class TestRoundEnd:
         assert state.hands[0] == () and state.turn == 0
 
 
+@pytest.mark.rule("KOPA-20")
 class TestScoring:
     def test_round_changes(self) -> None:
         """KOPA-20: the winner gains one point per card in the other hands; penalties are
@@ -447,6 +468,7 @@ class TestScoring:
         assert state.scores == (gain, -state.penalties[1]) == state.last_round
 
 
+@pytest.mark.rule("KOPA-21")
 class TestNextRound:
     def test_deal_passes_clockwise(self) -> None:
         """KOPA-21: the next round is dealt by the dealer's left; penalties start again."""
@@ -459,6 +481,7 @@ class TestNextRound:
         assert after.penalties == (0, 0, 0) and after.turn == 1
 
 
+@pytest.mark.rule("KOPA-22")
 class TestMatchEnd:
     def test_reaching_the_target_ends_the_match(self) -> None:
         """KOPA-22: a seat at 20 or more after a round ends the match and wins."""
@@ -496,6 +519,7 @@ class TestMatchEnd:
         assert legal_actions(state) == () and to_move(state).is_over
 
 
+@pytest.mark.rule("KOPA-7", "KOPA-17", "KOPA-18")
 class TestObserve:
     def test_own_hand_only(self) -> None:
         """KOPA-7: a seat sees its own hand and the sizes of the others, never their cards."""
@@ -528,6 +552,7 @@ class TestObserve:
         assert observe(after, 0).drawn is None and observe(after, None).drawn is None
 
 
+@pytest.mark.rule("KOPA-1", "KOPA-9")
 class TestStateChecks:
     def test_states_of_play_are_well_formed(self) -> None:
         """KOPA-1: states made by play are well formed."""
@@ -559,6 +584,7 @@ class TestStateChecks:
         assert not well_formed(broken)
 
 
+@pytest.mark.rule("KOPA-1", "KOPA-2", "KOPA-3", "KOPA-6")
 class TestCodec:
     def test_initial_state_json(self) -> None:
         """KOPA-3: the initial state encodes as the spec's example."""
@@ -613,6 +639,7 @@ class TestCodec:
             GAME.state_from_json(data)
 
 
+@pytest.mark.rule("KOPA-4", "KOPA-6", "KOPA-17")
 class TestSpaces:
     def test_action_space(self) -> None:
         """KOPA-6: every play by every seat and every pass, sorted by canonical JSON."""
@@ -649,6 +676,7 @@ class TestSpaces:
         assert deal.hands[2] == tuple(DECK[k] for k in range(2, 60, 3))
 
 
+@pytest.mark.rule("KOPA-2", "KOPA-18", "KOPA-20", "KOPA-22")
 class TestRegistry:
     def test_registered(self) -> None:
         """KOPA-2: the game is in the registry with its facts."""
@@ -657,8 +685,8 @@ class TestRegistry:
         assert GAME.facts.min_players == 2 and GAME.facts.max_players == 5
 
     def test_render_and_demo(self) -> None:
-        """KOPA-19: the demo tells a seeded match round by round, deterministically, and
-        says who plays it."""
+        """The demo tells a seeded match round by round, deterministically, and says who
+        plays it."""
         lines = list(GAME.demo(5))
         assert lines == list(GAME.demo(5))
         assert "simple player" in lines[0]

@@ -68,6 +68,7 @@ def malformed(state: State, action: object) -> None:
     assert not GAME.is_legal(state, action)
 
 
+@pytest.mark.rule("RONDA-1")
 class TestMaterials:
     @pytest.mark.parametrize("players", [2, 3, 4, 5])
     def test_two_to_five_players(self, players: int) -> None:
@@ -93,6 +94,7 @@ class TestMaterials:
             new_game("default")  # type: ignore[arg-type]
 
 
+@pytest.mark.rule("RONDA-2")
 class TestBeansPerPlayer:
     def test_ten_by_default_nine_as_option(self) -> None:
         """RONDA-2: ten beans each by default (the preparation); nine as the option."""
@@ -106,6 +108,7 @@ class TestBeansPerPlayer:
         assert info.value.rule == "RONDA-2"
 
 
+@pytest.mark.rule("RONDA-3")
 class TestArrangement:
     def test_chance_first(self) -> None:
         """RONDA-3: the game starts at a chance node; nothing is arranged yet."""
@@ -179,6 +182,7 @@ class TestArrangement:
         refused(new_game(), Stop(0), "RONDA-3")
 
 
+@pytest.mark.rule("RONDA-4")
 class TestTurnOrder:
     def test_seat_zero_begins_then_clockwise(self) -> None:
         """RONDA-4: the nominated player (seat 0) begins; the turn passes to seat + 1."""
@@ -198,6 +202,7 @@ class TestTurnOrder:
         refused(play(state, "lift:4 lift:5"), Add(2, 4), "RONDA-4")
 
 
+@pytest.mark.rule("RONDA-5")
 class TestLifting:
     def test_ten_then_nine_covered_cups(self) -> None:
         """RONDA-5: any covered cup may be lifted, one at a time; the count is seen by all."""
@@ -222,6 +227,7 @@ class TestLifting:
         refused(play(arranged(), "lift:4"), action, "RONDA-5")
 
 
+@pytest.mark.rule("RONDA-6")
 class TestMismatch:
     def test_different_numbers_cover_and_pass(self) -> None:
         """RONDA-6: different numbers: both covered, the next player's turn; the second
@@ -232,6 +238,7 @@ class TestMismatch:
         assert state.supplies == (10, 10)
 
 
+@pytest.mark.rule("RONDA-5", "RONDA-7")
 class TestMatch:
     def test_equal_numbers_oblige_an_added_bean(self) -> None:
         """RONDA-7: a match: the only legal actions add one bean to one of the two cups."""
@@ -262,6 +269,7 @@ class TestMatch:
         refused(arranged(), Add(0, 4), "RONDA-5")
 
 
+@pytest.mark.rule("RONDA-8")
 class TestGoingOn:
     def test_keep_one_group_and_lift_a_new_cup(self) -> None:
         """RONDA-8: after adding, keep one group open and lift any covered cup (the one
@@ -291,6 +299,7 @@ class TestGoingOn:
         refused(play(arranged(), "lift:4 lift:5 add:5"), action, "RONDA-8")
 
 
+@pytest.mark.rule("RONDA-9")
 class TestMissingAGo:
     def test_stop_covers_both_and_passes(self) -> None:
         """RONDA-9: stopping covers both groups; the turn passes; no penalty."""
@@ -302,6 +311,7 @@ class TestMissingAGo:
         assert after.black == 2 and after.supplies == (9, 10)
 
 
+@pytest.mark.rule("RONDA-10")
 class TestOffToTheMiddle:
     def test_two_fives_to_the_black_cup(self) -> None:
         """RONDA-10: two fives: one group and the added bean (6) into the empty black cup;
@@ -324,6 +334,7 @@ class TestOffToTheMiddle:
         assert state.cups[:2] == (5, 4)
 
 
+@pytest.mark.rule("RONDA-11")
 class TestPenaltyBeans:
     BLACK = (3, 0, 1, 4, 2, 2, 0, 1, 1, 0)  # 14 in the circle, 6 in the black cup
 
@@ -350,6 +361,7 @@ class TestPenaltyBeans:
         assert play(state, "lift:0 lift:1").supplies == (11, 10)
 
 
+@pytest.mark.rule("RONDA-12")
 class TestSixOut:
     def test_a_six_leaves_the_game_while_the_black_cup_holds_beans(self) -> None:
         """RONDA-12: two fives while the black cup holds beans: the six go out of the game."""
@@ -358,6 +370,7 @@ class TestSixOut:
         assert after.out == 6 and after.black == 6 and after.cups[0] == 0
 
 
+@pytest.mark.rule("RONDA-13")
 class TestEnd:
     def test_last_bean_wins_at_once(self) -> None:
         """RONDA-13: the first player to get rid of all his beans wins, at once."""
@@ -385,6 +398,7 @@ class TestEnd:
         assert outcome(arranged()) is None and outcome(new_game()) is None
 
 
+@pytest.mark.rule("RONDA-14")
 class TestWhatIsSeen:
     def test_observation_hides_covered_cups(self) -> None:
         """RONDA-14: the observation holds the lifted cups' counts, never a covered one's."""
@@ -420,6 +434,7 @@ class TestWhatIsSeen:
         assert state.shown == (2, 1) and state.lifted == ()
 
 
+@pytest.mark.rule("RONDA-15")
 class TestConservation:
     def test_total_beans(self) -> None:
         """RONDA-15: circle + black + supplies + out = 20 + beans dealt."""
@@ -450,6 +465,7 @@ class TestConservation:
         assert info.value.rule == rule, str(info.value)
 
 
+@pytest.mark.rule("RONDA-16")
 class TestSimplerRuleOne:
     CONFIG = Config(relift_after_match=True)
 
@@ -468,6 +484,7 @@ class TestSimplerRuleOne:
         refused(state, Lift(0, 0), "RONDA-16")
 
 
+@pytest.mark.rule("RONDA-17")
 class TestSimplerRuleTwo:
     CONFIG = Config(max_beans=4)
 
@@ -483,6 +500,7 @@ class TestSimplerRuleTwo:
         assert info.value.rule == "RONDA-17"
 
 
+@pytest.mark.rule("RONDA-18")
 class TestSimplerRuleThree:
     CONFIG = Config(penalty_beans=False)
 
@@ -494,6 +512,7 @@ class TestSimplerRuleThree:
         assert play(after, "lift:2 lift:4").supplies == (9, 10)
 
 
+@pytest.mark.rule("RONDA-3", "RONDA-5", "RONDA-15")
 class TestMalformed:
     @pytest.mark.parametrize("action", [
         Lift(True, 0), Lift(0, 3.0), Add(0, "4"), Stop(None), "lift", None, Keep(0, None),
@@ -532,6 +551,7 @@ class TestMalformed:
             GAME.state_from_json(data)
 
 
+@pytest.mark.rule("RONDA-5")
 class TestActions:
     def test_encoding_example(self) -> None:
         """RONDA-5: the state and observation encodings of the spec."""

@@ -22,11 +22,11 @@ from copa_ref.copas import (
     State,
     legal_actions,
 )
-from copa_ref.copas.rules import BURST, copas_taken, round_points, trick_winner
+from copa_ref.copas.rules import BURST, copas_taken, deck, round_points, trick_winner
 from copa_ref.copas.state import CopasLead, RankOrder, Suit, Trick
-from copa_ref.core import canonical_json
+from copa_ref.core import JSON, InvariantViolation, canonical_json
 
-__all__ = ["VIEW_RULES", "diagnose", "legal_rule"]
+__all__ = ["VIEW_RULES", "check_public", "diagnose", "legal_rule"]
 
 CopasDivergence = Divergence[State, Action, Config, Observation]
 CopasView = ViewRule[State, Action, Config, Observation]
@@ -359,3 +359,22 @@ def legal_rule(state: State, action: Action) -> str | None:
             return "COPAS-15"
         return "COPAS-12"
     return "COPAS-11" if action.card.suit is state.trick[0].suit else "COPAS-12"
+
+
+def check_public(before: JSON | None, action: JSON | None, after: JSON) -> None:
+    """Cards add up in a reported public view: in play, hand sizes plus the trick plus the
+    finished tricks make the deck, no card shows twice, and hands are equal at a trick's
+    start (COPAS-1, COPAS-6, COPAS-14)."""
+    players = after["config"]["players"]
+    shown = list(after["trick"]) + [c for t in after["tricks"] for c in t["cards"]]
+    if len(shown) != len(set(shown)):
+        raise InvariantViolation("COPAS-1", "a card shows twice in the tricks")
+    if after["phase"] != "play":
+        return
+    total = sum(after["hand_sizes"]) + len(shown)
+    if total != len(deck(players)):
+        msg = f"{total} cards in hands and tricks, the deck has {len(deck(players))}"
+        raise InvariantViolation("COPAS-6", msg)
+    if not after["trick"] and len(set(after["hand_sizes"])) != 1:
+        raise InvariantViolation("COPAS-14", f"unequal hands {after['hand_sizes']} "
+                                 "at the start of a trick")

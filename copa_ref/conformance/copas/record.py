@@ -11,13 +11,18 @@ from typing import Any
 
 import attrs
 
-from copa_ref.conformance.copas.diagnosis import VIEW_RULES, diagnose, legal_rule
+from copa_ref.conformance.copas.diagnosis import (
+    VIEW_RULES,
+    check_public,
+    diagnose,
+    legal_rule,
+)
 from copa_ref.conformance.copas.misreadings import CATALOGUE
 from copa_ref.conformance.vocabulary import CountSpec, GameRecord, RandomGames, Reading, Scenario
 from copa_ref.copas import GAME, Action, Config, Observation, Phase, Play, State
 from copa_ref.copas.rules import deck, hand_size
 from copa_ref.copas.state import AllCards, BonusAllCards, BonusOtherTen, CopasLead, RankOrder
-from copa_ref.core import JSON, InvariantViolation, MoverKind
+from copa_ref.core import MoverKind
 
 __all__ = ["RECORD"]
 
@@ -63,25 +68,6 @@ def events(before: State, action: Any, after: State) -> frozenset[str]:
     if after.phase is Phase.OVER:
         rules |= {"COPAS-20", "COPAS-21"}
     return frozenset(rules)
-
-
-def check_public(before: JSON | None, action: JSON | None, after: JSON) -> None:
-    """Cards add up in a reported public view: in play, hand sizes plus the trick plus the
-    finished tricks make the deck, no card shows twice, and hands are equal at a trick's
-    start (COPAS-1, COPAS-6, COPAS-14)."""
-    players = after["config"]["players"]
-    shown = list(after["trick"]) + [c for t in after["tricks"] for c in t["cards"]]
-    if len(shown) != len(set(shown)):
-        raise InvariantViolation("COPAS-1", "a card shows twice in the tricks")
-    if after["phase"] != "play":
-        return
-    total = sum(after["hand_sizes"]) + len(shown)
-    if total != len(deck(players)):
-        msg = f"{total} cards in hands and tricks, the deck has {len(deck(players))}"
-        raise InvariantViolation("COPAS-6", msg)
-    if not after["trick"] and len(set(after["hand_sizes"])) != 1:
-        raise InvariantViolation("COPAS-14", f"unequal hands {after['hand_sizes']} "
-                                 "at the start of a trick")
 
 
 def _arranged(first: list[str], second: list[str] | None = None) -> Any:

@@ -14,7 +14,7 @@ from copa_ref.hopper import Action, Config, Land, Phase, Shoot, State
 from copa_ref.hopper.rules import shoot_out
 from copa_ref.hopper.state import BLACK, CUP_BEANS
 
-__all__ = ["VIEW_RULES", "diagnose"]
+__all__ = ["VIEW_RULES", "config_rule", "diagnose", "legal_rule"]
 
 HopperDivergence = Divergence[State, Action, Config, State]
 HopperView = ViewRule[State, Action, Config, State]
@@ -221,3 +221,35 @@ def diagnose(d: HopperDivergence) -> Iterator[Finding]:
     after = sum(reported.hands) + sum(b for _, b in reported.tray) + reported.loose
     if d.step > 0 and after != before:
         yield Finding("HOPPER-19", f"{after} beans in play reported, {before} before the step")
+
+
+_DEFAULT = Config()
+
+_OPTION_RULES = (("shot_model", "HOPPER-6"), ("aiming", "HOPPER-5"), ("remainder", "HOPPER-3"),
+                 ("total_beans", "HOPPER-3"), ("ending", "HOPPER-13"),
+                 ("first_player", "HOPPER-4"), ("players", "HOPPER-1"))
+"""Each config option with the rule that admits its values, the least usual first."""
+
+
+def config_rule(config: Config) -> str:
+    """The rule that admits *config*: that of its least usual option that differs from the
+    default (a per-seat shot model: HOPPER-6; End 2: HOPPER-13; three players: HOPPER-1),
+    HOPPER-1 for the default config."""
+    for option, rule in _OPTION_RULES:
+        if getattr(config, option) != getattr(_DEFAULT, option):
+            return rule
+    return "HOPPER-1"
+
+
+def legal_rule(state: State, action: Action) -> str:
+    """The rule that makes a legal *action* legal in *state*: a landing anywhere in the tray
+    or outside (HOPPER-6); a shot by an empty-handed seat with beans loose (HOPPER-10); an
+    aim at any cup in the tray (HOPPER-5); with aiming off, the shooter's right to shoot now
+    (HOPPER-15 in the shoot-out, HOPPER-4 in turn play)."""
+    if isinstance(action, Land):
+        return "HOPPER-6"
+    if state.hands[action.seat] == 0:
+        return "HOPPER-10"
+    if action.aim is not None:
+        return "HOPPER-5"
+    return "HOPPER-15" if state.turn is None else "HOPPER-4"

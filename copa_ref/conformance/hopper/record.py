@@ -12,7 +12,12 @@ from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
 
-from copa_ref.conformance.hopper.diagnosis import VIEW_RULES, diagnose
+from copa_ref.conformance.hopper.diagnosis import (
+    VIEW_RULES,
+    config_rule,
+    diagnose,
+    legal_rule,
+)
 from copa_ref.conformance.hopper.misreadings import CATALOGUE
 from copa_ref.conformance.vocabulary import CountSpec, GameRecord, RandomGames, Reading, Scenario
 from copa_ref.core import JSON, MoverKind
@@ -245,36 +250,6 @@ def candidates(game: Any, state: State) -> Iterator[tuple[str, str, JSON]]:
         if other not in seats:
             yield "seat-without-beans", f"a shot by seat {other}, which may not shoot", {
                 "type": "shoot", "seat": other, "aim": aim}
-
-
-_OPTION_RULES = (("shot_model", "HOPPER-6"), ("aiming", "HOPPER-5"), ("remainder", "HOPPER-3"),
-                 ("total_beans", "HOPPER-3"), ("ending", "HOPPER-13"),
-                 ("first_player", "HOPPER-4"), ("players", "HOPPER-1"))
-"""Each config option with the rule that admits its values, the least usual first."""
-
-
-def config_rule(config: Config) -> str:
-    """The rule that admits *config*: that of its least usual option that differs from the
-    default (a per-seat shot model: HOPPER-6; End 2: HOPPER-13; three players: HOPPER-1),
-    HOPPER-1 for the default config."""
-    for option, rule in _OPTION_RULES:
-        if getattr(config, option) != getattr(DEFAULT, option):
-            return rule
-    return "HOPPER-1"
-
-
-def legal_rule(state: State, action: Action) -> str:
-    """The rule that makes a legal *action* legal in *state*: a landing anywhere in the tray
-    or outside (HOPPER-6); a shot by an empty-handed seat with beans loose (HOPPER-10); an
-    aim at any cup in the tray (HOPPER-5); with aiming off, the shooter's right to shoot now
-    (HOPPER-15 in the shoot-out, HOPPER-4 in turn play)."""
-    if isinstance(action, Land):
-        return "HOPPER-6"
-    if state.hands[action.seat] == 0:
-        return "HOPPER-10"
-    if action.aim is not None:
-        return "HOPPER-5"
-    return "HOPPER-15" if state.turn is None else "HOPPER-4"
 
 
 RECORD: GameRecord[State, Action, Config, State] = GameRecord(

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from copa_ref.conformance.vocabulary import Divergence, Finding, ViewRule
-from copa_ref.core import JSON
+from copa_ref.core import JSON, InvariantViolation
 from copa_ref.kopa import Action, Card, Config, Deal, Observation, Pass, Phase, Play, State
 from copa_ref.kopa.rules import (
     PILE_NAMES,
@@ -30,7 +30,7 @@ from copa_ref.kopa.rules import (
     refusal,
 )
 
-__all__ = ["VIEW_RULES", "config_rule", "diagnose", "legal_rule"]
+__all__ = ["VIEW_RULES", "check_public", "config_rule", "diagnose", "legal_rule"]
 
 KopaDivergence = Divergence[State, Action, Config, Observation]
 KopaView = ViewRule[State, Action, Config, Observation]
@@ -398,3 +398,33 @@ def diagnose(d: KopaDivergence) -> Iterator[Finding]:
             not playing(d.expected.phase)):
         yield Finding("KOPA-20", f"the round books {list(d.expected.last_round)}; the engine "
                                  f"has scores {list(seen.scores)}")
+
+
+def check_public(before: JSON | None, action: JSON | None, after: JSON) -> None:
+    """What a reported public view must satisfy: piles are runs from their start (KOPA-8 to
+    KOPA-10), an 8 lies across its 7 and 9 (KOPA-13), and in play every card is in one place:
+    hands, stock, piles and 8s make the 60 (KOPA-1)."""
+    piles = after["piles"]
+    if len(piles) != 8:
+        raise InvariantViolation("KOPA-14", f"{len(piles)} places on the table, not 8")
+    shown: list[str] = []
+    for i, pile in enumerate(piles):
+        suit, down = "SVGO"[i // 2], i % 2 == 1
+        for k, code in enumerate(pile):
+            want = f"{suit}{15 - k if down else 1 + k}"
+            if code != want:
+                rule = pile_run_rule(k, down)
+                raise InvariantViolation(rule, f"pile {i} shows {code} where {want} belongs")
+        shown += pile
+    for code in after["eights"]:
+        i = "SVGO".index(code[0]) * 2
+        if code[1:] != "8" or len(piles[i]) != 7 or len(piles[i + 1]) != 7:
+            raise InvariantViolation("KOPA-13", f"{code} lies without its 7 and 9")
+    shown += after["eights"]
+    if len(shown) != len(set(shown)):
+        raise InvariantViolation("KOPA-1", "a card shows twice on the table")
+    if after["phase"] in ("play", "drawn"):
+        total = sum(after["hand_sizes"]) + after["stock_size"] + len(shown)
+        if total != 60:
+            raise InvariantViolation("KOPA-1", f"{total} cards in hands, stock and table, "
+                                     "not 60")
