@@ -40,8 +40,8 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
 from copa_ref.conformance.engine import ReferenceEngine
 from copa_ref.core import canonical_json
 
-HOW = ("deep", "quotes", "bigview", "bigint", "fork", "stderr", "longline", "never-ends", "escape", "setsid",
-       "daemon", "setpgid", "clean-daemon")
+HOW = ("deep", "quotes", "bigview", "bigint", "fork", "stderr", "longline", "never-ends",
+       "escape", "setsid", "daemon", "setpgid", "clean-daemon")
 
 MB = 1 << 20
 
