@@ -274,7 +274,8 @@ def _shows_progress(args: argparse.Namespace) -> bool:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from copa_ref.conformance.corpus import corpus_dir, export_corpus
+    from copa_ref.conformance.corpus import ExportError, corpus_dir, export_corpus
+    from copa_ref.core.codec import clip
 
     source = corpus_dir()
     dest = Path(args.dir)
@@ -286,10 +287,12 @@ def _export(args: argparse.Namespace) -> int:
         raise CommandError(msg)
     try:
         written = export_corpus(dest, source)
+    except ExportError as exc:
+        raise CommandError(f"cannot export: {clip(str(exc))}") from None
     except OSError as exc:
         where = exc.filename or dest
         msg = f"cannot export into {dest}: {exc.strerror or exc} ({where})"
-        raise CommandError(msg) from None
+        raise CommandError(clip(msg)) from None
     version = (source / "VERSION").read_text().strip()
     print(f"corpus {version}: {len(written)} files written to {dest}")
     return 0

@@ -9,23 +9,42 @@ A channel survives any engine: an answer is read in time linear in its length an
 to :attr:`~copa_ref.core.codec.Limits.max_length`, then decoded within the same
 :class:`~copa_ref.core.codec.Limits` (depth, integer size, duplicate keys); what comes back
 is a JSON object with a boolean ``"ok"``, or an :class:`EngineFailure`. The engine's stderr
-is kept to a bounded tail. A subprocess engine runs in its own process group, and the whole
-group is ended after ``stop`` or any failure, so an engine that forks leaves nothing behind.
-Text from the engine quoted in a failure is passed through :func:`printable`.
+is kept to a bounded tail. Text from the engine quoted in a failure is passed through
+:func:`printable`.
+
+Every process an engine starts ends with it, whatever it does to its session or group (a
+``setsid`` grandchild, a double-fork daemon that closes every descriptor, a ``setpgid``
+child). On Linux the runner's process is made a *child subreaper*
+(``prctl(PR_SET_CHILD_SUBREAPER)``): a descendant orphaned by its parent's exit is
+reparented to the runner, never to init, so it cannot leave the runner's tree. Each engine
+is started with a mark in its environment (``COPA_REF_ENGINE=<token>``); ending an engine
+stops (``SIGSTOP``, so that nothing forks meanwhile) and then kills its whole tree of
+descendants, read from ``/proc``, and every child of the runner that carries the engine's
+mark (an orphan already reparented), and reaps them. A subreaper needs no privilege, unlike
+a PID namespace (``CAP_SYS_ADMIN`` or user namespaces, often disabled in CI containers) or
+a cgroup (a delegated cgroup v2 subtree, rarely writable there); and a cgroup or namespace
+would end the same processes. Elsewhere, and as a first step everywhere, the engine's
+process group is killed. :func:`end_orphans` ends, at the end of a run, any child of the
+runner left (an orphan that also cleared its environment); ``copa-ref conformance run``
+calls it.
 """
 
 from __future__ import annotations
 
 import abc
 import contextlib
+import ctypes
+import ctypes.util
 import json
 import math
 import os
+import secrets
 import select
 import selectors
 import shlex
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Sequence
 
@@ -40,6 +59,7 @@ __all__ = [
     "EngineFailure",
     "InProcessChannel",
     "SubprocessChannel",
+    "end_orphans",
     "printable",
 ]
 
@@ -180,6 +200,124 @@ def _checked(line: bytes | str, limits: Limits) -> Message:
     return result
 
 
+# -- the processes an engine starts ------------------------------------------------------------
+
+_PR_SET_CHILD_SUBREAPER = 36
+_MARK = "COPA_REF_ENGINE"
+_subreaper: bool | None = None
+_started: set[int] = set()
+"""The PIDs of the engines this process started and has not ended."""
+
+
+def _become_subreaper() -> bool:
+    """Make this process a child subreaper (Linux), once; whether it is one."""
+    global _subreaper
+    if _subreaper is None:
+        _subreaper = False
+        if sys.platform.startswith("linux"):
+            with contextlib.suppress(OSError, AttributeError, TypeError):
+                libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6",
+                                   use_errno=True)
+                _subreaper = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    return _subreaper
+
+
+def _parents() -> dict[int, int]:
+    """Every process's parent, from ``/proc`` (empty where there is none)."""
+    parents: dict[int, int] = {}
+    with contextlib.suppress(OSError):
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                    fields = stat.read().rsplit(b")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if fields and fields[0] not in (b"Z", b"X"):
+                parents[int(entry.name)] = int(fields[1])
+    return parents
+
+
+def _marked(pid: int, token: bytes) -> bool:
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as environ:
+            return token in environ.read().split(b"\0")
+    except OSError:
+        return False
+
+
+def _tree(root: int | None, token: bytes | None) -> set[int]:
+    """The descendants of *root* (itself included) and the runner's children marked with
+    *token*, with theirs."""
+    parents = _parents()
+    children: dict[int, list[int]] = {}
+    for pid, parent in parents.items():
+        children.setdefault(parent, []).append(pid)
+    me = os.getpid()
+    tops = [] if root is None else [root]
+    tops += [pid for pid in children.get(me, ()) if pid not in _started and (
+        token is None or _marked(pid, token))]
+    found: set[int] = set()
+    while tops:
+        pid = tops.pop()
+        if pid in found or pid == me:
+            continue
+        found.add(pid)
+        tops.extend(children.get(pid, ()))
+    return found
+
+
+def _signal(pids: set[int], signum: int) -> None:
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signum)
+
+
+def _reap(pids: set[int]) -> None:
+    """Collect the exit status of those of *pids* that are the runner's children."""
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            os.waitpid(pid, os.WNOHANG)
+
+
+def _end_tree(root: int | None, token: bytes | None) -> None:
+    """Stop, then kill, every process of :func:`_tree` (read again until no new one
+    appears), and reap them."""
+    if not os.path.isdir("/proc/self"):
+        return
+    ended: set[int] = set()
+    for _ in range(20):
+        found = _tree(root, token) - ended
+        if not found:
+            break
+        _signal(found, signal.SIGSTOP)
+        ended |= found
+    _signal(ended, signal.SIGKILL)
+    _signal(ended, signal.SIGCONT)
+    deadline = time.monotonic() + 2.0
+    while ended and time.monotonic() < deadline:
+        _reap(ended - {root})  # the engine itself is its Popen's to reap
+        ended = {pid for pid in ended if _alive(pid)}
+        if ended:
+            time.sleep(0.01)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
+    except (OSError, IndexError):
+        return False
+
+
+def end_orphans() -> None:
+    """End every child of this process that no live channel started (descendants of ended
+    engines reparented here) with their descendants. For the end of a run in a process that
+    starts nothing but engines (``copa-ref conformance run``)."""
+    _end_tree(None, None)
+
+
 class Channel(abc.ABC):
     """One live engine session."""
 
@@ -216,13 +354,18 @@ class SubprocessChannel(Channel):
         self.limits = limits
         self.requests = 0
         self._ended = False
+        self._subreaper = _become_subreaper()
+        token = secrets.token_hex(8)
+        self._token = f"{_MARK}={token}".encode()
         try:
             self.proc = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, bufsize=0, cwd=cwd, start_new_session=True)
+                stderr=subprocess.PIPE, bufsize=0, cwd=cwd, start_new_session=True,
+                env={**os.environ, _MARK: token})
         except (OSError, ValueError) as exc:
             raise EngineFailure(f"cannot start engine {printable(self.argv)}: "
                                 f"{printable(str(exc))}") from None
+        _started.add(self.proc.pid)
         assert self.proc.stdin is not None and self.proc.stdout is not None
         assert self.proc.stderr is not None
         self._in = self.proc.stdin.fileno()
@@ -275,12 +418,19 @@ class SubprocessChannel(Channel):
     # -- failing and ending ---------------------------------------------------------------------
 
     def _end_group(self) -> None:
-        """Kill the engine's whole process group (the engine and anything it started), then
-        reap the engine."""
+        """End the engine and every process it started (see the module's docs): its process
+        group, its tree of descendants and the orphans marked as its own; then reap the
+        engine."""
+        running = self.proc.poll() is None
+        if running:  # stopped first: its children stay its own while the tree is read
+            with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
+                os.kill(self.proc.pid, signal.SIGSTOP)
+        _end_tree(self.proc.pid if running else None, self._token)
         with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
             os.killpg(self.proc.pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired, OSError):
             self.proc.wait(5.0)
+        _started.discard(self.proc.pid)
 
     def _fail(self, message: str) -> EngineFailure:
         """An :class:`EngineFailure` with the stderr tail; the engine's group is ended."""
@@ -290,7 +440,9 @@ class SubprocessChannel(Channel):
 
     # -- one request --------------------------------------------------------------------------
 
-    def _read_line(self, timeout: float) -> bytes:
+    def _read_line(self, timeout: float, shown: float | None = None) -> bytes:
+        """The next answer line, read within *timeout* seconds (*shown*: the limit the
+        message names, the whole request's)."""
         deadline = time.monotonic() + timeout
         limit = self.limits.max_length
         newline = self._buffer.find(b"\n")
@@ -301,7 +453,8 @@ class SubprocessChannel(Channel):
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise self._fail(f"no answer within {timeout:g} s (timeout)")
+                named = timeout if shown is None else shown
+                raise self._fail(f"no answer within {named:g} s (timeout)")
             for fd, _ in self._poll.poll(math.ceil(remaining * 1000)):
                 if fd == self._err:
                     self._drain_stderr(_CHUNK * 16)
@@ -337,17 +490,23 @@ class SubprocessChannel(Channel):
         if self._ended:
             raise EngineFailure("the engine was stopped")
         timeout = self.start_timeout if self.requests == 0 else self.timeout
+        deadline = time.monotonic() + timeout
         self.requests += 1
         data = (canonical_json(message) + "\n").encode()
         try:
             self._write_all(data, timeout)
         except OSError as exc:
             raise self._fail(f"engine is gone ({exc})") from None
-        line = self._read_line(timeout)
+        line = self._read_line(max(deadline - time.monotonic(), 0.0), timeout)
         try:
-            return _checked(line, self.limits)
+            response = _checked(line, self.limits)
         except EngineFailure as exc:
             raise self._fail(str(exc)) from None
+        if time.monotonic() > deadline:
+            # The reader is linear in the line, so this overruns the limit by at most the
+            # time one line of Limits.max_length takes to read.
+            raise self._fail(f"no answer read and parsed within {timeout:g} s (timeout)")
+        return response
 
     def _write_all(self, data: bytes, timeout: float) -> None:
         """Write *data* to the engine's stdin, waiting at most *timeout* for it to read (an

@@ -18,7 +18,7 @@ from copa_ref.core import (
     RuleViolation,
     canonical_json,
 )
-from copa_ref.core.codec import structure
+from copa_ref.core.codec import clip, excerpt, structure
 from copa_ref.core.replay import BAD_DATA, replay
 
 __all__ = ["broken_rule", "json_diff", "out_of_range", "reference_refusal", "shown"]
@@ -32,15 +32,25 @@ MAX_DEPTH = 64
 """The deepest nesting a report may have."""
 
 
-def shown(value: object, *, bare: bool = False) -> str:
+SHOWN = 600
+"""The longest quotation of a value in a message, in characters (the cut marked ``...``)."""
+
+DIFFED = 200
+"""The longest quotation of a value in a line of a diff."""
+
+
+def shown(value: object, *, bare: bool = False, limit: int = SHOWN) -> str:
     """A value as an engine author reads it: its canonical JSON (``null``, not ``None``);
-    with *bare*, a string without its quotes."""
+    with *bare*, a string without its quotes. At most *limit* characters, control
+    characters escaped, whatever the value's size."""
     if bare and isinstance(value, str):
-        return value
+        return clip(value, limit)
+    if isinstance(value, str) and len(value) > limit:
+        value = value[: limit + 1]  # no need to encode a megabyte to show 600 characters
     try:
-        return canonical_json(value)
+        return clip(canonical_json(value), limit)
     except (TypeError, ValueError, RecursionError):
-        return repr(value)
+        return excerpt(value, limit)
 
 
 def out_of_range(value: object) -> str | None:
@@ -67,7 +77,8 @@ def out_of_range(value: object) -> str | None:
 
 
 def json_diff(expected: JSON, actual: JSON, path: str = "", limit: int = 12) -> list[str]:
-    """The differing leaves of two JSON values as ``path: expected X, got Y`` lines."""
+    """The differing leaves of two JSON values as ``path: expected X, got Y`` lines, each
+    value and path quoted in at most :data:`DIFFED` characters."""
     lines: list[str] = []
 
     def walk(exp: JSON, act: JSON, where: str) -> None:
@@ -77,9 +88,11 @@ def json_diff(expected: JSON, actual: JSON, path: str = "", limit: int = 12) -> 
             for key in sorted(set(exp) | set(act)):
                 sub = f"{where}.{key}" if where else key
                 if key not in act:
-                    lines.append(f"{sub}: expected {canonical_json(exp[key])}, missing")
+                    lines.append(f"{clip(sub, DIFFED)}: expected "
+                                 f"{shown(exp[key], limit=DIFFED)}, missing")
                 elif key not in exp:
-                    lines.append(f"{sub}: unexpected {canonical_json(act[key])}")
+                    lines.append(f"{clip(sub, DIFFED)}: unexpected "
+                                 f"{shown(act[key], limit=DIFFED)}")
                 else:
                     walk(exp[key], act[key], sub)
             return
@@ -88,8 +101,8 @@ def json_diff(expected: JSON, actual: JSON, path: str = "", limit: int = 12) -> 
                 walk(e, a, f"{where}[{i}]")
             return
         if canonical_json(exp) != canonical_json(act):
-            lines.append(f"{where or '(value)'}: expected {canonical_json(exp)}, "
-                         f"got {canonical_json(act)}")
+            lines.append(f"{clip(where, DIFFED) or '(value)'}: expected "
+                         f"{shown(exp, limit=DIFFED)}, got {shown(act, limit=DIFFED)}")
 
     walk(expected, actual, path)
     return lines

@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import IO, Any
 
 from copa_ref import __version__
-from copa_ref.conformance.channel import EngineFailure, SubprocessChannel
+from copa_ref.conformance.channel import EngineFailure, SubprocessChannel, end_orphans, printable
 from copa_ref.conformance.corpus import (
     CORPUS_DIR,
     Case,
+    CorpusError,
     Filters,
     corpus_version,
     load_corpus,
@@ -38,21 +39,36 @@ class UsageError(Exception):
     """A run that cannot start: printed as one line, exit status 2."""
 
 
+def _first_line(exc: BaseException) -> str:
+    """The first line of *exc*'s message, printable and bounded; never raises (an empty
+    message, or a ``__str__`` that raises, is named by the exception's type)."""
+    try:
+        lines = str(exc).splitlines()
+    except Exception:
+        lines = []
+    return printable(lines[0], 300) if lines else f"({type(exc).__name__})"
+
+
 def _load(corpus: Path, validate: bool) -> tuple[list[Case], str]:
     if not (corpus / "VERSION").is_file() or not (corpus / "cases").is_dir():
-        msg = f"no conformance corpus at {corpus} (it needs VERSION and cases/)"
+        msg = (f"no conformance corpus at {printable(str(corpus), 200)} (it needs VERSION "
+               "and cases/)")
         raise UsageError(msg)
     try:
         cases = load_corpus(corpus, validate=validate)
         version = corpus_version(corpus)
-    except (OSError, ValueError, KeyError) as exc:
-        msg = f"the corpus at {corpus} cannot be read: {type(exc).__name__}: {exc}"
+    except CorpusError as exc:
+        msg = f"the corpus at {printable(str(corpus), 200)} cannot be read: {exc}"
+        raise UsageError(msg) from None
+    except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
+        msg = (f"the corpus at {printable(str(corpus), 200)} cannot be read: "
+               f"{type(exc).__name__}: {_first_line(exc)}")
         raise UsageError(msg) from None
     except Exception as exc:  # jsonschema's ValidationError and the like
-        msg = f"the corpus at {corpus} is not valid: {str(exc).splitlines()[0]}"
+        msg = f"the corpus at {printable(str(corpus), 200)} is not valid: {_first_line(exc)}"
         raise UsageError(msg) from None
     if not cases:
-        msg = f"the corpus at {corpus} holds no case"
+        msg = f"the corpus at {printable(str(corpus), 200)} holds no case"
         raise UsageError(msg)
     return cases, version
 
@@ -87,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as exc:
         print(f"copa-ref conformance run: error: {exc}", file=sys.stderr)
         return USAGE_ERROR
+    finally:
+        end_orphans()  # whatever an engine left behind ends with the run
 
 
 def _run(args: argparse.Namespace) -> int:

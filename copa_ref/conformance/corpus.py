@@ -14,21 +14,28 @@ there may ``copa-ref conformance generate`` write it.
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import importlib.resources
 import json
-import shutil
+import os
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from copa_ref.core.codec import CONTROL, clip, escape_controls
+
 __all__ = [
     "CORPUS_DIR",
+    "MAX_FILE",
     "PACKAGE",
     "PUBLISHED",
     "Case",
+    "CorpusError",
+    "ExportError",
     "Filters",
     "NoCheckoutError",
     "checkout_corpus",
@@ -37,6 +44,7 @@ __all__ = [
     "corpus_version",
     "export_corpus",
     "load_corpus",
+    "read_corpus_file",
     "select",
 ]
 
@@ -96,17 +104,98 @@ def corpus_dir() -> Path:
     return version.parent
 
 
+class ExportError(ValueError):
+    """The corpus cannot be written where asked: the message says why, in one line."""
+
+
+_DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+_FILE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+
+
+def _enter(parent: int, name: str, shown: Path) -> int:
+    """The descriptor of the folder *name* in *parent*, made if missing; never a link."""
+    with contextlib.suppress(FileExistsError):
+        os.mkdir(name, 0o777, dir_fd=parent)
+    try:
+        return os.open(name, _DIRECTORY, dir_fd=parent)
+    except OSError as exc:
+        kind = _kind(parent, name)
+        msg = f"{shown} is {kind}, not a folder" if kind else f"{shown}: {exc.strerror}"
+        raise ExportError(msg) from None
+
+
+def _kind(parent: int, name: str) -> str:
+    """What *name* in *parent* is when it is not a plain folder or file ('' if unknown)."""
+    try:
+        mode = os.stat(name, dir_fd=parent, follow_symlinks=False).st_mode
+    except OSError:
+        return ""
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISREG(mode):
+        return "a file"
+    return "a special file"
+
+
+def _write(parent: int, name: str, data: bytes, shown: Path) -> None:
+    """Write *data* to the regular file *name* in *parent* (made or replaced), never through
+    a link and never into a FIFO or device."""
+    kind = _kind(parent, name)
+    if kind not in ("", "a file"):
+        msg = f"{shown} is {kind}; export writes only regular files"
+        raise ExportError(msg)
+    try:
+        fd = os.open(name, _FILE, 0o666, dir_fd=parent)
+    except OSError as exc:
+        msg = f"{shown}: {exc.strerror}"
+        raise ExportError(msg) from None
+    with os.fdopen(fd, "wb") as sink:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # pragma: no cover - replaced meanwhile
+            msg = f"{shown} is not a regular file"
+            raise ExportError(msg)
+        sink.write(data)
+
+
 def export_corpus(dest: Path, source: Path | None = None) -> list[Path]:
     """Copy the published corpus (:data:`PUBLISHED`) from *source* (default: :func:`corpus_dir`)
-    into *dest*, keeping its layout; returns the files written, sorted."""
+    into *dest*, keeping its layout; returns the files written, sorted.
+
+    *dest* (made if missing) may itself be reached through a link, but nothing under it is
+    ever written through one: a link, a FIFO or a device where a folder or file of the
+    corpus belongs is refused, and so is *dest* when it is a file.
+
+    :raises ExportError: when *dest*, or a folder or file under it, cannot be written.
+    """
     source = corpus_dir() if source is None else source
+    if dest.exists() and not dest.is_dir():
+        msg = f"{dest} exists and is not a folder"
+        raise ExportError(msg)
+    try:
+        dest.mkdir(parents=True, exist_ok=True)
+        top = os.open(dest, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as exc:
+        msg = f"{dest}: {exc.strerror}"
+        raise ExportError(msg) from None
     written: list[Path] = []
-    for pattern in PUBLISHED:
-        for path in sorted(source.glob(pattern)):
-            target = dest / path.relative_to(source)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, target)
-            written.append(target)
+    try:
+        for pattern in PUBLISHED:
+            for path in sorted(source.glob(pattern)):
+                relative = path.relative_to(source)
+                data = path.read_bytes()
+                parents = [top]
+                try:
+                    for depth, part in enumerate(relative.parts[:-1], 1):
+                        parents.append(_enter(parents[-1], part,
+                                              dest.joinpath(*relative.parts[:depth])))
+                    _write(parents[-1], relative.name, data, dest / relative)
+                finally:
+                    for fd in parents[1:]:
+                        os.close(fd)
+                written.append(dest / relative)
+    finally:
+        os.close(top)
     return sorted(written)
 
 
@@ -115,15 +204,70 @@ CORPUS_DIR: Path = corpus_dir()
 package carries."""
 
 
+MAX_FILE = 64 << 20
+"""The largest corpus file read, in bytes (the largest published one is under 5 MB)."""
+
+
+class CorpusError(ValueError):
+    """A corpus file that cannot be read: not a regular file, too large, not UTF-8 JSON."""
+
+
+def read_corpus_file(path: Path, limit: int = MAX_FILE) -> str:
+    """The text of the regular file *path*, at most *limit* bytes: a FIFO, a device
+    (``/dev/zero``), a folder or a larger file is refused, without blocking or reading it
+    whole.
+
+    :raises CorpusError: as above, or when it is not UTF-8.
+    """
+    shown = clip(str(path), 200)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        msg = f"{shown}: {exc.strerror}"
+        raise CorpusError(msg) from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        msg = f"{shown} is not a regular file"
+        raise CorpusError(msg)
+    with os.fdopen(fd, "rb") as source:
+        data = source.read(limit + 1)
+    if len(data) > limit:
+        msg = f"{shown} is larger than {limit} bytes (MAX_FILE)"
+        raise CorpusError(msg)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        msg = f"{shown} is not UTF-8 (byte {exc.start})"
+        raise CorpusError(msg) from None
+
+
+def _escaped(value: Any) -> Any:
+    """*value* with the control characters of every string (keys too) escaped, as an
+    engine's answers are: no corpus text reaches a terminal or a report raw."""
+    kind = type(value)
+    if kind is str:
+        return escape_controls(value)
+    if kind is list:
+        return [_escaped(v) for v in value]
+    if kind is dict:
+        return {_escaped(k): _escaped(v) for k, v in value.items()}
+    return value
+
+
 def corpus_version(corpus: Path = CORPUS_DIR) -> str:
-    """The version of the corpus in *corpus* (its ``VERSION`` file)."""
-    return (corpus / "VERSION").read_text().strip()
+    """The version of the corpus in *corpus* (its ``VERSION`` file), printable."""
+    return clip(read_corpus_file(corpus / "VERSION", 1 << 10).strip(), 100)
 
 
 def load_corpus(corpus: Path = CORPUS_DIR, *, validate: bool = False) -> list[Case]:
     """Every case of the corpus in *corpus*, in file order (games, then kinds).
 
+    Only regular files of at most :data:`MAX_FILE` bytes are read
+    (:func:`read_corpus_file`); the control characters of every string (case IDs, rules,
+    expected values) are escaped as an engine's are, for a corpus that holds any.
+
     :param validate: also validate each file against ``schema/corpus.schema.json``.
+    :raises CorpusError: for a file that cannot be read (see :func:`read_corpus_file`).
     """
     validator = None
     if validate:
@@ -132,9 +276,12 @@ def load_corpus(corpus: Path = CORPUS_DIR, *, validate: bool = False) -> list[Ca
         validator = schemas.validator("corpus.schema.json", corpus)
     cases: list[Case] = []
     for path in sorted((corpus / "cases").glob("*/*.json")):
-        data = json.loads(path.read_text())
+        text = read_corpus_file(path)
+        data = json.loads(text)
         if validator is not None:
             validator.validate(data)
+        if CONTROL.search(text) or "\\u" in text:
+            data = _escaped(data)
         cases.extend(data["cases"])
     return cases
 

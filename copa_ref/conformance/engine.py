@@ -15,6 +15,7 @@ from __future__ import annotations
 import abc
 import io
 import sys
+from collections import deque
 from collections.abc import Iterator
 from typing import IO, Any, ClassVar
 
@@ -27,6 +28,10 @@ from copa_ref.games import GAMES, get_game
 __all__ = ["Engine", "MemoEngine", "ProtocolError", "ReferenceEngine", "serve"]
 
 Message = dict[str, JSON]
+
+_SHORT = 2048
+"""The longest text kept for asking again: a request line :func:`serve` keeps parsed (for
+an engine that leaves its requests alone), a refused action :class:`MemoEngine` keeps."""
 
 class ProtocolError(Exception):
     """A request the engine cannot carry out; answered with ``{"ok": false, "error": ...}``."""
@@ -129,12 +134,20 @@ class Engine(abc.ABC):
 
 class ReferenceEngine(Engine):
     """The reference itself as an engine: every registered game, every option, every
-    feature."""
+    feature. ``undo`` goes back at most :attr:`MAX_UNDO` actions."""
+
+    MAX_UNDO: ClassVar[int] = 10_000
+    """The most actions the engine can take back in a row: it keeps the states before its
+    last ``MAX_UNDO`` accepted actions only, so a game that never has to end (Kopa passes)
+    plays on in bounded memory; an ``undo`` further back is an error answer."""
 
     def __init__(self) -> None:
         self.game: Any = None
         self.state: Any = None
-        self.history: list[Any] = []
+        self.history: deque[Any] = deque(maxlen=self.MAX_UNDO)
+        self._played = 0
+        """Actions accepted in this game and not taken back (the history keeps the last
+        :attr:`MAX_UNDO` of them)."""
 
     def hello(self) -> Message:
         return {
@@ -156,7 +169,8 @@ class ReferenceEngine(Engine):
             state = chosen.new_game(chosen.config_from_json(config))
         except ValueError as exc:
             raise ProtocolError(f"bad config: {exc}") from None
-        self.game, self.state, self.history = chosen, state, []
+        self.game, self.state = chosen, state
+        self.history, self._played = deque(maxlen=self.MAX_UNDO), 0
 
     def load_state(self, game: str, config: JSON, state: JSON) -> None:
         """Start from *state*; it must be a state the rules allow, of the config given. On
@@ -191,15 +205,16 @@ class ReferenceEngine(Engine):
         except RuleViolation as exc:
             return False, exc.rule, exc.message
         except ValueError as exc:
-            return False, None, str(exc)
+            return False, None, clip(str(exc))
         self.history.append(self.state)
+        self._played += 1
         self.state = after
         return True, None, ""
 
     def legal(self, seat: int | None) -> list[JSON]:
         game = self._require_game()
         if seat is not None and type(seat) is not int:
-            raise ProtocolError(f"seat must be an integer or null, got {seat!r}")
+            raise ProtocolError(f"seat must be an integer or null, got {excerpt(seat)}")
         mover = game.to_move(self.state)
         if seat is None and mover.kind is MoverKind.CHANCE:
             return []
@@ -220,8 +235,12 @@ class ReferenceEngine(Engine):
     def undo(self) -> None:
         self._require_game()
         if not self.history:
+            if self._played:
+                raise ProtocolError(f"cannot undo: the engine takes back at most the last "
+                                    f"{self.MAX_UNDO} actions (MAX_UNDO)")
             raise ProtocolError("nothing to undo")
         self.state = self.history.pop()
+        self._played -= 1
 
 
 class _Position:
@@ -244,27 +263,43 @@ class MemoEngine(ReferenceEngine):
     the same config and played through the same actions (a rejection's prefix, a count's
     way back without undo) is answered from memory, not recomputed. The rules are pure
     functions of the state, so the answers are exactly :class:`ReferenceEngine`'s; this is
-    what ``copa-ref engine`` serves. At most :attr:`MAX_POSITIONS` positions are kept (then
-    the tree starts afresh). Its answers are shared: a subclass must not change them.
+    what ``copa-ref engine`` serves. Its answers are shared: a subclass must not change
+    them.
+
+    What it keeps is bounded whatever a session sends: at most :attr:`MAX_ENTRIES` entries
+    (a position, a refusal, an answer line) holding at most :attr:`MAX_CHARS` characters of
+    text (refused actions, rules' messages, answer lines); past either, the tree starts
+    afresh. Only what is worth asking again is kept: a refusal of an action whose text is
+    at most :data:`_SHORT` characters, an answer that is ``ok: true`` (never an error about
+    a seat out of range, or a bad request).
     """
 
-    MAX_POSITIONS: ClassVar[int] = 50_000
+    MAX_ENTRIES: ClassVar[int] = 50_000
+    MAX_CHARS: ClassVar[int] = 32 << 20
     leaves_requests_alone: ClassVar[bool] = True
 
     def __init__(self) -> None:
         super().__init__()
         self._roots: dict[tuple[str, str], _Position] = {}
         self._position: _Position | None = None
-        self._trail: list[_Position] = []
+        self._trail: deque[_Position] = deque(maxlen=self.MAX_UNDO)
         self._kept = 0
+        self._chars = 0
         self._encoded: dict[Any, JSON] = {}
         """The JSON of the actions listed so far (actions are values: equal ones encode
         alike)."""
 
-    def _keep(self) -> None:
+    def _keep(self, chars: int = 0) -> None:
+        """Count one more entry of *chars* characters of text; past a bound, forget the
+        tree: the roots, and what the positions of the current game's way (kept for undo)
+        hold besides their state."""
         self._kept += 1
-        if self._kept > self.MAX_POSITIONS:
-            self._roots, self._kept = {}, 0
+        self._chars += chars
+        if self._kept > self.MAX_ENTRIES or self._chars > self.MAX_CHARS:
+            self._roots, self._kept, self._chars = {}, 0, 0
+            for position in (*self._trail, self._position):
+                if position is not None:
+                    position.children, position.refusals, position.lines = {}, {}, {}
 
     def new_game(self, game: str, config: JSON) -> None:
         key = (game, canonical_json(config)) if type(game) is str else None
@@ -274,11 +309,11 @@ class MemoEngine(ReferenceEngine):
             found = _Position(self.state)
             assert key is not None
             self._roots[key] = found
-            self._keep()
+            self._keep(len(key[1]))
         else:
             self.game = get_game(game)
-        self._position, self._trail = found, []
-        self.state, self.history = found.state, []
+        self._position, self._trail = found, deque(maxlen=self.MAX_UNDO)
+        self.state, self.history, self._played = found.state, deque(maxlen=self.MAX_UNDO), 0
 
     def load_state(self, game: str, config: JSON, state: JSON) -> None:
         super().load_state(game, config, state)
@@ -305,12 +340,15 @@ class MemoEngine(ReferenceEngine):
                 return False, *refused
             accepted, rule, message = super().apply(action)
             if not accepted:
-                here.refusals[key] = rule, message
+                if len(key) <= _SHORT:
+                    here.refusals[key] = rule, message
+                    self._keep(len(key) + len(message))
                 return False, rule, message
             child = here.children[key] = _Position(self.state)
-            self._keep()
+            self._keep(len(key))
         else:
             self.history.append(self.state)
+            self._played += 1
             self.state = child.state
         self._trail.append(here)
         self._position = child
@@ -323,7 +361,7 @@ class MemoEngine(ReferenceEngine):
         if seat is None and game.to_move(self.state).kind is MoverKind.CHANCE:
             return []
         encoded = self._encoded
-        if len(encoded) > self.MAX_POSITIONS:
+        if len(encoded) > self.MAX_ENTRIES:
             encoded.clear()
         listed = []
         for action in game.legal_actions(self.state, seat):
@@ -340,10 +378,14 @@ class MemoEngine(ReferenceEngine):
                 op == "observe" or (op == "legal" and (seat is None or type(seat) is int))):
             return super().respond(request)
         key = "observe" if op == "observe" else seat
-        line = self._position.lines.get(key)
+        here = self._position
+        line = here.lines.get(key)
         if line is None:
-            line = super().respond(request)
-            self._position.lines[key] = line
+            answer = self.handle(request)
+            line = _encode(answer)
+            if answer.get("ok") is True:  # never an error (a seat out of range)
+                here.lines[key] = line
+                self._keep(len(line))
         return line
 
     def undo(self) -> None:
@@ -383,12 +425,9 @@ def _encode(response: Message) -> str:
                                                      f"answer: {excerpt(str(exc))}"})
 
 
-_SHORT = 2048
-"""The longest request line :func:`serve` keeps parsed (for an engine that leaves its
-requests alone)."""
-
-_KEPT = 4096
-"""The most request lines kept parsed at once."""
+_KEPT_CHARS = 1 << 18
+"""The most characters of request lines :func:`serve` keeps parsed at once (256 KiB of
+text: at most some 10 MB of parsed values)."""
 
 
 def serve(engine: Engine, stdin: IO[Any] | None = None, stdout: IO[Any] | None = None,
@@ -405,6 +444,7 @@ def serve(engine: Engine, stdin: IO[Any] | None = None, stdout: IO[Any] | None =
     sink: IO[Any] = sys.stdout.buffer if stdout is None else stdout
     text = isinstance(sink, io.TextIOBase)
     seen: dict[bytes | str, JSON] | None = {} if engine.leaves_requests_alone else None
+    kept = 0
     for line in _lines(source, limits.max_length):
         request: JSON = None
         if line is None:
@@ -418,8 +458,10 @@ def serve(engine: Engine, stdin: IO[Any] | None = None, stdout: IO[Any] | None =
                 if request is None:
                     request = loads(line, limits, "request")
                     if seen is not None and len(line) <= _SHORT:
-                        if len(seen) >= _KEPT:
+                        kept += len(line)
+                        if kept > _KEPT_CHARS:
                             seen.clear()
+                            kept = len(line)
                         seen[line] = request
             except MalformedInputError as exc:
                 response = _encode({"ok": False, "error": str(exc)})

@@ -249,14 +249,18 @@ def loads(text: str | bytes, limits: Limits = LIMITS, what: str = "JSON") -> JSO
         pos = getattr(exc, "pos", 0)
         reason = getattr(exc, "msg", str(exc))
         near = excerpt(text[max(0, pos - 20): pos + 20])
-        msg = f"{what} is not JSON: {reason} at character {pos} (near {near})"
+        msg = f"{what} is not JSON: {reason} (character {pos}, near {near})"
         raise MalformedInputError(msg) from None
     if _SURROGATE_ESCAPE.search(text):
         _check_strings(value, what)
     return value
 
 
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)', re.DOTALL)
+"""A string of JSON text, or an unterminated one running to the end of the text (with or
+without a final backslash). Every match attempt at a quote succeeds, never backtracks and
+consumes what it reads, so cutting the strings out is linear in the text: a pattern that
+could fail at a quote would be retried at every later quote (quadratic on ``"\\"\\"...``)."""
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _DELTA = {"[": 1, "{": 1, "]": -1, "}": -1}

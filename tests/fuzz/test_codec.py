@@ -5,8 +5,11 @@ write itself, and stays cheap on large inputs."""
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import random
+import subprocess
+import sys
 import time
 import tracemalloc
 from typing import Any
@@ -133,3 +136,116 @@ def test_limits_are_named() -> None:
             loads(text)
     with pytest.raises(MalformedInputError, match="duplicate key"):
         loads('{"a":1,"a":1}')
+
+
+# -- small pathological texts ----------------------------------------------------------------
+#
+# A text of a few repeated characters, well under every limit, must still be read in time
+# linear in its length: a pattern retried at every quote made ``'"' + '\\"' * n`` quadratic
+# (13.6 s at 64 KB, over two minutes at 1 MiB). They run in a subprocess under a generous
+# timeout, so that a quadratic path fails the test instead of hanging it; the times are
+# measured and tallied, never asserted.
+
+MIB = 1 << 20
+
+ESCAPED_QUOTES = {
+    "1 MiB of escaped quotes": ('"', '\\"', MIB - 2),
+    "1 MiB of escaped quotes and a final backslash": ('"', '\\"' * (MIB // 2 - 1) + "\\",
+                                                      MIB - 1),
+}
+
+WATCHDOG = 20.0
+"""Seconds a 1 MiB text may take in the subprocess before it is reported as hung (a linear
+read takes about a tenth of a second here; the quadratic one took minutes)."""
+
+_READER = """
+import json, signal, sys, time
+from copa_ref.core import MalformedInputError
+from copa_ref.core.codec import loads
+
+class Hung(Exception):
+    pass
+
+def hung(*_):
+    raise Hung
+
+signal.signal(signal.SIGALRM, hung)
+results = []
+for prefix, unit, size in json.loads(sys.stdin.read()):
+    text = prefix + unit * (size // len(unit))
+    started = time.perf_counter()
+    signal.setitimer(signal.ITIMER_REAL, watchdog * size / (1 << 20) + 2)
+    try:
+        loads(text)
+        verdict = "read"
+    except MalformedInputError as exc:
+        verdict = str(exc)
+    except Hung:
+        verdict = "hung"
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    results.append([time.perf_counter() - started, verdict[:200]])
+print(json.dumps(results))
+""".replace("watchdog", repr(WATCHDOG))
+
+
+def _read_in_subprocess(texts: list[tuple[str, str, int]],
+                        timeout: float) -> list[tuple[float, str]]:
+    """``(seconds, verdict)`` of :func:`loads` on each text ``prefix + unit * (size //
+    len(unit))``, in a fresh interpreter: ``"hung"`` for a text that took more than
+    :data:`WATCHDOG` seconds a MiB (plus two); the whole batch must end within *timeout* seconds."""
+    done = subprocess.run([sys.executable, "-c", _READER], input=json.dumps(texts),
+                          capture_output=True, text=True, timeout=timeout, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return [(seconds, verdict) for seconds, verdict in json.loads(done.stdout)]
+
+
+def test_escaped_quotes_read_in_linear_time() -> None:
+    """1 MiB of unterminated escaped quotes, with and without a final backslash, is refused
+    as an unterminated string (about a tenth of a second here; more than two minutes
+    before)."""
+    results = _read_in_subprocess(list(ESCAPED_QUOTES.values()), timeout=120)
+    for (seconds, verdict), name in zip(results, ESCAPED_QUOTES, strict=True):
+        assert "Unterminated string" in verdict, (name, verdict)
+        assert verdict != "hung", name
+        assert len(verdict) < 200
+        TALLY[f"pathological text: {name} (ms, max)"] = max(
+            TALLY[f"pathological text: {name} (ms, max)"], round(seconds * 1000))
+
+
+ALPHABET = '"\\[]{}:,0-e. '
+"""The characters of the repeated units: JSON's structure, escapes, number parts."""
+
+PREFIXES = ("", '"', '["', '{"', "[", '{"a":', "0")
+"""What comes before the repetition: outside a value, in a string, in a list or an object."""
+
+REPEATED = 64 << 10
+"""The length of every repeated text: 64 KiB, where the quadratic path took 13.6 s (each
+may take 3 s before it is reported as hung)."""
+
+
+def _pathological() -> list[tuple[str, str, int]]:
+    """Every unit of one to three characters of :data:`ALPHABET` repeated to 64 KiB after
+    each of :data:`PREFIXES` (a tenth of them, seeded, outside the long run): ``(prefix,
+    unit, length)``."""
+    units = ["".join(chars) for size in (1, 2, 3)
+             for chars in itertools.product(ALPHABET, repeat=size)]
+    texts = [(prefix, unit, REPEATED) for unit in units for prefix in PREFIXES]
+    if not LONG:
+        texts = random.Random(21).sample(texts, len(texts) // 10)
+    return texts
+
+
+def test_small_pathological_texts() -> None:
+    """Texts of a few repeated characters (an unterminated string of escapes, runs of
+    brackets, quotes, digits, separators) are each read or refused in linear time: the
+    whole batch in a subprocess that a quadratic path would keep far beyond its timeout."""
+    texts = _pathological()
+    for start in range(0, len(texts), 500):
+        batch = texts[start:start + 500]
+        results = _read_in_subprocess(batch, timeout=300)
+        for text, (seconds, verdict) in zip(batch, results, strict=True):
+            assert verdict == "read" or "JSON" in verdict, (text[:2], verdict)
+            TALLY["pathological texts (64 KiB)"] += 1
+            TALLY["pathological texts: slowest (ms)"] = max(
+                TALLY["pathological texts: slowest (ms)"], round(seconds * 1000))
