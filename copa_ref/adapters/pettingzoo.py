@@ -136,13 +136,14 @@ class GameTable:
         """The reference's own state (``game.outcome(env.game_state)``, ``game.svg``)."""
         self.steps = 0
         self._legal_memo: tuple[Any, int, tuple[Any, ...]] | None = None
+        self._acting_memo: tuple[Any, tuple[int, ...]] | None = None
         self._memories: list[Any] = [None] * self.players
         self._views: dict[int, Any] = {}
 
     def __getstate__(self) -> dict[str, Any]:
         data = dict(self.__dict__)
         data["game"] = self.game.name
-        data["_legal_memo"] = None
+        data["_legal_memo"] = data["_acting_memo"] = None
         return data
 
     def __setstate__(self, data: dict[str, Any]) -> None:
@@ -179,18 +180,24 @@ class GameTable:
         return self.max_steps is not None and self.steps >= self.max_steps
 
     def _acting_seats(self) -> tuple[int, ...]:
-        """The seats to choose now, in seat order (none when the game is over)."""
+        """The seats to choose now, in seat order (none when the game is over; kept for
+        the state)."""
         game, state = self.game, self.game_state
+        memo = self._acting_memo
+        if memo is not None and memo[0] is state:
+            return memo[1]
         mover = game.to_move(state)
         kind = mover.kind
+        found: tuple[int, ...] = ()
         if kind is MoverKind.SEAT:
-            return (int(mover.seats[0]),)
-        if kind is MoverKind.JOINT:
-            return tuple(int(s) for s in mover.seats)
-        if kind is MoverKind.ANY:
+            found = (int(mover.seats[0]),)
+        elif kind is MoverKind.JOINT:
+            found = tuple(int(s) for s in mover.seats)
+        elif kind is MoverKind.ANY:
             able = [s for s in mover.seats if game.legal_actions(state, Seat(s))]
-            return (int(able[0] if able else mover.seats[0]),)
-        return ()
+            found = (int(able[0] if able else mover.seats[0]),)
+        self._acting_memo = (state, found)
+        return found
 
     def _legal(self, seat: int) -> tuple[Any, ...]:
         """*seat*'s legal actions now (kept for the state: the mask, then the step's
@@ -235,7 +242,8 @@ class GameTable:
             self._remember(before, public)
 
     def _play_chance(self) -> None:
-        while self.game.to_move(self.game_state).kind is MoverKind.CHANCE:
+        chance = MoverKind.CHANCE
+        while self.game.to_move(self.game_state).kind is chance:
             self._advance(self.game.sample_chance(self.game_state, self._rng), None)
 
     def _check(self, agent: str, number: int) -> Any:
@@ -250,7 +258,7 @@ class GameTable:
     def _apply(self, parts: tuple[Any, ...]) -> None:
         """Apply the acting seats' choices (one, or each part of a joint action)."""
         chosen = parts[0]
-        if self.game.to_move(self.game_state).kind is MoverKind.JOINT:
+        if len(parts) > 1 or self.game.to_move(self.game_state).kind is MoverKind.JOINT:
             assert self.game.joint is not None
             chosen = self.game.joint(self.game_state, parts)
         self._advance(chosen, chosen)

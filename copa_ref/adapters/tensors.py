@@ -18,6 +18,7 @@ and names of its seat-independent actions (:class:`ActionIds`).
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Iterable
 from typing import Any
@@ -53,15 +54,23 @@ class Segment:
         return size
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class Layout:
     """A tensor as consecutive segments."""
 
     segments: tuple[Segment, ...]
 
-    @property
+    @functools.cached_property
     def size(self) -> int:
         return sum(s.size for s in self.segments)
+
+    @functools.cached_property
+    def _slices(self) -> tuple[tuple[str, int, int, tuple[int, ...]], ...]:
+        found, at = [], 0
+        for segment in self.segments:
+            found.append((segment.name, at, at + segment.size, segment.shape))
+            at += segment.size
+        return tuple(found)
 
     def offsets(self) -> dict[str, int]:
         found, at = {}, 0
@@ -72,11 +81,8 @@ class Layout:
 
     def views(self, buffer: Any) -> dict[str, Any]:
         """Each segment as a view of *buffer* (a flat array of :attr:`size`), shaped."""
-        found, at = {}, 0
-        for segment in self.segments:
-            found[segment.name] = buffer[at:at + segment.size].reshape(segment.shape)
-            at += segment.size
-        return found
+        return {name: buffer[start:stop].reshape(shape)
+                for name, start, stop, shape in self._slices}
 
     def table(self) -> str:
         """The layout as a Markdown table (offset, segment, shape, meaning)."""
