@@ -3,7 +3,7 @@ seen from the observing seat; no information-state tensor (perfect information).
 
 Action ids: the sowings (KALA-6 to KALA-9) by path length then path (row, column) squares,
 then ``harvest no``/``harvest yes`` (KALA-12), the placements of the cup (KALA-14) by square,
-then ``bonus no``/``bonus yes`` (KALA-16).
+then, when the bonus is optional, ``bonus no``/``bonus yes`` (KALA-16).
 """
 
 from __future__ import annotations

@@ -84,11 +84,12 @@ class Layout:
         return {name: buffer[start:stop].reshape(shape)
                 for name, start, stop, shape in self._slices}
 
-    def table(self) -> str:
-        """The layout as a Markdown table (offset, segment, shape, meaning)."""
+    def table(self, skip: int = 0) -> str:
+        """The layout as a Markdown table (offset, segment, shape, meaning), from its
+        *skip*-th segment on."""
         lines = ["| offset | segment | shape | meaning |", "|---:|---|---|---|"]
         offsets = self.offsets()
-        for s in self.segments:
+        for s in self.segments[skip:]:
             shape = " × ".join(str(n) for n in s.shape)
             lines.append(f"| {offsets[s.name]} | `{s.name}` | {shape} | {s.meaning} |")
         lines.append(f"| {self.size} | | | total |")
