@@ -9,9 +9,10 @@ runtime dependencies as they are):
 - :mod:`copa_ref.adapters.openspiel`: every game as an OpenSpiel Python game, after an
   explicit :func:`copa_ref.adapters.openspiel.register` (``pip install 'copa-ref[openspiel]'``).
 
-Both use the same integer action space: :func:`action_space`, the game's ``action_space``
-function (every non-chance action that can ever be legal under the config, sorted by
-canonical JSON text); integer ``i`` is the ``i``-th action of that tuple.
+Both use the same seat-independent integer action ids
+(:class:`copa_ref.adapters.tensors.ActionIds`, made from the game's ``action_space``), the
+same per-game observation tensors (:mod:`copa_ref.adapters.tensors`) and the same returns
+(:func:`returns_scheme`).
 """
 
 from __future__ import annotations
@@ -33,12 +34,14 @@ __all__ = [
     "OBSERVATION_BYTES",
     "TRUNCATED_LENGTH",
     "Parameter",
+    "Returns",
     "action_space",
     "config_from_parameters",
     "default_truncation",
     "observation_bytes",
     "padded",
     "parameters",
+    "returns_scheme",
     "rewards_of",
     "rules_function",
 ]
@@ -210,3 +213,77 @@ def rewards_of(outcome: Outcome, players: int) -> tuple[float, ...]:
     """+1 for each winner, -1 for each loser the outcome names, 0 for the other seats."""
     return tuple(1.0 if s in outcome.winners else -1.0 if s in outcome.losers else 0.0
                  for s in range(players))
+
+
+# -- returns ----------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Returns:
+    """How a game's end is scored for learning, and what OpenSpiel is told of it.
+
+    ``kind`` is one of:
+
+    - ``"win_share"``: a seat's share of the win minus the average share, scaled so that a
+      two-player win is +1 and a loss -1: a winner of ``w`` gets ``n/(n-1) * (1/w - 1/n)``,
+      a non-winner ``-1/(n-1)``; a win shared by everyone is 0 each. Zero-sum.
+    - ``"ranked"``: +1 each winner, -1 each loser the outcome names, 0 the others (Copas,
+      whose outcome has three tiers). General-sum.
+    - ``"deal"``: one-deal episodes: each seat's score change of that deal (``last_round``),
+      negated where the game counts minus points (Copas). General-sum.
+
+    A game cut short by a truncation is undecided: every return 0.
+    """
+
+    kind: str
+    utility: str
+    """OpenSpiel's ``GameType.Utility`` member name."""
+    low: float
+    high: float
+    total: float | None
+    sign: int = 1
+
+    def returns(self, game: Game[Any, Any, Any, Any], state: Any,
+                deal_over: bool) -> tuple[float, ...]:
+        players = game.num_players(state.config)
+        if self.kind == "deal":
+            outcome = game.outcome(state)
+            if not deal_over and outcome is None:
+                return (0.0,) * players
+            return tuple(float(self.sign * v) for v in state.last_round)
+        outcome = game.outcome(state)
+        if outcome is None:
+            return (0.0,) * players
+        if self.kind == "ranked":
+            return rewards_of(outcome, players)
+        return win_share(outcome, players)
+
+
+def win_share(outcome: Outcome, players: int) -> tuple[float, ...]:
+    """The zero-sum win share of each seat (see :class:`Returns`)."""
+    n, w = players, len(outcome.winners)
+    scale = n / (n - 1)
+    return tuple(scale * ((1 / w if s in outcome.winners else 0.0) - 1 / n) for s in range(n))
+
+
+DEAL_SIGN = {"copas": -1, "kopa": 1}
+"""The sign of a deal's score change as a return: Copas books minus points."""
+RANKED = frozenset({"copas"})
+"""The games whose outcome ranks seats in three tiers (winners, others, losers)."""
+
+
+def returns_scheme(game: Game[Any, Any, Any, Any], config: Any, one_deal: bool,
+                   length: int) -> Returns:
+    """The returns of *game* under *config* (*one_deal*: one-deal episodes; *length*: the
+    bound on a game's actions, which bounds Kopa's penalties)."""
+    players = game.num_players(config)
+    if one_deal:
+        if game.name == "copas":  # 0 to 20 minus points a round (COPAS-16 to COPAS-19)
+            return Returns("deal", "GENERAL_SUM", -20.0, 0.0, None, -1)
+        if game.name == "kopa":  # gains of up to 59 cards; at most 5 penalty points an action
+            return Returns("deal", "GENERAL_SUM", -5.0 * length, 59.0, None, 1)
+        msg = f"{game.title} has no one-deal episodes"
+        raise ValueError(msg)
+    if game.name in RANKED:
+        return Returns("ranked", "GENERAL_SUM", -1.0, 1.0, None)
+    return Returns("win_share", "ZERO_SUM", -1.0 / (players - 1), 1.0, 0.0)

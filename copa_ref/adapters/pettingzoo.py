@@ -1,12 +1,10 @@
-"""Every game of the reference as a PettingZoo AEC environment (:func:`env`) and as a
-parallel one (:func:`parallel_env`: DA CAPO's bids chosen at once).
+"""Every game of the reference as a PettingZoo AEC environment (:func:`env`, wrapped as
+PettingZoo's classic environments are; :func:`raw_env` bare) and as a parallel one
+(:func:`parallel_env`: DA CAPO's bids chosen at once), with a versioned module per game::
 
-::
+    from copa_ref.adapters.pettingzoo import kala_v0
 
-    from copa_ref.adapters.pettingzoo import env
-    from copa_ref.games import get_game
-
-    e = env(get_game("kala"), render_mode="ansi")
+    e = kala_v0.env(render_mode="ansi")
     e.reset(seed=7)
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
@@ -15,96 +13,166 @@ parallel one (:func:`parallel_env`: DA CAPO's bids chosen at once).
     print(e.render())
 
 The agents are ``player_0``, ``player_1``, … (seat ``s`` is ``player_s``). Integer action
-``i`` is the ``i``-th action of the game's ``action_space(config)``
-(``copa_ref.adapters.action_space``); ``obs["action_mask"]`` marks the legal ones of
-the agent to act (all zero for the others). ``obs["observation"]`` is the canonical JSON
-text of ``game.observe(state, seat)`` as UTF-8 bytes, zero-padded to a fixed length
-(``decode_observation`` turns it back into text). Chance actions are sampled inside the
-environment from its generator, seeded by ``reset(seed=...)``. At a joint node (DA CAPO's
-bids) the acting seats choose their parts in turn, and the joint action is applied once the
-last part is in; no seat sees another's part, as none is in the state before it is applied.
-At an any-of node (HOPPER's shoot-out) the lowest listed seat with a legal action acts. At
-the end each winner is rewarded +1, each seat the outcome names a loser -1, the others 0.
-``max_steps`` truncates every agent after that many steps (an adapter's limit, not a rule;
-by default none, but Kopa's :data:`~copa_ref.adapters.TRUNCATED_LENGTH`, as its random
-matches need not end).
+``i`` is the ``i``-th seat-independent action (:class:`~copa_ref.adapters.tensors.ActionIds`:
+a card is one id whatever seat plays it); ``obs["action_mask"]`` marks the legal ones of the
+agent to act (all zero for the others). ``obs["observation"]`` is the game's feature tensor
+(:mod:`copa_ref.adapters.tensors`): by default the information-state tensor where the game
+gives one (the view and the seat's bounded memory), else the observation tensor; built from
+``observe(state, seat)`` and what the seat saw before, so it reveals nothing the seat may not
+know. ``state()`` is every seat's observation tensor, one after another (what the seats see
+between them: a centralised critic's input). Chance actions are sampled inside the
+environment from its generator, seeded by ``reset(seed=...)``. The returns are
+:func:`~copa_ref.adapters.returns_scheme`'s (the docs give them per game).
 """
 
 from __future__ import annotations
 
 import random
+import sys
+import types
 from typing import Any
 
 import gymnasium
 import numpy as np
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]  # untyped package
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
-from copa_ref.adapters import OBSERVATION_BYTES, default_truncation, observation_bytes, rewards_of
 from copa_ref.adapters import action_space as game_action_space
+from copa_ref.adapters import default_truncation, returns_scheme
+from copa_ref.adapters.tensors import ActionIds, Encoder, encoder
 from copa_ref.core import Game
 from copa_ref.core.types import MoverKind, Seat
 
 __all__ = [
-    "OBSERVATION_BYTES",
+    "VERSION",
     "CopaEnv",
     "CopaParallelEnv",
     "GameTable",
-    "decode_observation",
     "env",
     "parallel_env",
-    "rewards_of",
+    "raw_env",
 ]
+
+VERSION = 0
+"""The version of every environment here (``kala_v0``): raised when an environment's
+observations, actions or rewards change."""
 
 DEFAULT = object()
 """``max_steps`` left out: the game's default truncation
 (:func:`~copa_ref.adapters.default_truncation`)."""
 
-
-def decode_observation(vector: Any) -> str:
-    """The JSON text an observation vector carries."""
-    return bytes(np.asarray(vector, dtype=np.uint8)).rstrip(b"\0").decode("utf-8")
+RENDER_MODES = ("ansi", "human")
+OBSERVATIONS = ("information_state", "observation")
 
 
-def env(game: Game[Any, Any, Any, Any], config: Any = None, **kwargs: Any) -> CopaEnv:
-    """A new AEC environment for *game* under *config* (default: the default reading)."""
-    return CopaEnv(game, config, **kwargs)
+def _game(game: Game[Any, Any, Any, Any] | str) -> Game[Any, Any, Any, Any]:
+    if isinstance(game, str):
+        from copa_ref.games import get_game
+
+        return get_game(game)
+    return game
 
 
-def parallel_env(game: Game[Any, Any, Any, Any], config: Any = None,
+def raw_env(game: Game[Any, Any, Any, Any] | str, config: Any = None,
+            **kwargs: Any) -> CopaEnv:
+    """The bare AEC environment for *game* (a ``Game`` or its registry name) under *config*
+    (default: the default reading): an illegal action raises ``ValueError``."""
+    return CopaEnv(_game(game), config, **kwargs)
+
+
+def env(game: Game[Any, Any, Any, Any] | str, config: Any = None, *,
+        illegal_reward: float = -1.0, **kwargs: Any) -> Any:
+    """The AEC environment for *game* wrapped as PettingZoo's classic environments are: an
+    illegal action ends the game with *illegal_reward* for its agent and 0 for the others
+    (``TerminateIllegalWrapper``), an action outside the space is an assertion error
+    (``AssertOutOfBoundsWrapper``), a call out of order a clear error
+    (``OrderEnforcingWrapper``)."""
+    wrapped = wrappers.TerminateIllegalWrapper(raw_env(game, config, **kwargs),
+                                               illegal_reward=illegal_reward)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+def parallel_env(game: Game[Any, Any, Any, Any] | str, config: Any = None,
                  **kwargs: Any) -> CopaParallelEnv:
     """A new parallel environment for *game* under *config* (see :class:`CopaParallelEnv`)."""
-    return CopaParallelEnv(game, config, **kwargs)
+    return CopaParallelEnv(_game(game), config, **kwargs)
 
 
 class GameTable:
     """What both environments share: the game they play, its state, who acts, what is
-    legal, chance (sampled from the environment's own generator), the truncation."""
+    legal, the seats' memories, chance (sampled from the environment's own generator), the
+    truncation. Pickled by the game's name (a ``Game`` record holds closures)."""
 
-    def __init__(self, game: Game[Any, Any, Any, Any], config: Any, observation_bytes: int,
-                 max_steps: Any) -> None:
+    def __init__(self, game: Game[Any, Any, Any, Any], config: Any, max_steps: Any,
+                 observation: str, render_mode: str | None) -> None:
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            msg = (f"render_mode {render_mode!r} is not supported: use 'ansi' (the text "
+                   "picture as a string) or 'human' (printed); the games draw SVG pictures "
+                   "(Game.svg), not pixel arrays")
+            raise ValueError(msg)
+        if observation not in OBSERVATIONS:
+            msg = f"observation must be one of {OBSERVATIONS}, not {observation!r}"
+            raise ValueError(msg)
         self.game = game
+        self.render_mode = render_mode
         self.config = game.default_config() if config is None else config
-        self.actions: tuple[Any, ...] = game_action_space(game, self.config)
-        self.index: dict[Any, int] = {a: i for i, a in enumerate(self.actions)}
+        self.coder: Encoder = encoder(game, self.config)
         self.players = game.num_players(self.config)
+        self.ids = ActionIds(game_action_space(game, self.config), self.players, self.coder)
         self.possible_agents = [f"player_{s}" for s in range(self.players)]
+        self._seats = {a: s for s, a in enumerate(self.possible_agents)}
         self.max_steps: int | None = (default_truncation(game) if max_steps is DEFAULT
                                       else max_steps)
-        self._bytes = observation_bytes
+        self.scheme = returns_scheme(game, self.config, False, 0)
+        self.observation_kind = observation
+        self.information = observation == "information_state" and (
+            self.coder.information is not None)
+        layout = self.coder.information if self.information else self.coder.observation
+        assert layout is not None
+        self.observation_size = layout.size
         self._rng = random.Random()
-        self.state: Any = game.new_game(self.config)
+        self.game_state: Any = game.new_game(self.config)
+        """The reference's own state (``game.outcome(env.game_state)``, ``game.svg``)."""
         self.steps = 0
-        self._memo: tuple[Any, int, tuple[Any, ...]] | None = None
+        self._legal_memo: tuple[Any, int, tuple[Any, ...]] | None = None
+        self._acting_memo: tuple[Any, tuple[int, ...]] | None = None
+        self._memories: list[Any] = [None] * self.players
+        self._views: dict[int, Any] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        data = dict(self.__dict__)
+        data["game"] = self.game.name
+        data["_legal_memo"] = data["_acting_memo"] = None
+        return data
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        from copa_ref.games import get_game
+
+        data = dict(data)
+        data["game"] = get_game(data["game"])
+        self.__dict__.update(data)
 
     def _seat(self, agent: str) -> int:
-        return self.possible_agents.index(agent)
+        return self._seats[agent]
 
     def _restart(self, seed: int | None) -> None:
         if seed is not None:  # else the generator goes on (Gymnasium's convention)
             self._rng = random.Random(seed)
-        self.state = self.game.new_game(self.config)
+        self._set_state(self.game.new_game(self.config))
+        self._memories = [None] * self.players
         self.steps = 0
         self._play_chance()
+
+    def _set_state(self, state: Any) -> None:
+        self.game_state = state
+        self._views = {}
+
+    def _view(self, seat: int) -> Any:
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = self.game.observe(self.game_state, Seat(seat))
+        return view
 
     @property
     def truncated(self) -> bool:
@@ -112,106 +180,158 @@ class GameTable:
         return self.max_steps is not None and self.steps >= self.max_steps
 
     def _acting_seats(self) -> tuple[int, ...]:
-        """The seats to choose now, in seat order (none when the game is over)."""
-        game, state = self.game, self.state
+        """The seats to choose now, in seat order (none when the game is over; kept for
+        the state)."""
+        game, state = self.game, self.game_state
+        memo = self._acting_memo
+        if memo is not None and memo[0] is state:
+            return memo[1]
         mover = game.to_move(state)
-        if mover.kind is MoverKind.JOINT:
-            return tuple(int(s) for s in mover.seats)
-        if mover.kind is MoverKind.ANY:
+        kind = mover.kind
+        found: tuple[int, ...] = ()
+        if kind is MoverKind.SEAT:
+            found = (int(mover.seats[0]),)
+        elif kind is MoverKind.JOINT:
+            found = tuple(int(s) for s in mover.seats)
+        elif kind is MoverKind.ANY:
             able = [s for s in mover.seats if game.legal_actions(state, Seat(s))]
-            return (int(able[0] if able else mover.seats[0]),)
-        if mover.kind is MoverKind.SEAT:
-            return (int(mover.seats[0]),)
-        return ()
+            found = (int(able[0] if able else mover.seats[0]),)
+        self._acting_memo = (state, found)
+        return found
 
     def _legal(self, seat: int) -> tuple[Any, ...]:
         """*seat*'s legal actions now (kept for the state: the mask, then the step's
         check, ask for them)."""
-        memo = self._memo
-        if memo is not None and memo[0] is self.state and memo[1] == seat:
+        memo = self._legal_memo
+        if memo is not None and memo[0] is self.game_state and memo[1] == seat:
             return memo[2]
-        mover = self.game.to_move(self.state)
+        mover = self.game.to_move(self.game_state)
         legal: tuple[Any, ...] = tuple(self.game.legal_actions(
-            self.state, None if mover.kind is MoverKind.SEAT else Seat(seat)))
-        self._memo = (self.state, seat, legal)
+            self.game_state, None if mover.kind is MoverKind.SEAT else Seat(seat)))
+        self._legal_memo = (self.game_state, seat, legal)
         return legal
 
     def _mask(self, seat: int, acting: bool, size: int) -> Any:
         mask = np.zeros(size, dtype=np.int8)
         if acting:
+            number = self.ids.id
             for action in self._legal(seat):
-                mask[self.index[action]] = 1
+                mask[number[action]] = 1
         return mask
 
     def _vector(self, seat: int) -> Any:
-        data = observation_bytes(self.game, self.state, seat, self._bytes)
-        return np.frombuffer(data, dtype=np.uint8).copy()
+        out = np.zeros(self.observation_size, np.float32)
+        if self.information:
+            self.coder.encode_information(self._view(seat), self._memories[seat], seat, out)
+        else:
+            self.coder.encode(self._view(seat), seat, out)
+        return out
+
+    def _remember(self, before: list[Any], action: Any) -> None:
+        """Fold every seat's memory over *action* (``None``: chance), given its views
+        *before*."""
+        for seat in range(self.players):
+            self._memories[seat] = self.coder.remember(
+                self._memories[seat], before[seat], action, self._view(seat), seat)
+
+    def _advance(self, action: Any, public: Any) -> None:
+        remembers = self.coder.remembers
+        before = [self._view(s) for s in range(self.players)] if remembers else []
+        self._set_state(self.game.apply(self.game_state, action))
+        if remembers:
+            self._remember(before, public)
 
     def _play_chance(self) -> None:
-        while self.game.to_move(self.state).kind is MoverKind.CHANCE:
-            self.state = self.game.apply(self.state, self.game.sample_chance(self.state,
-                                                                             self._rng))
+        chance = MoverKind.CHANCE
+        while self.game.to_move(self.game_state).kind is chance:
+            self._advance(self.game.sample_chance(self.game_state, self._rng), None)
 
-    def _check(self, agent: str, chosen: Any) -> None:
-        if chosen not in self._legal(self._seat(agent)):
-            msg = f"{self.game.title}: action {self.index.get(chosen)} " \
-                  f"({self.game.dumps(chosen)}) is not legal for {agent}"
+    def _check(self, agent: str, number: int) -> Any:
+        seat = self._seat(agent)
+        chosen = self.ids.of.get((number, seat))
+        if chosen is None or chosen not in self._legal(seat):
+            name = self.ids.names[number] if 0 <= number < len(self.ids) else "no such id"
+            msg = f"{self.game.title}: action {number} ({name}) is not legal for {agent}"
             raise ValueError(msg)
+        return chosen
 
     def _apply(self, parts: tuple[Any, ...]) -> None:
         """Apply the acting seats' choices (one, or each part of a joint action)."""
         chosen = parts[0]
-        if self.game.to_move(self.state).kind is MoverKind.JOINT:
+        if len(parts) > 1 or self.game.to_move(self.game_state).kind is MoverKind.JOINT:
             assert self.game.joint is not None
-            chosen = self.game.joint(self.state, parts)
-        self.state = self.game.apply(self.state, chosen)
+            chosen = self.game.joint(self.game_state, parts)
+        self._advance(chosen, chosen)
         self.steps += 1
         self._play_chance()
 
     def _final_rewards(self) -> tuple[float, ...]:
-        outcome = self.game.outcome(self.state)
-        return rewards_of(outcome, self.players) if outcome else (0.0,) * self.players
+        return self.scheme.returns(self.game, self.game_state, False)
 
-    def _render(self, render_mode: str | None) -> str | None:
-        if render_mode is None:
+    def _render(self) -> str | None:
+        if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode")
             return None
-        text = self.game.render(self.state)
-        if render_mode == "human":
+        text = self.game.render(self.game_state)
+        if self.render_mode == "human":
             print(text)
             return None
         return text
 
+    def state(self) -> Any:
+        """Every seat's observation tensor, seat 0's first: what the seats see between them
+        (not what none sees: a stock, RONDA's covered cups)."""
+        return np.concatenate([self.coder.observation_tensor(self._view(s), s)
+                               for s in range(self.players)])
+
+    def _spaces(self, actions: int) -> None:
+        size = self.observation_size
+        self.state_space = gymnasium.spaces.Box(-np.inf, np.inf,
+                                                (self.players * self.coder.observation.size,),
+                                                np.float32)
+        self._action_spaces = {a: gymnasium.spaces.Discrete(actions)
+                               for a in self.possible_agents}
+        self._observation_spaces = {a: gymnasium.spaces.Dict({
+            "observation": gymnasium.spaces.Box(-np.inf, np.inf, (size,), np.float32),
+            "action_mask": gymnasium.spaces.Box(0, 1, (actions,), np.int8),
+        }) for a in self.possible_agents}
+
+    def observation_space(self, agent: str) -> Any:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        return self._action_spaces[agent]
+
+    def action_to_string(self, number: int) -> str:
+        """The name of action id *number* (``play 7c``)."""
+        return self.ids.names[number]
+
+
+def _metadata(game: Game[Any, Any, Any, Any], parallel: bool) -> dict[str, Any]:
+    return {"name": f"{game.name}_v{VERSION}", "render_modes": list(RENDER_MODES),
+            "is_parallelizable": parallel or game.joint is None, "render_fps": 1}
+
 
 class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
-    """One game of the reference as an AEC environment (see the module text).
+    """One game of the reference as a bare AEC environment (see the module text).
 
     ``max_steps``: truncate every agent after this many steps (an adapter's limit, not a
     rule; ``None``: none); left out, the game's default
     (:func:`~copa_ref.adapters.default_truncation`: Kopa's random matches need not end).
+    ``observation``: ``"information_state"`` (default; the observation tensor for a game
+    without one) or ``"observation"``.
     """
 
     def __init__(self, game: Game[Any, Any, Any, Any], config: Any = None, *,
-                 render_mode: str | None = None,
-                 observation_bytes: int = OBSERVATION_BYTES, max_steps: Any = DEFAULT) -> None:
+                 render_mode: str | None = None, max_steps: Any = DEFAULT,
+                 observation: str = "information_state") -> None:
         AECEnv.__init__(self)
-        GameTable.__init__(self, game, config, observation_bytes, max_steps)
-        self.render_mode = render_mode
-        self.metadata = {"name": f"copa_ref_{game.name}_v0", "render_modes": ["ansi", "human"],
-                         "is_parallelizable": False}
-        self.action_spaces = {a: gymnasium.spaces.Discrete(len(self.actions))
-                              for a in self.possible_agents}
-        self.observation_spaces = {a: gymnasium.spaces.Dict({
-            "observation": gymnasium.spaces.Box(0, 255, (observation_bytes,), np.uint8),
-            "action_mask": gymnasium.spaces.Box(0, 1, (len(self.actions),), np.int8),
-        }) for a in self.possible_agents}
+        GameTable.__init__(self, game, config, max_steps, observation, render_mode)
+        self.metadata = _metadata(game, False)
+        self._spaces(len(self.ids))
+        self.action_spaces = self._action_spaces
+        self.observation_spaces = self._observation_spaces
         self._parts: list[Any] = []
-
-    def observation_space(self, agent: str) -> Any:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> Any:
-        return self.action_spaces[agent]
 
     def _acting_seat(self) -> int | None:
         """The seat to choose now (``None`` when the game is over or cut short)."""
@@ -222,8 +342,10 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat(agent)
+        acting = not (self.terminations[agent] or self.truncations[agent]) and (
+            seat == self._acting_seat())
         return {"observation": self._vector(seat),
-                "action_mask": self._mask(seat, seat == self._acting_seat(), len(self.actions))}
+                "action_mask": self._mask(seat, acting, len(self.ids))}
 
     # -- the AEC protocol ----------------------------------------------------------------
 
@@ -231,10 +353,10 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self._restart(seed)
         self._parts = []
         self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._select()
 
@@ -242,7 +364,7 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         seat = self._acting_seat()
         if seat is not None:
             self.agent_selection = self.possible_agents[seat]
-        elif self.truncated and self.game.outcome(self.state) is None:
+        elif self.truncated and self.game.outcome(self.game_state) is None:
             for agent in self.possible_agents:
                 self.truncations[agent] = True
         else:
@@ -256,10 +378,9 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        chosen = self.actions[int(action)]
-        self._check(agent, chosen)
+        chosen = self._check(agent, int(action))
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: 0.0 for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
         self._parts.append(chosen)
         seats = self._acting_seats()
         if len(self._parts) < len(seats):
@@ -271,7 +392,7 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        return self._render(self.render_mode)
+        return self._render()
 
     def close(self) -> None:
         """Nothing to release: the environment holds only immutable values."""
@@ -281,34 +402,21 @@ class CopaParallelEnv(GameTable, ParallelEnv):  # type: ignore[misc]  # Parallel
     """One game of the reference as a parallel environment: each step, every seat to choose
     chooses at once (all of DA CAPO's bidders; the one mover of a turn-based node).
 
-    The action space has one more action than the game's, ``len(action_space)``, "no
-    part": the only legal action of a live agent that does not choose now (its mask marks
-    it), which may also be left out of the actions. Observations, rewards, seeding and
-    ``max_steps`` (counting parallel steps) are as for :class:`CopaEnv`; every agent
-    leaves ``agents`` when the game ends.
+    The action space has one more action than the game's ids, ``no_part``: the only legal
+    action of a live agent that does not choose now (its mask marks it), which may also be
+    left out of the actions. Observations, rewards, seeding and ``max_steps`` (counting
+    parallel steps) are as for :class:`CopaEnv`; every agent leaves ``agents`` when the game
+    ends.
     """
 
     def __init__(self, game: Game[Any, Any, Any, Any], config: Any = None, *,
-                 render_mode: str | None = None,
-                 observation_bytes: int = OBSERVATION_BYTES, max_steps: Any = DEFAULT) -> None:
-        GameTable.__init__(self, game, config, observation_bytes, max_steps)
-        self.render_mode = render_mode
-        self.metadata = {"name": f"copa_ref_{game.name}_parallel_v0",
-                         "render_modes": ["ansi", "human"]}
-        self.no_part = len(self.actions)
+                 render_mode: str | None = None, max_steps: Any = DEFAULT,
+                 observation: str = "information_state") -> None:
+        GameTable.__init__(self, game, config, max_steps, observation, render_mode)
+        self.metadata = _metadata(game, True)
+        self.no_part = len(self.ids)
         self.agents: list[str] = []
-        self._action_spaces = {a: gymnasium.spaces.Discrete(self.no_part + 1)
-                               for a in self.possible_agents}
-        self._observation_spaces = {a: gymnasium.spaces.Dict({
-            "observation": gymnasium.spaces.Box(0, 255, (observation_bytes,), np.uint8),
-            "action_mask": gymnasium.spaces.Box(0, 1, (self.no_part + 1,), np.int8),
-        }) for a in self.possible_agents}
-
-    def observation_space(self, agent: str) -> Any:
-        return self._observation_spaces[agent]
-
-    def action_space(self, agent: str) -> Any:
-        return self._action_spaces[agent]
+        self._spaces(self.no_part + 1)
 
     def _observations(self) -> dict[str, Any]:
         acting = self._acting_seats()
@@ -341,17 +449,15 @@ class CopaParallelEnv(GameTable, ParallelEnv):  # type: ignore[misc]  # Parallel
             if given is None or int(given) == self.no_part:
                 msg = f"{self.game.title}: {agent} must choose now"
                 raise ValueError(msg)
-            chosen = self.actions[int(given)]
-            self._check(agent, chosen)
-            parts.append(chosen)
+            parts.append(self._check(agent, int(given)))
         self._apply(tuple(parts))
         agents = list(self.agents)
         over = not self._acting_seats()
         final = self._final_rewards() if over else (0.0,) * self.players
         cut = self.truncated and not over
         rewards = {a: final[self._seat(a)] for a in agents}
-        terminations = {a: over for a in agents}
-        truncations = {a: cut for a in agents}
+        terminations = dict.fromkeys(agents, over)
+        truncations = dict.fromkeys(agents, cut)
         infos: dict[str, dict[str, Any]] = {a: {} for a in agents}
         observations = self._observations()
         if over or cut:
@@ -359,7 +465,40 @@ class CopaParallelEnv(GameTable, ParallelEnv):  # type: ignore[misc]  # Parallel
         return observations, rewards, terminations, truncations, infos
 
     def render(self) -> str | None:
-        return self._render(self.render_mode)
+        return self._render()
 
     def close(self) -> None:
         """Nothing to release: the environment holds only immutable values."""
+
+
+# -- versioned modules: copa_ref.adapters.pettingzoo.kala_v0 and the others ---------------------
+
+
+def _versioned(name: str) -> types.ModuleType:
+    module = types.ModuleType(f"{__name__}.{name}_v{VERSION}",
+                              f"The {name} environments, version {VERSION}: ``env``, "
+                              "``raw_env``, ``parallel_env`` (keywords as there).")
+
+    def versioned_env(config: Any = None, **kwargs: Any) -> Any:
+        return env(name, config, **kwargs)
+
+    def versioned_raw_env(config: Any = None, **kwargs: Any) -> CopaEnv:
+        return raw_env(name, config, **kwargs)
+
+    def versioned_parallel_env(config: Any = None, **kwargs: Any) -> CopaParallelEnv:
+        return parallel_env(name, config, **kwargs)
+
+    module.env = versioned_env  # type: ignore[attr-defined]
+    module.raw_env = versioned_raw_env  # type: ignore[attr-defined]
+    module.parallel_env = versioned_parallel_env  # type: ignore[attr-defined]
+    module.__all__ = ["env", "parallel_env", "raw_env"]  # type: ignore[attr-defined]
+    sys.modules[module.__name__] = module
+    return module
+
+
+kala_v0 = _versioned("kala")
+ronda_v0 = _versioned("ronda")
+hopper_v0 = _versioned("hopper")
+da_capo_v0 = _versioned("da_capo")
+kopa_v0 = _versioned("kopa")
+copas_v0 = _versioned("copas")

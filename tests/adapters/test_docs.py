@@ -1,5 +1,5 @@
-"""The adapters' pages: their examples run, and their integer-to-action lines are the
-action spaces'."""
+"""The adapters' pages: their examples run, their action-id lines are the games' ids, and
+each game's tensor layout table is the encoder's."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from copa_ref.adapters import action_space
+from copa_ref.adapters.tensors import ActionIds, encoder
 from copa_ref.games import GAMES
 
 PAGES = Path(__file__).parents[2] / "docs" / "adapters"
@@ -25,14 +26,25 @@ def test_the_example_runs(page: str, capsys: pytest.CaptureFixture[str]) -> None
     assert capsys.readouterr().out
 
 
-@pytest.mark.parametrize("page", sorted(EXTRA))
-def test_the_action_mapping_is_the_action_space(page: str) -> None:
-    text = (PAGES / page).read_text()
-    lines = re.findall(r"- \*\*.*?\*\* \(`(\w+)`\): (\d+) actions; 0 is `(.*?)`, (\d+) is `(.*?)`",
+def test_the_action_ids_are_the_games() -> None:
+    text = (PAGES / "openspiel.md").read_text()
+    lines = re.findall(r"- \*\*.*?\*\* \(`(\w+)`\): (\d+) ids; 0 is `(.*?)`, (\d+) is `(.*?)`",
                        text)
     assert {line[0] for line in lines} == set(GAMES)
     for name, count, first, last_index, last in lines:
         game = GAMES[name]
-        actions = action_space(game, game.default_config())
-        assert int(count) == len(actions) == int(last_index) + 1
-        assert game.dumps(actions[0]) == first and game.dumps(actions[-1]) == last
+        config = game.default_config()
+        ids = ActionIds(action_space(game, config), game.num_players(config),
+                        encoder(game, config))
+        assert int(count) == len(ids) == int(last_index) + 1
+        assert (ids.names[0], ids.names[-1]) == (first, last)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_layout_tables_are_the_encoders(name: str) -> None:
+    text = (PAGES / "openspiel.md").read_text()
+    game = GAMES[name]
+    coder = encoder(game, game.default_config())
+    assert coder.observation.table() in text
+    if coder.information is not None and coder.information is not coder.observation:
+        assert coder.information.table(len(coder.observation.segments)) in text

@@ -1,6 +1,7 @@
 """OpenSpiel's own random simulation test passes for every registered game, under each
-value of each config option as a game parameter; observations hide what a seat may not
-know; an OpenSpiel algorithm (MCTS) runs on a game and beats a random player."""
+value of each config option as a game parameter and with one-deal episodes; the tensors
+follow the documented layouts and hide what a seat may not know; the action ids are
+seat-independent; the game types are truthful."""
 
 from __future__ import annotations
 
@@ -16,10 +17,11 @@ from open_spiel.python.algorithms import mcts  # noqa: E402
 
 from copa_ref.adapters import (  # noqa: E402
     TRUNCATED_LENGTH,
+    action_space,
     config_from_parameters,
     openspiel,
-    padded,
 )
+from copa_ref.adapters.tensors import ActionIds, encoder  # noqa: E402
 from copa_ref.core.errors import InvalidStateError, MalformedInputError  # noqa: E402
 from copa_ref.core.types import Seat  # noqa: E402
 from copa_ref.games import GAMES  # noqa: E402
@@ -28,6 +30,10 @@ from tests.adapters.configs import cases  # noqa: E402
 KOPA_LENGTH = 600
 """Kopa's random matches need not end (KOPA-Q14): its games here are cut at this many
 actions (about four rounds) by the adapter's ``max_game_length``, not by a rule."""
+
+OPTION_LENGTH = 240
+"""The actions after which a Copas or Kopa random simulation under a non-default option is
+cut (about three deals: the options act within deals and between them)."""
 
 CASES = cases()
 
@@ -64,9 +70,23 @@ def test_register_is_explicit() -> None:
 @pytest.mark.parametrize(("name", "label", "params"), CASES,
                          ids=[f"{name}-{label}" for name, label, _ in CASES])
 def test_random_sim(name: str, label: str, params: dict[str, Any]) -> None:
+    """Every option value of every game; a whole match for each default config, the other
+    Copas and Kopa configs cut after OPTION_LENGTH actions (three deals or so)."""
+    if name in ("copas", "kopa") and label != "default":
+        params = {**params, openspiel.LENGTH: OPTION_LENGTH}
     game = load(name, params)
-    assert config_from_parameters(GAMES[name], params) == game.config
+    assert config_from_parameters(GAMES[name], {
+        k: v for k, v in params.items() if k != openspiel.LENGTH}) == game.config
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("name", ["copas", "kopa"])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_sim_one_deal(name: str, players: int) -> None:
+    if players < GAMES[name].facts.min_players:
+        pytest.skip(f"{name} has no {players}-player game")
+    game = load(name, {openspiel.ONE_DEAL: True, "players": players})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
 class TestParameters:
@@ -90,9 +110,10 @@ class TestParameters:
         assert load("kopa", {"first_dealer": 2}).config.first_dealer == 2
 
     def test_an_action_space_follows_the_config(self) -> None:
-        assert load("copas", {"players": 3}).num_distinct_actions() == len(
-            openspiel.action_space(GAMES["copas"], load("copas", {"players": 3}).config))
+        assert load("copas", {"players": 3}).num_distinct_actions() == 40
         assert load("copas", {"players": 3}).num_players() == 3
+        assert load("hopper", {"ending": "end_2"}).num_distinct_actions() == 17
+        assert load("ronda", {"relift_after_match": True}).num_distinct_actions() == 22
 
     @pytest.mark.parametrize(("params", "error", "says"), [
         ({"harvest": "maybe"}, MalformedInputError, "harvest"),
@@ -112,6 +133,9 @@ class TestParameters:
             load("kala", {"harvest": 1})
 
 
+# -- returns and game types ----------------------------------------------------------------
+
+
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_returns_follow_the_outcome(name: str) -> None:
     state = play_randomly(load(name), 5)
@@ -121,8 +145,47 @@ def test_returns_follow_the_outcome(name: str) -> None:
         assert state.truncated and len(state.history()) == KOPA_LENGTH
         assert returns == [0.0] * len(returns)
         return
-    assert all(returns[s] == 1.0 for s in outcome.winners)
-    assert all(returns[s] == -1.0 for s in outcome.losers)
+    n = len(returns)
+    if name == "copas":  # ranked: +1 winners, -1 losers, 0 the others
+        assert all(returns[s] == 1.0 for s in outcome.winners)
+        assert all(returns[s] == -1.0 for s in outcome.losers)
+        assert load(name).get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+        return
+    share = 1 / len(outcome.winners)  # the zero-sum win share
+    for s in range(n):
+        expected = n / (n - 1) * ((share if s in outcome.winners else 0.0) - 1 / n)
+        assert returns[s] == pytest.approx(expected)
+    assert sum(returns) == pytest.approx(0.0)
+    assert load(name).get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+
+
+def test_kala_is_zero_sum_plus_or_minus_one() -> None:
+    game = load("kala")
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-1.0, 1.0, 0.0)
+    assert sorted(play_randomly(game, 2).returns()) == [-1.0, 1.0]
+
+
+@pytest.mark.parametrize("name", ["copas", "kopa"])
+def test_one_deal_ends_with_the_deals_scores(name: str) -> None:
+    game = load(name, {openspiel.ONE_DEAL: True})
+    assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert game.get_parameters()[openspiel.ONE_DEAL] is True
+    for seed in range(3):
+        state = play_randomly(game, seed)
+        reference = state.state
+        assert reference.round == 2 or GAMES[name].outcome(reference) is not None
+        sign = -1 if name == "copas" else 1  # Copas books minus points
+        assert state.returns() == [float(sign * v) for v in reference.last_round]
+        assert game.min_utility() <= min(state.returns()) <= max(state.returns()) <= (
+            game.max_utility())
+    whole = play_randomly(load(name), 0)
+    assert whole.state.round > 2 or whole.truncated  # the default is the whole match
+
+
+def test_only_games_dealt_in_rounds_take_one_deal() -> None:
+    with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'one_deal'"):
+        load("kala", {openspiel.ONE_DEAL: True})
 
 
 def test_kopa_is_truncated_by_default_only() -> None:
@@ -143,11 +206,68 @@ def test_a_kopa_match_played_out_ends_with_its_outcome() -> None:
             state.apply_action(rng.choice(state.chance_outcomes())[0])
             continue
         legal = state.legal_actions()
-        cards = [a for a in legal if '"play"' in state.action_to_string(0, a)]
+        cards = [a for a in legal if state.action_to_string(0, a).startswith("play")]
         state.apply_action(rng.choice(cards or legal))
     outcome = GAMES["kopa"].outcome(state.state)
     assert outcome is not None and not state.truncated
-    assert state.returns() == [1.0 if s in outcome.winners else -1.0 for s in range(3)]
+    assert outcome.winners and len(outcome.winners) == 1
+    assert state.returns() == [1.0 if s in outcome.winners else -0.5 for s in range(3)]
+
+
+def test_a_game_starts_from_a_given_position() -> None:
+    kala = GAMES["kala"]
+    start = play_randomly(load("kala"), 3).state  # a finished game: terminal at once
+    game = load("kala", {openspiel.INITIAL: kala.dumps(start).replace(",", ";")})
+    state = game.new_initial_state()
+    assert state.state == start and state.is_terminal()
+    assert pyspiel.load_game(str(game)).new_initial_state().state == start
+    with pytest.raises(ValueError, match="another config"):
+        load("kala", {openspiel.INITIAL: kala.dumps(start).replace(",", ";"),
+                      "harvest": "mandatory"})
+
+
+# -- action ids ----------------------------------------------------------------------------
+
+
+class TestActionIds:
+    def test_a_card_is_one_id_whatever_seat_plays_it(self) -> None:
+        state = dealt()
+        seen: dict[int, set[str]] = {}
+        while not state.is_terminal() and len(seen) < 40:
+            if state.is_chance_node():
+                state.apply_action(state.chance_outcomes()[0][0])
+                continue
+            player = state.current_player()
+            for action in state.legal_actions():
+                name = state.action_to_string(player, action)
+                assert name == f"play {state.table.ids.free[action].card.value}"
+                seen.setdefault(action, set()).add(name)
+            state.apply_action(state.legal_actions()[-1])
+        assert all(len(names) == 1 for names in seen.values())
+        assert load("copas").num_distinct_actions() == 40
+
+    @pytest.mark.parametrize(("name", "count", "first", "last"), [
+        ("copas", 40, "play 2p", "play Ao"),
+        ("kopa", 61, "play S1", "pass"),
+        ("kala", 418, "sow 00", "place 33"),
+        ("ronda", 31, "lift 0", "stop"),
+        ("hopper", 16, "shoot at 0", "shoot at 15"),
+        ("da_capo", 5, "bid 1", "bid 5"),
+    ])
+    def test_the_ids_are_documented(self, name: str, count: int, first: str,
+                                    last: str) -> None:
+        game = GAMES[name]
+        ids = ActionIds(action_space(game, game.default_config()),
+                        game.num_players(game.default_config()),
+                        encoder(game, game.default_config()))
+        assert (len(ids), ids.names[0], ids.names[-1]) == (count, first, last)
+        assert len(set(ids.names)) == count
+
+    def test_an_illegal_id_is_refused(self) -> None:
+        state = load("kala").new_initial_state()
+        illegal = next(a for a in range(418) if a not in state.legal_actions())
+        with pytest.raises((ValueError, pyspiel.SpielError), match="not legal"):
+            state.apply_action(illegal)
 
 
 # -- observations ------------------------------------------------------------------------
@@ -169,13 +289,44 @@ def deal_order() -> list[int]:
     return [int(a) for a in dealt().history()]
 
 
+TENSORS = {  # name: (observation size, information-state size or None), default config
+    "copas": (552, 2192), "kopa": (272, 455), "ronda": (132, 202), "kala": (78, None),
+    "hopper": (433, 433), "da_capo": (256, 256)}
+
+
 class TestObservations:
-    def test_the_tensor_is_the_seats_view(self) -> None:
+    @pytest.mark.parametrize("name", sorted(GAMES))
+    def test_the_tensors_have_the_documented_sizes(self, name: str) -> None:
+        game = load(name)
+        size, information = TENSORS[name]
+        assert game.observation_tensor_shape() == [size]
+        provides = game.get_type().provides_information_state_tensor
+        assert provides == (information is not None)
+        if information is not None:
+            assert game.information_state_tensor_shape() == [information]
+
+    def test_the_tensor_is_the_seats_view_in_the_layout(self) -> None:
         state = dealt()
+        state.apply_action(state.legal_actions()[0])
+        coder = state.table.coder
         for seat in range(4):
-            view = GAMES["copas"].dumps(GAMES["copas"].observe(state.state, Seat(seat)))
-            expected = np.frombuffer(padded(view), dtype=np.uint8).astype(np.float32)
+            view = GAMES["copas"].observe(state.state, Seat(seat))
+            expected = coder.observation_tensor(view, seat)
             assert np.array_equal(np.asarray(state.observation_tensor(seat)), expected)
+            hand = np.asarray(state.observation_tensor(seat))[:40]
+            cards = {state.table.ids.free[k].card for k in np.flatnonzero(hand)}
+            assert cards == set(view.hand)
+
+    def test_the_observer_dict_names_the_segments(self) -> None:
+        game = load("kala")
+        from open_spiel.python.observation import make_observation
+
+        observation = make_observation(game)
+        state = game.new_initial_state()
+        observation.set_from(state, 0)
+        assert list(observation.dict) == [s.name for s in state.table.coder.observation.segments]
+        assert observation.dict["stores"].tolist() == [28.0, 28.0]
+        assert observation.dict["cups"].shape == (2, 4, 4)
 
     def test_another_seats_hidden_cards_change_nothing_for_this_seat(self) -> None:
         order = deal_order()  # the k-th card dealt goes to seat (dealer + 1 + k) % 4
@@ -189,22 +340,51 @@ class TestObservations:
         assert a.state.hands[0] == b.state.hands[0]
         for seat in (0, 3):  # neither seat 1 nor seat 2: sees neither hand
             assert a.observation_tensor(seat) == b.observation_tensor(seat)
+            assert a.information_state_tensor(seat) == b.information_state_tensor(seat)
             assert a.observation_string(seat) == b.observation_string(seat)
             assert a.information_state_string(seat) == b.information_state_string(seat)
         for seat in (1, 2):
             assert a.observation_tensor(seat) != b.observation_tensor(seat)
             assert a.information_state_string(seat) != b.information_state_string(seat)
 
-    def test_the_information_state_recalls_the_seats_own_choices(self) -> None:
+    @pytest.mark.parametrize("name", sorted(GAMES))
+    def test_information_state_strings_are_compact(self, name: str) -> None:
+        game = load(name)
+        state = play_randomly(game, 4)
+        for seat in range(game.num_players()):
+            assert len(state.information_state_string(seat)) < 600
+            assert state.information_state_string(seat).startswith(f"p{seat} ")
+
+    def test_the_information_state_holds_the_order_of_play(self) -> None:
         state = dealt()
-        player = state.current_player()
-        action = state.legal_actions()[0]
-        state.apply_action(action)
-        assert f"I chose {state.action_to_string(player, action)}" in (
-            state.information_state_string(player))
+        first = state.current_player()
+        state.apply_action(state.legal_actions()[0])
+        size = state.table.coder.observation.size
+        for seat in range(4):
+            history = np.asarray(state.information_state_tensor(seat))[size:]
+            assert history.sum() == 0.0  # no trick finished yet
+        while len(state.state.tricks) == 0:
+            state.apply_action(state.legal_actions()[0])
+        history = np.asarray(state.information_state_tensor(first))[size:]
+        assert history[:4 * 40].sum() == 4.0  # the first trick's four cards
+
+    def test_ronda_remembers_what_a_lift_showed(self) -> None:
+        game = load("ronda")
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        coder = state.table.coder
+        lift = next(a for a in state.legal_actions()
+                    if state.action_to_string(0, a) == "lift 0")
+        state.apply_action(lift)
+        beans = state.state.cups[0]
+        memory = np.asarray(state.information_state_tensor(1))[coder.observation.size:]
+        plane = memory.reshape(10, coder.beans + 1)
+        assert plane[0, beans] == 1.0 and plane[1:, coder.beans].tolist() == [1.0] * 9
+        assert "mem " in state.information_state_string(1)
 
 
-# -- an algorithm on it ------------------------------------------------------------------
+# -- algorithms on it ------------------------------------------------------------------
 
 MCTS_GAMES = 10
 """KALA games between an MCTS bot and a uniform random player, seats alternating."""

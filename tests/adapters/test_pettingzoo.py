@@ -1,9 +1,12 @@
-"""PettingZoo's own API and seeding tests pass for every registered game's environment
-(under each value of each config option), DA CAPO's parallel environment passes the
-parallel API test, and an observation hides what a seat may not know."""
+"""PettingZoo's own API and seeding tests pass for every registered game's environment,
+wrapped and bare (under each value of each config option), DA CAPO's parallel environment
+passes the parallel API test, the environments pickle, behave as the classic ones do
+(wrappers, state(), versioned modules, render modes), and an observation hides what a seat
+may not know."""
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
 import attrs
@@ -15,12 +18,12 @@ pytest.importorskip("pettingzoo", reason="pettingzoo is not installed (extra 'pe
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
 from copa_ref.adapters import TRUNCATED_LENGTH
-from copa_ref.adapters.pettingzoo import decode_observation, env, parallel_env
+from copa_ref.adapters.pettingzoo import env, parallel_env, raw_env
 from copa_ref.games import GAMES
 from tests.adapters.configs import option_configs
 
 pytestmark = pytest.mark.filterwarnings(
-    # The observation is a Dict of the bytes and the action mask, as PettingZoo's classic
+    # The observation is a Dict of the tensor and the action mask, as PettingZoo's classic
     # games have it; api_test warns about any observation that is not one array.
     "ignore:Observation is not a NumPy array:UserWarning",
     "ignore:Observation space for each agent probably should be:UserWarning",
@@ -41,15 +44,17 @@ plays 200 cycles, not whole games)."""
 IDS = [f"{name}-{label}" for name in sorted(GAMES) for label, _ in option_configs(name)]
 
 
-def make(name: str, config: Any = None, **kwargs: Any) -> Any:
+def make(name: str, config: Any = None, *, bare: bool = False, **kwargs: Any) -> Any:
     if not GAMES[name].random_play_ends:
         kwargs.setdefault("max_steps", KOPA_STEPS)
-    return env(GAMES[name], config, **kwargs)
+    return (raw_env if bare else env)(GAMES[name], config, **kwargs)
 
 
 @pytest.mark.parametrize(("name", "label", "config"), SAMPLE, ids=IDS)
 def test_api(name: str, label: str, config: Any) -> None:
     api_test(make(name, config, render_mode="ansi"), num_cycles=200)
+    if label == "default":
+        api_test(make(name, config, bare=True, observation="observation"), num_cycles=100)
 
 
 @pytest.mark.parametrize(("name", "label", "config"), SAMPLE, ids=IDS)
@@ -65,20 +70,98 @@ def test_full_game_ends_with_outcome_or_truncation(name: str) -> None:
         e.action_space(agent).seed(3 + k)
     for agent in e.agent_iter(max_iter=100_000):
         obs, _, terminated, truncated, _ = e.last()
-        assert decode_observation(obs["observation"]).startswith("{")
+        assert obs["observation"].shape == e.observation_space(agent)["observation"].shape
         done = terminated or truncated
         e.step(None if done else e.action_space(agent).sample(obs["action_mask"]))
     assert isinstance(e.render(), str)
+    base = e.unwrapped
     if GAMES[name].random_play_ends:
-        assert GAMES[name].outcome(e.state) is not None
+        assert GAMES[name].outcome(base.game_state) is not None
+        assert sum(base._cumulative_rewards.values()) == pytest.approx(
+            0.0 if name != "copas" else sum(base._cumulative_rewards.values()))
     else:  # cut short by max_steps: undecided, every agent truncated
-        assert GAMES[name].outcome(e.state) is None and e.steps == KOPA_STEPS
+        assert GAMES[name].outcome(base.game_state) is None and base.steps == KOPA_STEPS
 
 
 def test_kopa_is_truncated_by_default_only() -> None:
-    assert env(GAMES["kopa"]).max_steps == TRUNCATED_LENGTH
-    assert env(GAMES["kala"]).max_steps is None
-    assert env(GAMES["kopa"], max_steps=None).max_steps is None
+    assert raw_env(GAMES["kopa"]).max_steps == TRUNCATED_LENGTH
+    assert raw_env(GAMES["kala"]).max_steps is None
+    assert raw_env(GAMES["kopa"], max_steps=None).max_steps is None
+
+
+# -- as PettingZoo's users expect -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_an_env_pickles_mid_game(name: str) -> None:
+    e = make(name)
+    e.reset(seed=4)
+    for _ in range(5):
+        obs = e.observe(e.agent_selection)
+        e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    copy = pickle.loads(pickle.dumps(e))
+    assert copy.unwrapped.game_state == e.unwrapped.game_state
+    agent = e.agent_selection
+    assert np.array_equal(copy.observe(agent)["observation"], e.observe(agent)["observation"])
+    pickle.loads(pickle.dumps(parallel_env(GAMES[name])))
+
+
+def test_the_versioned_modules() -> None:
+    from copa_ref.adapters.pettingzoo import copas_v0, kala_v0
+
+    e = kala_v0.env(render_mode="ansi")
+    assert e.metadata["name"] == "kala_v0" and "ansi" in e.metadata["render_modes"]
+    assert e.unwrapped.game.name == "kala"
+    import copa_ref.adapters.pettingzoo.kopa_v0 as kopa_v0  # importable by name too
+
+    assert kopa_v0.raw_env().game.name == "kopa"
+    assert copas_v0.parallel_env().game.name == "copas"
+    assert env("ronda").unwrapped.game.name == "ronda"  # a registry name is enough
+
+
+def test_the_wrappers_are_the_classic_ones() -> None:
+    e = env(GAMES["kala"])
+    with pytest.raises(AssertionError, match="reset"):  # OrderEnforcingWrapper
+        e.step(0)
+    e.reset(seed=1)
+    with pytest.raises(AssertionError):  # AssertOutOfBoundsWrapper
+        e.step(10_000)
+    mask = e.observe(e.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    offender = e.agent_selection
+    e.step(illegal)  # TerminateIllegalWrapper: the game ends, the offender loses
+    assert all(e.terminations.values())
+    assert e.rewards[offender] == -1.0
+    assert all(r == 0.0 for a, r in e.rewards.items() if a != offender)
+    bare = raw_env(GAMES["kala"])
+    bare.reset(seed=1)
+    with pytest.raises(ValueError, match="not legal"):
+        bare.step(illegal)
+
+
+def test_state_is_every_seats_observation() -> None:
+    e = raw_env(GAMES["copas"])
+    e.reset(seed=3)
+    state = e.state()
+    assert e.state_space.shape == state.shape == (4 * 552,)
+    views = [e.coder.observation_tensor(GAMES["copas"].observe(e.game_state, s), s)
+             for s in range(4)]
+    assert np.array_equal(state, np.concatenate(views))
+    hands = state.reshape(4, 552)[:, :40]
+    assert hands.sum() == 40.0  # between them the seats hold every card
+
+
+def test_render_modes() -> None:
+    assert isinstance(raw_env(GAMES["kala"], render_mode="ansi").render(), str)
+    with pytest.raises(ValueError, match="rgb_array"):
+        raw_env(GAMES["kala"], render_mode="rgb_array")
+
+
+def test_the_observation_can_be_the_plain_view() -> None:
+    e = raw_env(GAMES["ronda"], observation="observation")
+    assert e.observation_space("player_0")["observation"].shape == (132,)
+    assert raw_env(GAMES["ronda"]).observation_space("player_0")["observation"].shape == (202,)
+    assert raw_env(GAMES["kala"]).observation_space("player_0")["observation"].shape == (78,)
 
 
 # -- DA CAPO's simultaneous bids as a parallel environment -------------------------------
@@ -104,10 +187,10 @@ def test_parallel_bids_are_applied_together() -> None:
     e = parallel_env(GAMES["da_capo"])
     obs, _ = e.reset(seed=1)
     assert all(o["action_mask"][e.no_part] == 0 for o in obs.values())  # both bid
-    before = e.state
+    before = e.game_state
     actions = {a: int(np.flatnonzero(o["action_mask"])[0]) for a, o in obs.items()}
     e.step(actions)
-    assert e.state != before
+    assert e.game_state != before
     with pytest.raises(ValueError, match="must choose now"):
         e.step({})
 
@@ -117,9 +200,9 @@ def test_parallel_bids_are_applied_together() -> None:
 
 @pytest.mark.parametrize("name", ["copas", "kopa"])
 def test_another_seats_hidden_cards_change_nothing_for_this_seat(name: str) -> None:
-    e = make(name)
+    e = make(name, bare=True)
     e.reset(seed=2)
-    dealt = e.state
+    dealt = e.game_state
     hands = [list(h) for h in dealt.hands]
     hands[1][0], hands[2][0] = hands[2][0], hands[1][0]
     swapped = attrs.evolve(dealt, hands=tuple(tuple(sorted(h, key=lambda c: c.index))
@@ -127,7 +210,7 @@ def test_another_seats_hidden_cards_change_nothing_for_this_seat(name: str) -> N
     GAMES[name].check_state(swapped)
     seen = {}
     for state in (dealt, swapped):
-        e.state = state
+        e._set_state(state)
         seen[state] = {a: e.observe(a)["observation"] for a in e.possible_agents}
     others = [a for a in e.possible_agents if a not in ("player_1", "player_2")]
     for agent in others:  # neither hand is theirs to see

@@ -1,0 +1,77 @@
+"""KALA's tensors (everything is public, KALA-11): the observation is the whole position,
+seen from the observing seat; no information-state tensor (perfect information).
+
+Action ids: the sowings (KALA-6 to KALA-9) by path length then path (row, column) squares,
+then ``harvest no``/``harvest yes`` (KALA-12), the placements of the cup (KALA-14) by square,
+then, when the bonus is optional, ``bonus no``/``bonus yes`` (KALA-16).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from copa_ref.adapters.tensors import Encoder, Layout, Segment, one_hot, relative
+from copa_ref.kala.state import BOARD, Bonus, Harvest, Phase, Place, Sow
+
+PHASES = tuple(Phase)
+
+OBSERVATION = Layout((
+    Segment("field", (BOARD, BOARD), "beans in each field cup, row by row (KALA-2)"),
+    Segment("cups", (2, BOARD, BOARD), "where each seat's playing cup stands (own first)"),
+    Segment("cup_beans", (2,), "beans in each seat's playing cup (own first)"),
+    Segment("stores", (2,), "beans in each seat's store (own first)"),
+    Segment("bank", (1,), "beans returned to the bank by harvests (KALA-15)"),
+    Segment("to_move", (2,), "whose turn it is: own, the opponent's (one-hot)"),
+    Segment("phase", (len(PHASES),), "the decision awaited: " + ", ".join(p.value for p in PHASES)),
+    Segment("bonus_sowing", (1,), "1 while the sowing being finished is the bonus sowing"),
+    Segment("last", (BOARD, BOARD), "the square of the last bean sown (harvest, placement)"),
+))
+
+_KINDS = {Sow: 0, Harvest: 1, Place: 2, Bonus: 3}
+
+
+class KalaEncoder(Encoder):
+    observation = OBSERVATION
+
+    def encode(self, observation: Any, seat: int, out: Any) -> None:
+        o, v = observation, OBSERVATION.views(out)
+        v["field"].reshape(-1)[:] = o.field
+        for s in (0, 1):
+            r = relative(s, seat, 2)
+            row, col = o.cups[s]
+            v["cups"][r, row, col] = 1.0
+            v["cup_beans"][r] = o.cup_beans[s]
+            v["stores"][r] = o.stores[s]
+        v["bank"][0] = o.bank
+        one_hot(v["to_move"], relative(o.turn, seat, 2))
+        one_hot(v["phase"], PHASES.index(o.phase))
+        v["bonus_sowing"][0] = float(o.bonus_sowing)
+        if o.last is not None:
+            v["last"][o.last] = 1.0
+
+    def brief(self, observation: Any, seat: int) -> str:
+        o = observation
+        last = "" if o.last is None else f" last {o.last[0]}{o.last[1]}"
+        return (f"{o.phase.value}{' bonus' if o.bonus_sowing else ''} turn {o.turn} "
+                f"field {','.join(map(str, o.field))} cups {o.cups[0][0]}{o.cups[0][1]},"
+                f"{o.cups[1][0]}{o.cups[1][1]} in {o.cup_beans[0]},{o.cup_beans[1]} "
+                f"stores {o.stores[0]},{o.stores[1]} bank {o.bank}{last}")
+
+    def action_key(self, action: Any) -> Any:
+        kind = _KINDS[type(action)]
+        if type(action) is Sow:
+            return (kind, len(action.path), action.path)
+        if type(action) is Place:
+            return (kind, 0, action.square)
+        return (kind, 0, action.take)
+
+    def action_name(self, action: Any) -> str:
+        if type(action) is Sow:
+            return "sow " + "-".join(f"{r}{c}" for r, c in action.path)
+        if type(action) is Place:
+            return f"place {action.square[0]}{action.square[1]}"
+        word = "harvest" if type(action) is Harvest else "bonus"
+        return f"{word} {'yes' if action.take else 'no'}"
+
+
+ENCODER = KalaEncoder
