@@ -299,8 +299,7 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from copa_ref.conformance.observables import CORPUS_DIR
-    from copa_ref.conformance.runner import Filters, load_corpus, select
+    from copa_ref.conformance.corpus import CORPUS_DIR, Filters, load_corpus, select
 
     corpus = Path(args.corpus) if args.corpus else CORPUS_DIR
     if not (corpus / "VERSION").is_file() or not (corpus / "cases").is_dir():
@@ -380,7 +379,7 @@ def _add_run_options(run: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``copa-ref`` command."""
-    from copa_ref.conformance.corpus_files import corpus_dir
+    from copa_ref.conformance.corpus import corpus_dir
     from copa_ref.conformance.observables import PROTOCOL_VERSION
 
     try:

@@ -188,7 +188,8 @@ class ReferenceEngine(Engine):
             raise ProtocolError(f"bad state: {exc}") from None
         if getattr(loaded, "config", wanted) != wanted:
             raise ProtocolError("bad state: its config is not the config given")
-        self.game, self.state, self.history = chosen, loaded, []
+        self.game, self.state = chosen, loaded
+        self.history, self._played = deque(maxlen=self.MAX_UNDO), 0
 
     def _require_game(self) -> Any:
         if self.game is None:
@@ -322,8 +323,8 @@ class MemoEngine(ReferenceEngine):
         if found is None:
             found = self._roots[key] = _Position(self.state)
             self._keep()
-        self._position, self._trail = found, []
-        self.state, self.history = found.state, []
+        self._position, self._trail = found, deque(maxlen=self.MAX_UNDO)
+        self.state, self.history, self._played = found.state, deque(maxlen=self.MAX_UNDO), 0
 
     def _here(self) -> _Position:
         self._require_game()
