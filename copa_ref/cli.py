@@ -283,7 +283,7 @@ def _export(args: argparse.Namespace) -> int:
         msg = f"{dest} is the corpus itself; export writes a copy elsewhere"
         raise CommandError(msg)
     if dest.exists() and not dest.is_dir():
-        msg = f"cannot export into {dest}: it is a file, not a folder"
+        msg = f"cannot export: {dest}: it is a file, not a folder"
         raise CommandError(msg)
     try:
         written = export_corpus(dest, source)
@@ -291,7 +291,7 @@ def _export(args: argparse.Namespace) -> int:
         raise CommandError(f"cannot export: {clip(str(exc))}") from None
     except OSError as exc:
         where = exc.filename or dest
-        msg = f"cannot export into {dest}: {exc.strerror or exc} ({where})"
+        msg = f"cannot export: {dest}: {exc.strerror or exc} ({where})"
         raise CommandError(clip(msg)) from None
     version = (source / "VERSION").read_text().strip()
     print(f"corpus {version}: {len(written)} files written to {dest}")

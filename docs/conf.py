@@ -31,7 +31,7 @@ nitpick_ignore_regex = [
     (r"py:.*", r"(enum|collections|typing|random|fractions|subprocess|pathlib|json|io|os|sys"
      r"|selectors|threading|argparse|types|abc|re|decimal|xml)(\..*)?"),
     # Type variables and typing internals that autodoc cannot resolve.
-    (r"py:.*", r"copa_ref\.core\.(game|chance|loop)\.[SACOT]"),
+    (r"py:.*", r"copa_ref\.core\.(game|chance|loop|misreading)\.[SACOTF]"),
     (r"py:class", r"[SA]"),
     (r"py:class", r"cattrs\..*"),
     (r"py:class", r"attr\..*"),

@@ -9,6 +9,7 @@ matrix's) is made from it.
 
 from __future__ import annotations
 
+import random
 import re
 import sys
 import tomllib
@@ -84,8 +85,11 @@ class TestEveryGameHasItsParts:
             import playouts  # type: ignore[import-not-found]
         finally:
             sys.path.remove(str(ROOT / "bench"))
-        rates = playouts.playouts(name, 0.01, 1)
-        assert rates["games/s"] > 0, f"{name}: bench/playouts.py played no game"
+        game = GAMES[name]
+        rng = random.Random(1)
+        decisions = playouts.rate(lambda r: playouts.plain(game, game.default_config(), r),
+                                  rng, 0.01)
+        assert decisions > 0, f"{name}: bench/playouts.py played no decision"
 
     def test_packaged(self, name: str) -> None:
         """The wheel carries the game's packages (``pyproject.toml`` lists them)."""

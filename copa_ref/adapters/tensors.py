@@ -80,7 +80,7 @@ class Layout:
         return found
 
     def views(self, buffer: Any) -> dict[str, Any]:
-        """Each segment as a view of *buffer* (a flat array of :attr:`size`), shaped."""
+        """Each segment as a view of *buffer* (a flat array of ``size``), shaped."""
         return {name: buffer[start:stop].reshape(shape)
                 for name, start, stop, shape in self._slices}
 
@@ -110,7 +110,7 @@ def one_hot(view: Any, index: int | None) -> None:
 class Encoder:
     """What a game's tensors look like and how they are filled (one per game and config).
 
-    Subclasses set :attr:`observation` (a :class:`Layout`), :attr:`information` (a layout,
+    Subclasses set ``observation`` (a :class:`Layout`), ``information`` (a layout,
     or ``None``: the game gives no information-state tensor) and :attr:`remembers` (whether
     the information state folds over the history, :meth:`remember`), and fill them in
     :meth:`encode` and :meth:`encode_information`.
@@ -133,11 +133,11 @@ class Encoder:
     # -- tensors --------------------------------------------------------------------------
 
     def encode(self, observation: Any, seat: int, out: Any) -> None:
-        """Fill *out* (zeros, :attr:`observation`'s size) with *observation* of *seat*."""
+        """Fill *out* (zeros, ``observation``'s size) with *observation* of *seat*."""
         raise NotImplementedError
 
     def encode_information(self, observation: Any, memory: Any, seat: int, out: Any) -> None:
-        """Fill *out* (zeros, :attr:`information`'s size): by default the observation tensor
+        """Fill *out* (zeros, ``information``'s size): by default the observation tensor
         then the memory's segments (:meth:`encode_memory`)."""
         size = self.observation.size
         self.encode(observation, seat, out[:size])

@@ -80,6 +80,8 @@ class VersusEnv(gymnasium.Env[Any, Any]):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        """Start a new game (seeded by *seed*); play the opponents up to the learner's
+        first turn; the learner's observation and an info dict with its action mask."""
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)
@@ -91,6 +93,8 @@ class VersusEnv(gymnasium.Env[Any, Any]):
         return self.table.observe(self.agent)["observation"], {}
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Play the learner's *action* (an action id), then the opponents up to its next
+        turn: observation, reward, terminated, truncated, info."""
         self.table.step(int(action))
         self._opponents()
         obs = self.table.observe(self.agent)["observation"]
@@ -101,4 +105,5 @@ class VersusEnv(gymnasium.Env[Any, Any]):
         return obs, reward, terminated, truncated, {}
 
     def render(self) -> str | None:
+        """The table as the PettingZoo env renders it (``render_mode``)."""
         return self.table.render()

@@ -144,7 +144,8 @@ class Exploration:
         """By game: the rules only steps after a known difference would have exercised."""
         return {game: sorted((r for r in counts if not self.fired.get(game, Counter())[r]),
                              key=rule_key)
-                for game, counts in sorted(self.untested.items())}
+                for game, counts in sorted(self.untested.items())
+                if any(not self.fired.get(game, Counter())[r] for r in counts)}
 
     def footer(self) -> dict[str, JSON]:
         """The last report line: the totals and the coverage."""
