@@ -28,10 +28,10 @@ nitpicky = True
 # fetched: its names are left unlinked rather than reported.
 nitpick_ignore_regex = [
     (r"py:.*", r"(int|str|bool|float|bytes|object|tuple|dict|list|set|frozenset|type|None)"),
-    (r"py:.*", r"(enum|collections|typing|random|fractions|subprocess|pathlib|json|io|os|sys"
+    (r"py:.*", r"(enum|collections|functools|typing|random|fractions|subprocess|pathlib|json|io|os|sys"
      r"|selectors|threading|argparse|types|abc|re|decimal|xml)(\..*)?"),
     # Type variables and typing internals that autodoc cannot resolve.
-    (r"py:.*", r"copa_ref\.core\.(game|chance|loop|misreading)\.[SACOTF]"),
+    (r"py:.*", r"copa_ref\.core\.(game|chance|loop|misreading|entry)\.[SACOTF]"),
     (r"py:class", r"[SA]"),
     (r"py:class", r"cattrs\..*"),
     (r"py:class", r"attr\..*"),

@@ -169,7 +169,7 @@ BAD_INPUT = [
     ("copa-ref conformance explore", ["conformance", "explore", "--engine", "x", "--games",
                                       "nope"], "invalid int value"),
     ("copa-ref conformance merge", ["conformance", "merge", "{file}/none"],
-     "No such file or directory"),
+     "Not a directory"),
     ("copa-ref conformance generate", ["conformance", "generate", "--out", "{file}"],
      "it is a file, not a folder"),
     ("copa-ref conformance generate", ["conformance", "generate", "--progress", "loud"],

@@ -199,7 +199,8 @@ class TestReadings:
         game, misreading = MISREAD["copas-q-above-j"]
         record = registry.RECORDS[game]
         monkeypatch.setitem(registry.RECORDS, game,
-                            attrs.evolve(record, catalogue=attrs.evolve(record.catalogue, misreadings=(misreading,))))
+                            attrs.evolve(record, catalogue=attrs.evolve(
+                                record.catalogue, misreadings=(misreading,))))
         cases = select(load_corpus(), Filters(game=game, kind="trace"))
         failed = [r for r in _run(WRONG["copas-q-above-j"], cases) if r.status == "failed"]
         assert failed
