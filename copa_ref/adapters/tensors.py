@@ -133,7 +133,9 @@ class Encoder:
     # -- tensors --------------------------------------------------------------------------
 
     def encode(self, observation: Any, seat: int, out: Any) -> None:
-        """Fill *out* (zeros, ``observation``'s size) with *observation* of *seat*."""
+        """Fill *out* (zeros, ``observation``'s size) with *observation* of *seat*.
+
+        Every game's encoder (``tensor_<game>.py``) defines it; the base class has none."""
         raise NotImplementedError
 
     def encode_information(self, observation: Any, memory: Any, seat: int, out: Any) -> None:
@@ -167,7 +169,9 @@ class Encoder:
     # -- texts ----------------------------------------------------------------------------
 
     def brief(self, observation: Any, seat: int) -> str:
-        """A compact text of *observation* (an information-state key)."""
+        """A compact text of *observation* (an information-state key).
+
+        Every game's encoder (``tensor_<game>.py``) defines it; the base class has none."""
         raise NotImplementedError
 
     def brief_memory(self, memory: Any) -> str:

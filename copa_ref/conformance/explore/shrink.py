@@ -225,7 +225,7 @@ def shrink_trace(judge: Judge, played: Played, case: Case, result: CaseResult, *
                 simpler = _replayed(game, best.config, actions)
                 if simpler is not None:
                     try_played(simpler, "the simplest chance outcomes")
-    except _Out:
+    except _Out:  # the shrinking budget is spent: the smallest case so far stands
         pass
     except KeyboardInterrupt:  # the exploration is being stopped: keep what was found
         return Shrunk(best_case, best_result, search.used, steps_before, players_before,
@@ -282,7 +282,7 @@ def shrink_rejection(judge: Judge, played: Played, case: Case, result: CaseResul
             if verdict is not None:
                 best_case, best_result = candidate, verdict
                 break
-    except _Out:
+    except _Out:  # the shrinking budget is spent: the smallest case so far stands
         pass
     except KeyboardInterrupt:  # the exploration is being stopped: keep what was found
         return Shrunk(best_case, best_result, search.used, ply,
