@@ -6,6 +6,9 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -49,3 +52,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         path = item.nodeid.replace("\\", "/")
         if path.startswith(_TREE_GROUP):
             item.add_marker(pytest.mark.xdist_group("source-tree"))
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def docs_site() -> tuple[subprocess.CompletedProcess[str], Path]:
+    """The rule book, built once a session, afresh (``sphinx-build -W -E -a -n`` into
+    ``docs/_build/html``): the Sphinx check of ``tests/test_tooling.py`` reads its result and
+    the browser test opens it. The build result and the site's folder."""
+    site = ROOT / "docs" / "_build" / "html"
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx.cmd.build", "-W", "-E", "-a", "-n", "--keep-going",
+         "-q", "-b", "html", str(ROOT / "docs"), str(site)],
+        cwd=ROOT, capture_output=True, text=True, timeout=900, check=False)
+    return result, site

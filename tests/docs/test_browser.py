@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -33,14 +32,11 @@ DRIVER = shutil.which("chromedriver")
 
 
 @pytest.fixture(scope="module")
-def site() -> Path:
-    """The site, built afresh (``sphinx-build -W -E -a`` into ``docs/_build/html``)."""
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx.cmd.build", "-W", "-E", "-a", "--keep-going", "-q",
-         "-b", "html",
-         str(ROOT / "docs"), str(SITE)],
-        capture_output=True, text=True, timeout=600, check=False)
+def site(docs_site: tuple[subprocess.CompletedProcess[str], Path]) -> Path:
+    """The site, built afresh once a session (the ``docs_site`` fixture of ``conftest.py``)."""
+    result, built = docs_site
     assert result.returncode == 0, result.stdout + result.stderr
+    assert built == SITE
     return SITE
 
 
