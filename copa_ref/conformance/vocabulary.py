@@ -283,8 +283,16 @@ class Catalogue:
     unmutatable: Mapping[str, str] = attrs.field(factory=dict)
     """Rules with no one-rule mutant, and why."""
     unnamed: Mapping[str, str] = attrs.field(factory=dict)
-    """Mutants (by slug) the runner does not name with their own rule in every failing
-    case, and why."""
+    """The failing cases of a mutant that cannot name its rule, each with the reason: keyed
+    ``"<slug> <case id>"`` (``"queen-of-espadas-counts copas/trace/all-tricks"``); a key of
+    a slug alone stands for every failing case of that mutant. The kill matrix requires
+    every other failing case of every mutant to name the mutated rule, and every listed
+    case to be misnamed still (the list only shrinks)."""
+
+    def excuses(self, slug: str, case_id: str) -> str | None:
+        """The reason the failing case *case_id* of the mutant *slug* may name another rule
+        (``None``: it must name the mutant's own)."""
+        return self.unnamed.get(f"{slug} {case_id}", self.unnamed.get(slug))
     vacuous: Mapping[str, str] = attrs.field(factory=dict)
     """Hand-made cases no mutant of their rules fails, and why."""
     pictured: tuple[Misreading, ...] = ()

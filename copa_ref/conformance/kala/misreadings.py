@@ -339,9 +339,10 @@ UNMUTATABLE: dict[str, str] = {
 }
 """Rules with no one-rule mutant, and why."""
 
-UNNAMED: dict[str, str] = {
-}
-"""Mutants the runner does not yet name with their own rule in every failing case, and why."""
+UNNAMED: dict[str, str] = {}
+"""The failing cases of a mutant that cannot name its rule (``"<slug> <case id>"``, or a
+slug for all of a mutant's), and why (the kill-matrix test,
+``tests/conformance/test_kill_matrix.py``): none."""
 
 
 # -- The rule book's misreadings ------------------------------------------------------------

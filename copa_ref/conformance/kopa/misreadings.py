@@ -211,8 +211,9 @@ UNMUTATABLE: dict[str, str] = {}
 
 
 UNNAMED: dict[str, str] = {}
-"""Mutants the runner does not name with their own rule in every failing case, and why
-(the kill-matrix test, ``tests/conformance/test_kill_matrix.py``)."""
+"""The failing cases of a mutant that cannot name its rule (``"<slug> <case id>"``, or a
+slug for all of a mutant's), and why (the kill-matrix test,
+``tests/conformance/test_kill_matrix.py``): none."""
 
 VACUOUS: dict[str, str] = {}
 """Hand-made cases no mutant of their rules fails (the kill-matrix test): none."""
