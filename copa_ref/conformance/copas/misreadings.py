@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from copa_ref.conformance.vocabulary import Catalogue
+from copa_ref.conformance.vocabulary import Catalogue, Rare
 from copa_ref.copas import rules as _rules
 from copa_ref.copas.state import (
     AllCards,
@@ -29,7 +29,7 @@ from copa_ref.copas.state import (
 )
 from copa_ref.core import IllegalActionError, Misreading, Outcome, Seat
 
-__all__ = ["CATALOGUE", "MISREADINGS", "MUTANTS", "PICTURED", "UNMUTATABLE", "UNNAMED"]
+__all__ = ["CATALOGUE", "MISREADINGS", "MUTANTS", "PICTURED", "RARE", "UNMUTATABLE", "UNNAMED"]
 
 
 
@@ -464,7 +464,16 @@ PICTURED: tuple[Misreading, ...] = (
 the rules no other misreading of the catalogue covers yet."""
 
 
+RARE: tuple[Rare, ...] = (
+    Rare("clockwise", (("players", 5), ("copas_lead", "broken"))),
+    Rare("dealer-leads", (("players", 3), ("bonus_other_ten", "book"))),
+    Rare("discard-can-win", (("players", 5), ("end_when_copas_out", True))),
+)
+"""The mutants above that act only in a rare situation (a combination of player count and
+options the corpus never plays): what an exploration must find beyond the corpus."""
+
+
 CATALOGUE = Catalogue(misreadings=MISREADINGS, mutants=MUTANTS, unmutatable=UNMUTATABLE,
-                      unnamed=UNNAMED, pictured=PICTURED)
+                      unnamed=UNNAMED, rare=RARE, pictured=PICTURED)
 """The one catalogue of copas's misreadings: the explanations, the kill matrix and the rule
 book take theirs from it."""

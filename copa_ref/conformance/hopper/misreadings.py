@@ -7,12 +7,13 @@ replays them to explain a failure ("your engine plays as if …").
 
 from __future__ import annotations
 
-from copa_ref.conformance.vocabulary import Catalogue
+from copa_ref.conformance.vocabulary import Catalogue, Rare
 from copa_ref.core import InvalidStateError, Misreading, Outcome, Seat
 from copa_ref.hopper import rules
 from copa_ref.hopper.state import BLACK, Claim, Config, Ending, Phase, SeatAccuracy, State, TrayCup
 
-__all__ = ["CATALOGUE", "MISREADINGS", "MUTANTS", "PICTURED", "UNMUTATABLE", "UNNAMED", "VACUOUS"]
+__all__ = ["CATALOGUE", "MISREADINGS", "MUTANTS", "PICTURED", "RARE", "UNMUTATABLE", "UNNAMED",
+           "VACUOUS"]
 
 
 
@@ -259,7 +260,16 @@ PICTURED: tuple[Misreading, ...] = ()
 the rules no other misreading of the catalogue covers yet."""
 
 
+RARE: tuple[Rare, ...] = (
+    Rare("no-shoot-out", (("players", 4), ("ending", "end_2"), ("remainder", "loose"))),
+    Rare("empty-cup-bounces", (("players", 5), ("aiming", False))),
+    Rare("replenish-one-bean", (("players", 3), ("total_beans", 50))),
+)
+"""The mutants above that act only in a rare situation (a combination of player count and
+options the corpus never plays): what an exploration must find beyond the corpus."""
+
+
 CATALOGUE = Catalogue(misreadings=MISREADINGS, mutants=MUTANTS, unmutatable=UNMUTATABLE,
-                      unnamed=UNNAMED, vacuous=VACUOUS, pictured=PICTURED)
+                      unnamed=UNNAMED, rare=RARE, vacuous=VACUOUS, pictured=PICTURED)
 """The one catalogue of hopper's misreadings: the explanations, the kill matrix and the rule
 book take theirs from it."""

@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from copa_ref.conformance.vocabulary import Catalogue
+from copa_ref.conformance.vocabulary import Catalogue, Rare
 from copa_ref.core import IllegalActionError, Misreading
 from copa_ref.kala import rules as _rules
 from copa_ref.kala.paths import (
@@ -27,7 +27,7 @@ from copa_ref.kala.paths import (
 )
 from copa_ref.kala.state import BOARD, PLAYERS, Config, Phase, Place, Sow, Square, State
 
-__all__ = ["CATALOGUE", "MISREADINGS", "MUTANTS", "PICTURED", "UNMUTATABLE", "UNNAMED"]
+__all__ = ["CATALOGUE", "MISREADINGS", "MUTANTS", "PICTURED", "RARE", "UNMUTATABLE", "UNNAMED"]
 
 
 Field = tuple[int, ...]
@@ -373,7 +373,18 @@ PICTURED: tuple[Misreading, ...] = (
 the rules no other misreading of the catalogue covers yet."""
 
 
+RARE: tuple[Rare, ...] = (
+    Rare("harvest-all-to-store", (("harvest", "mandatory"), ("first_player", 1))),
+    Rare("bonus-above-four",
+         (("bonus", "optional"), ("end_check", "start_of_turn"), ("harvest", "optional"))),
+    Rare("sower-keeps-excess",
+         (("harvest", "mandatory"), ("bonus", "optional"), ("first_player", 0))),
+)
+"""The mutants above that act only in a rare situation (a combination of player count and
+options the corpus never plays): what an exploration must find beyond the corpus."""
+
+
 CATALOGUE = Catalogue(misreadings=MISREADINGS, mutants=MUTANTS, unmutatable=UNMUTATABLE,
-                      unnamed=UNNAMED, pictured=PICTURED)
+                      unnamed=UNNAMED, rare=RARE, pictured=PICTURED)
 """The one catalogue of kala's misreadings: the explanations, the kill matrix and the rule
 book take theirs from it."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import attrs
 
-from copa_ref.conformance.vocabulary import Catalogue
+from copa_ref.conformance.vocabulary import Catalogue, Rare
 from copa_ref.core import Misreading
 from copa_ref.ronda import rules as _rules
 from copa_ref.ronda.state import (
@@ -25,7 +25,7 @@ from copa_ref.ronda.state import (
     Stop,
 )
 
-__all__ = ["CATALOGUE", "MISREADINGS", "MUTANTS", "PICTURED", "UNMUTATABLE", "UNNAMED"]
+__all__ = ["CATALOGUE", "MISREADINGS", "MUTANTS", "PICTURED", "RARE", "UNMUTATABLE", "UNNAMED"]
 
 
 
@@ -250,7 +250,16 @@ PICTURED: tuple[Misreading, ...] = ()
 the rules no other misreading of the catalogue covers yet."""
 
 
+RARE: tuple[Rare, ...] = (
+    Rare("mismatch-keeps-the-turn", (("players", 5), ("relift_after_match", True))),
+    Rare("stop-keeps-the-turn", (("players", 3), ("max_beans", 4))),
+    Rare("empty-cups-never-match", (("players", 4), ("beans_per_player", 9))),
+)
+"""The mutants above that act only in a rare situation (a combination of player count and
+options the corpus never plays): what an exploration must find beyond the corpus."""
+
+
 CATALOGUE = Catalogue(misreadings=MISREADINGS, mutants=MUTANTS, unmutatable=UNMUTATABLE,
-                      unnamed=UNNAMED, pictured=PICTURED)
+                      unnamed=UNNAMED, rare=RARE, pictured=PICTURED)
 """The one catalogue of ronda's misreadings: the explanations, the kill matrix and the rule
 book take theirs from it."""
