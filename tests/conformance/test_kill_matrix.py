@@ -353,3 +353,37 @@ def test_no_hand_made_case_is_vacuous(game: str, rows: tuple[Row, ...]) -> None:
 
 if __name__ == "__main__":
     print(render(matrix()))
+
+
+def test_two_things_in_one_step_are_told_apart() -> None:
+    """A step that both sends a bonus's sixth bean away and harvests (harvest=mandatory):
+    the engine that sends the bean to the bank, not the opponent, is named KALA-14 (the
+    bonus's excess), not KALA-15 (the harvest, whose bank bean is right). The corpus has no
+    such step; a seeded game of the reference has one at its 18th action."""
+    import random
+
+    from copa_ref.conformance.explore.play import trace_case
+    from copa_ref.conformance.explore.shrink import _replayed
+
+    if "kala" not in GAMES:
+        pytest.skip("KALA is not registered")
+    ref = GAMES["kala"]
+    config = ref.config_from_json({**ref.to_json(ref.default_config()),
+                                   "harvest": "mandatory"})
+    rng, state, actions = random.Random(188), ref.new_game(config), []
+    while True:
+        action = rng.choice(ref.legal_actions(state, None))
+        after = ref.apply(state, action)
+        actions.append(action)
+        if (state.phase.value == "bonus_sow" and after.bank > state.bank
+                and state.cup_beans[state.turn] > len(action.path)):
+            break
+        state = after
+    played = _replayed(ref, config, tuple(actions))
+    assert played is not None
+    wrong = misread(ref, catalogue_of("kala").mutant("sixth-bean-to-bank"))
+    runner = Runner(lambda: InProcessChannel(lambda: MutantEngine(wrong)), load_corpus())
+    result = runner.run_case(trace_case(played, "kala/trace/sixth-bean-and-harvest", "x"))
+    runner.close()
+    assert (result.status, result.step, result.broken_rule) == (
+        "failed", len(actions), "KALA-14"), result.reason
