@@ -218,7 +218,9 @@ def add_explore_parsers(csub: Any, add: Any, add_progress: Any) -> None:
     explore.add_argument("--jobs", type=int, default=1,
                          help="worker processes, each with its own engine (default 1)")
     explore.add_argument("--shard", default="1/1", metavar="K/N",
-                         help="play only the K-th of N deterministic parts (default 1/1)")
+                         help="play only the K-th of N deterministic parts (default 1/1); "
+                              "each part steers by its own games, so another N explores "
+                              "other games")
     explore.add_argument("--report", help="write the JSON-lines report to this file "
                                           "('-': stdout)")
     explore.add_argument("--out", metavar="DIR",

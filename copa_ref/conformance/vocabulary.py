@@ -68,6 +68,7 @@ parts ``public.tricks.winner``, ``public.tricks`` and ``public``.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Generic, TypeVar
@@ -88,6 +89,7 @@ __all__ = [
     "Policy",
     "PublicCheck",
     "RandomGames",
+    "Rare",
     "Reading",
     "Report",
     "Scenario",
@@ -267,6 +269,30 @@ Diagnose = Callable[[Divergence[S, A, C, O]], Iterable[Finding]]
 specific first (empty when it cannot tell)."""
 
 
+@attrs.frozen
+class Rare:
+    """A kill-matrix mutant that acts in one rare situation only: a combination of player
+    count and options the corpus never plays (elsewhere the engine is the reference).
+    What an exploration must find beyond the corpus (``tests/conformance/
+    test_explore_proof.py`` builds the engines and proves it)."""
+
+    mutant: str
+    """The slug of the catalogue's mutant misread there."""
+    situation: tuple[tuple[str, JSON], ...]
+    """The config values, as JSON (``(("players", 5), ("copas_lead", "broken"))``), under
+    which the misreading acts: every one of them holds."""
+
+    @property
+    def label(self) -> str:
+        """The situation in words: ``players=5,copas_lead=broken``."""
+        return ",".join(f"{key}={value if isinstance(value, str) else json.dumps(value)}"
+                        for key, value in self.situation)
+
+    def acts(self, config: Mapping[str, JSON]) -> bool:
+        """Whether the misreading acts under *config* (a config as JSON)."""
+        return all(key in config and config[key] == value for key, value in self.situation)
+
+
 @attrs.frozen(kw_only=True)
 class Catalogue:
     """A game's misreadings: each the reference with one rule read wrongly
@@ -283,13 +309,34 @@ class Catalogue:
     unmutatable: Mapping[str, str] = attrs.field(factory=dict)
     """Rules with no one-rule mutant, and why."""
     unnamed: Mapping[str, str] = attrs.field(factory=dict)
-    """Mutants (by slug) the runner does not name with their own rule in every failing
-    case, and why."""
+    """The failing cases of a mutant that cannot name its rule, each with the reason: keyed
+    ``"<slug> <case id>"`` (``"queen-of-espadas-counts copas/trace/all-tricks"``); a key of
+    a slug alone stands for every failing case of that mutant. The kill matrix requires
+    every other failing case of every mutant to name the mutated rule, and every listed
+    case to be misnamed still (the list only shrinks)."""
+
+    def excuses(self, slug: str, case_id: str) -> str | None:
+        """The reason the failing case *case_id* of the mutant *slug* may name another rule
+        (``None``: it must name the mutant's own)."""
+        return self.unnamed.get(f"{slug} {case_id}", self.unnamed.get(slug))
     vacuous: Mapping[str, str] = attrs.field(factory=dict)
     """Hand-made cases no mutant of their rules fails, and why."""
+    rare: tuple[Rare, ...] = ()
+    """Mutants of :attr:`mutants` acting only in a rare situation (three a game): the
+    wrong engines an exploration must find and name where the corpus passes them."""
     pictured: tuple[Misreading, ...] = ()
     """Further misreadings the rule book uses to find the step where a rule it pictures
     fires (:func:`~copa_ref.conformance.viewer.rule_step`)."""
+
+    def mutant(self, slug: str) -> Misreading:
+        """The mutant called *slug*.
+
+        :raises KeyError: when there is none.
+        """
+        for mutant in self.mutants:
+            if mutant.slug == slug:
+                return mutant
+        raise KeyError(slug)
 
     def everything(self) -> tuple[Misreading, ...]:
         """Every misreading of the catalogue, each once (by rule and slug): the rule

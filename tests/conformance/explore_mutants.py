@@ -2,77 +2,81 @@
 situation (a combination of player count and option the corpus never plays), and engines
 with two or three such bugs of different rules.
 
-Each rare mutant is a one-rule mutant of the kill matrix (the game's catalogue,
-``copa_ref/conformance/<game>/misreadings.py``, found by its slug) that acts only where its
-``when`` holds; elsewhere the engine is the reference. The proof tests
-(``tests/conformance/test_explore_proof.py``) check that every one passes the whole corpus
-and that ``explore`` finds it and names its rule within a bounded budget.
+The rare misreadings are game knowledge: each game's catalogue lists them
+(``Catalogue.rare`` in ``copa_ref/conformance/<game>/misreadings.py``), each a one-rule
+mutant of the kill matrix (by its slug) with the config values under which it acts;
+elsewhere the engine is the reference. This module is the test machinery around them: the
+engines acting on a condition, the multi-bug engines composed of several, and a command
+that serves one. The proof tests (``tests/conformance/test_explore_proof.py``) check that
+every one passes the whole corpus and that ``explore`` finds it and names its rule within a
+bounded budget.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from typing import Any
 
 import attrs
 
 from copa_ref.conformance.engine import ProtocolError, ReferenceEngine
-from copa_ref.core import JSON, misread
+from copa_ref.conformance.registry import record_of
+from copa_ref.conformance.vocabulary import Catalogue
+from copa_ref.conformance.vocabulary import Rare as RareEntry
+from copa_ref.core import JSON, Misreading, misread
 from copa_ref.games import GAMES
 
-When = Callable[[Any], bool]
-"""Whether the misreading acts in a state (of the reference's state type)."""
 
-
-def _config(**wanted: object) -> When:
-    """The misreading acts when the state's config has every one of these values (an enum
-    option compared by its JSON value)."""
-
-    def when(state: Any) -> bool:
-        config = state.config
-        for key, value in wanted.items():
-            got = getattr(config, key)
-            got = getattr(got, "value", got)
-            if got != value:
-                return False
-        return True
-
-    return when
+def _catalogue(game: str) -> Catalogue:
+    record = record_of(game)
+    assert record is not None, f"{game} has no conformance record"
+    return record.catalogue
 
 
 @attrs.frozen
 class Rare:
-    """A rule misread in one situation only."""
+    """A rule misread in one situation only: a game's catalogue entry, with its game."""
 
     game: str
-    base: str
-    """The slug of the kill-matrix mutant misread there."""
-    rule: str
-    situation: str
-    when: When
+    entry: RareEntry
+
+    @property
+    def base(self) -> str:
+        """The slug of the kill-matrix mutant misread there."""
+        return self.entry.mutant
+
+    @property
+    def mutant(self) -> Misreading:
+        return _catalogue(self.game).mutant(self.base)
+
+    @property
+    def rule(self) -> str:
+        return self.mutant.rule
+
+    @property
+    def situation(self) -> str:
+        return self.entry.label
 
     @property
     def label(self) -> str:
         return f"{self.game}:{self.base}@{self.situation}"
 
+    def when(self, state: Any) -> bool:
+        """Whether the misreading acts in *state* (a state of the reference's type)."""
+        return _acts(self, state.config)
 
-def _base(game: str, slug: str) -> Any:
-    from copa_ref.conformance.registry import record_of
 
-    record = record_of(game)
-    assert record is not None
-    for mutant in record.catalogue.mutants:
-        if mutant.slug == slug:
-            return mutant
-    msg = f"{game} has no mutant {slug!r}"
-    raise KeyError(msg)
+@functools.cache
+def _acts(rare: Rare, config: Any) -> bool:
+    """Whether *rare* acts under *config* (asked at every step: computed once a config)."""
+    data = GAMES[rare.game].to_json(config)
+    return isinstance(data, dict) and rare.entry.acts(data)
 
 
 @functools.cache
 def wrong_game(rare: Rare) -> Any:
     """The misread game of *rare* (built once)."""
-    return misread(GAMES[rare.game], _base(rare.game, rare.base))
+    return misread(GAMES[rare.game], rare.mutant)
 
 
 def conditional(bugs: tuple[Rare, ...]) -> Any:
@@ -139,53 +143,9 @@ class BuggyEngine(ReferenceEngine):
                 raise ProtocolError(f"bad config: {exc}") from None
 
 
-RARE: tuple[Rare, ...] = (
-    # KALA: two players only; the rare situations are combinations of its options.
-    Rare("kala", "harvest-all-to-store", "KALA-15", "harvest=mandatory,first_player=1",
-         _config(harvest="mandatory", first_player=1)),
-    Rare("kala", "bonus-above-four", "KALA-12",
-         "bonus=optional,end_check=start_of_turn,harvest=optional",
-         _config(bonus="optional", end_check="start_of_turn", harvest="optional")),
-    Rare("kala", "sower-keeps-excess", "KALA-14", "harvest=mandatory,bonus=optional,"
-         "first_player=0", _config(harvest="mandatory", bonus="optional", first_player=0)),
-    # DA CAPO
-    Rare("da_capo", "losing-bids-returned", "DACAPO-10", "players=4,tie_resolution=two_level",
-         _config(players=4, tie_resolution="two_level")),
-    Rare("da_capo", "last-step-one-too-many-to-box", "DACAPO-14",
-         "players=4,target_reached_when=line_full",
-         _config(players=4, target_reached_when="line_full")),
-    Rare("da_capo", "bids-above-reserve-listed", "DACAPO-7", "players=5,tie_break=beans_spent",
-         _config(players=5, tie_break="beans_spent")),
-    # Copas
-    Rare("copas", "clockwise", "COPAS-9", "players=5,copas_lead=broken",
-         _config(players=5, copas_lead="broken")),
-    Rare("copas", "dealer-leads", "COPAS-8", "players=3,bonus_other_ten=book",
-         _config(players=3, bonus_other_ten="book")),
-    Rare("copas", "discard-can-win", "COPAS-13", "players=5,end_when_copas_out=true",
-         _config(players=5, end_when_copas_out=True)),
-    # HOPPER
-    Rare("hopper", "no-shoot-out", "HOPPER-15", "players=4,ending=end_2,remainder=loose",
-         _config(players=4, ending="end_2", remainder="loose")),
-    Rare("hopper", "empty-cup-bounces", "HOPPER-7", "players=5,aiming=false",
-         _config(players=5, aiming=False)),
-    Rare("hopper", "replenish-one-bean", "HOPPER-10", "players=3,total_beans=50",
-         _config(players=3, total_beans=50)),
-    # RONDA
-    Rare("ronda", "mismatch-keeps-the-turn", "RONDA-6", "players=5,relift_after_match=true",
-         _config(players=5, relift_after_match=True)),
-    Rare("ronda", "stop-keeps-the-turn", "RONDA-9", "players=3,max_beans=4",
-         _config(players=3, max_beans=4)),
-    Rare("ronda", "empty-cups-never-match", "RONDA-7", "players=4,beans_per_player=9",
-         _config(players=4, beans_per_player=9)),
-    # Kopa
-    Rare("kopa", "drawn-card-kept", "KOPA-18", "players=2,false_pass=refused",
-         _config(players=2, false_pass="refused")),
-    Rare("kopa", "skipping-up", "KOPA-12", "players=5,target=30",
-         _config(players=5, target=30)),
-    Rare("kopa", "eight-on-seven-or-nine", "KOPA-13", "players=4,declined_draw=free",
-         _config(players=4, declined_draw="free")),
-)
-"""The rare-situation mutants, three a game."""
+RARE: tuple[Rare, ...] = tuple(
+    Rare(game, entry) for game in sorted(GAMES) for entry in _catalogue(game).rare)
+"""The rare-situation mutants of every game's catalogue, three a game."""
 
 
 def rare_of(game: str) -> tuple[Rare, ...]:

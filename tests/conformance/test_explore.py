@@ -28,7 +28,7 @@ from copa_ref.conformance.explore.report import merge
 from copa_ref.conformance.runner import Runner
 from copa_ref.core import canonical_json
 from copa_ref.games import GAMES
-from tests.conformance.explore_mutants import BuggyEngine, conditional, rare_of
+from tests.conformance.explore_mutants import BuggyEngine, Rare, conditional, rare_of
 
 ROOT = Path(__file__).resolve().parents[2]
 MUTANTS = ROOT / "tests" / "conformance" / "explore_mutants.py"
@@ -266,3 +266,54 @@ def test_a_case_from_a_loaded_state_is_judged_and_named() -> None:
         conditional((KALA_BUG,)), load_state=True)), corpus())
     result = buggy.run_case(case)  # the rest of this game reaches a harvest
     assert (result.status, result.step, result.broken_rule) == ("failed", 7, KALA_BUG.rule)
+
+
+def _shrunk_options(game: str, rare: Rare, data: dict[str, Any], seeds: range,
+                    tries: int) -> tuple[dict[str, Any], Any] | None:
+    """The config a difference of *rare* found under *data* shrinks to (JSON), and its
+    verdict; ``None`` when no seeded game under *data* shows the difference."""
+    import random
+    from collections import Counter
+
+    from copa_ref.conformance.explore.play import play, trace_case
+    from copa_ref.conformance.explore.shrink import shrink_trace
+
+    ref = GAMES[game]
+    engine = BuggyEngine(conditional((rare,)))
+    runner = Runner(lambda: InProcessChannel(lambda: engine), load_corpus())
+    config = ref.config_from_json(data)
+    try:
+        for seed in seeds:
+            played = play(ref, config, random.Random(seed), 200, seen=Counter())
+            case = trace_case(played, f"{game}/trace/explore-probe", "a probe")
+            result = runner.run_case(case)
+            if result.status != "failed" or result.broken_rule != rare.rule:
+                continue
+            shrunk = shrink_trace(runner.run_case, played, case, result, tries=tries,
+                                  seed=str(seed), make_id=lambda n: f"{game}/trace/min")
+            return dict(shrunk.case["config"]), shrunk.result
+    finally:
+        runner.close()
+    return None
+
+
+def test_shrinking_puts_back_every_option_the_difference_survives_without() -> None:
+    """A bug acting whenever three play HOPPER, found in a game that sets every option away
+    from its default: the minimal case keeps the three players and puts every option back
+    to its default: each tried alone, and again once the others are reset (remainder=loose
+    goes back only with the 50 beans: 48 of them in play are too few), each with games of
+    its own (no option starved by another's tries), a game under aiming on longer than the
+    same game's steps without it."""
+    from copa_ref.conformance.vocabulary import Rare as RareEntry
+
+    ref = GAMES["hopper"]
+    default = ref.to_json(ref.default_config())
+    assert isinstance(default, dict)
+    rare = Rare("hopper", RareEntry("replenish-one-bean", (("players", 3),)))
+    data = {**default, "players": 3, "total_beans": 50, "remainder": "loose",
+            "first_player": 2, "ending": "end_2", "aiming": False}
+    found = _shrunk_options("hopper", rare, data, range(6), tries=40)
+    assert found is not None, "no seeded game shows the bug"
+    config, verdict = found
+    assert (verdict.status, verdict.broken_rule) == ("failed", "HOPPER-10")
+    assert config == {**default, "players": 3}

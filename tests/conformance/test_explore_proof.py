@@ -1,7 +1,8 @@
 """Proof that ``explore`` finds what the corpus cannot: per game three rare-situation
 mutants that pass the whole corpus, each found and named right within a bounded budget, and
 two engines with two or three bugs of different rules, every bug named in one run, with
-and without ``load_state`` (``tests/conformance/explore_mutants.py``).
+and without ``load_state``. The rare mutants are each game's (``Catalogue.rare``); the
+engines acting on them are built in ``tests/conformance/explore_mutants.py``.
 
 Every exploration runs in-process against the runner, within a budget in games (never in
 time: the machine is noisy), so each run is deterministic.
@@ -17,6 +18,7 @@ import pytest
 from copa_ref.conformance.channel import InProcessChannel
 from copa_ref.conformance.corpus import Case, Filters, load_corpus, select
 from copa_ref.conformance.explore import Exploration, Explorer, Settings
+from copa_ref.conformance.explore.configs import option_values
 from copa_ref.conformance.runner import Runner
 from copa_ref.games import GAMES
 from tests.conformance.explore_mutants import MULTI, RARE, BuggyEngine, Rare, conditional
@@ -51,6 +53,39 @@ def explore(engine: Any, game: str, **changes: Any) -> Exploration:
 
         settings = attrs.evolve(settings, **changes)
     return Explorer(runner, settings, corpus()).explore()
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_each_catalogue_lists_three_rare_mutants(game: str) -> None:
+    """Each game's catalogue lists three rare-situation mutants of three rules, each a
+    mutant of its kill matrix acting under a config the game admits and the corpus never
+    plays."""
+    mine = [r for r in RARE if r.game == game]
+    assert len(mine) == 3 and len({r.rule for r in mine}) == 3, [r.label for r in mine]
+    ref = GAMES[game]
+    default = ref.to_json(ref.default_config())
+    assert isinstance(default, dict)
+    played = [c["config"] for c in select(corpus(), Filters(game=game))]
+    values = option_values(ref)
+    for rare in mine:
+        assert rare.mutant.slug == rare.base
+        wanted = {**default, **dict(rare.entry.situation)}
+        # the situation with the other options at their default, or (HOPPER's 50 beans for
+        # three players need remainder=loose) with one of them changed
+        tries = [wanted] + [{**wanted, key: value} for key, options in values.items()
+                            if key not in dict(rare.entry.situation) for value in options]
+        admitted = [c for c in tries if _admitted(ref, c)]
+        assert admitted, f"{rare.label}: no config admits the situation"
+        assert rare.when(ref.new_game(ref.config_from_json(admitted[0]))), rare.label
+        assert not any(rare.entry.acts(c) for c in played), f"{rare.label}: in the corpus"
+
+
+def _admitted(game: Any, data: dict[str, Any]) -> bool:
+    try:
+        game.new_game(game.config_from_json(data))
+    except ValueError:
+        return False
+    return True
 
 
 @pytest.mark.parametrize("rare", RARE, ids=lambda r: r.label)

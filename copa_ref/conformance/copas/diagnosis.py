@@ -179,6 +179,45 @@ def _booked_suit(d: CopasDivergence, seen: Observation, taker: int | None) -> Su
     return None
 
 
+def _extra_penalty_card(d: CopasDivergence, seen: Observation,
+                        taker: int | None) -> tuple[Card, ...]:
+    """The one card other than a copa that, counted as a penalty card with the copas (a
+    point to the seat that took it), gives exactly the engine's booking and pending seat by
+    the booking rules (COPAS-16 to COPAS-19), where the copas alone do not: the engine
+    counts that card among the penalty cards (COPAS-3), and the total it books is its
+    consequence. Every card that does, in the order of the tricks (empty when none does;
+    several when, say, one seat took them all)."""
+    players = len(d.before.scores)
+    tricks = seen.tricks
+    if len(seen.last_round) != players or any(not 0 <= t.winner < players for t in tricks):
+        return ()
+    copas = copas_taken(tricks, players)
+    config = d.config
+    if round_points(copas, taker, d.before.pending, config.all_cards, config.bonus_other_ten,
+                    config.bonus_all_cards) == (seen.last_round, seen.pending):
+        return ()
+    found: list[Card] = []
+    for trick in tricks:
+        for card in trick.cards:
+            if card.suit is Suit.COPAS:
+                continue
+            taken = list(copas)
+            taken[trick.winner] += 1
+            booked = round_points(tuple(taken), taker, d.before.pending, config.all_cards,
+                                  config.bonus_other_ten, config.bonus_all_cards)
+            if booked == (seen.last_round, seen.pending):
+                found.append(card)
+    return tuple(found)
+
+
+def _penalty_card_finding(cards: tuple[Card, ...], what: str) -> Finding:
+    which = (f"the {cards[0]}" if len(cards) == 1
+             else f"one more card (one of {' '.join(map(str, cards[:8]))}"
+                  f"{' ...' if len(cards) > 8 else ''})")
+    return Finding("COPAS-3", f"the penalty cards are the copas, and only they count; the "
+                              f"engine {what} {which} as one of them")
+
+
 def _penalty_suit_finding(suit: Suit, what: str) -> Finding:
     return Finding("COPAS-3", f"the penalty cards are the copas; the engine {what} the "
                               f"{suit.name.lower()} as if they were")
@@ -193,6 +232,10 @@ def _round_findings(d: CopasDivergence, seen: Observation) -> Iterator[Finding]:
         if suit is not None:
             yield _penalty_suit_finding(suit, "ends the round when all of them are out, "
                                               "and books")
+        card = _extra_penalty_card(d, seen, None) if reported and suit is None else ()
+        if card:
+            yield _penalty_card_finding(card, "ends the round when ten penalty cards are "
+                                              "out, and books")
         if reported:
             yield Finding("COPAS-14", f"a round is played out: the engine ends it with {left} "
                                       "cards still in the hands")
@@ -215,12 +258,16 @@ def _round_findings(d: CopasDivergence, seen: Observation) -> Iterator[Finding]:
     taker = tricks[0].winner if len(winners) == 1 and not sum(seen.hand_sizes) else None
     pending = d.before.pending
     booked, new_pending = round_points(copas, taker, pending, d.config.all_cards,
-                                       d.config.bonus_other_ten)
+                                       d.config.bonus_other_ten, d.config.bonus_all_cards)
     ten = copas.index(10) if 10 in copas else None
     if booked != seen.last_round or new_pending != seen.pending:
         suit = _booked_suit(d, seen, taker)
         if suit is not None:
             yield _penalty_suit_finding(suit, "books")
+            return
+        card = _extra_penalty_card(d, seen, taker)
+        if card:
+            yield _penalty_card_finding(card, "books")
             return
         wrong = [s for s in range(players) if booked[s] != seen.last_round[s]]
         text = (f"from the reported tricks the round books {list(booked)} and leaves "

@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from copa_ref.conformance.vocabulary import Catalogue
+import attrs
+
+from copa_ref.conformance.vocabulary import Catalogue, Rare
 from copa_ref.copas import rules as _rules
 from copa_ref.copas.state import (
     AllCards,
@@ -27,7 +29,7 @@ from copa_ref.copas.state import (
 )
 from copa_ref.core import IllegalActionError, Misreading, Outcome, Seat
 
-__all__ = ["CATALOGUE", "MISREADINGS", "MUTANTS", "PICTURED", "UNMUTATABLE", "UNNAMED"]
+__all__ = ["CATALOGUE", "MISREADINGS", "MUTANTS", "PICTURED", "RARE", "UNMUTATABLE", "UNNAMED"]
 
 
 
@@ -312,6 +314,25 @@ def _tied_burst_first_seat_loses(state: State) -> Outcome | None:
                    losers=(loser,), scores=scores, rule=result.rule)
 
 
+def _queen_of_spades_counts(tricks: tuple[Trick, ...], players: int) -> tuple[int, ...]:
+    """COPAS-3 misread: the queen of espadas is a penalty card too (one point more)."""
+    count = list(_rules.copas_taken(tricks, players))
+    for t in tricks:
+        if Card.CQe in t.cards:
+            count[t.winner] += 1
+    return tuple(count)
+
+
+def _bonus_round_keeps_dealer(state: State, hands: tuple[tuple[Card, ...], ...],
+                              tricks: tuple[Trick, ...], winner: int) -> State:
+    """COPAS-7 misread: after a bonus round the same dealer deals again."""
+    after = _rules._end_round(state, hands, tricks, winner)
+    if state.pending is None or after.phase is not Phase.DEAL:
+        return after
+    return attrs.evolve(after, dealer=state.dealer,
+                        leader=_rules.first_leader(state.dealer, len(hands)))
+
+
 MUTANTS: tuple[Misreading, ...] = (
     *MISREADINGS,
     Misreading(rule="COPAS-2", slug="plain-keeps-queen-below-jack",
@@ -331,6 +352,12 @@ MUTANTS: tuple[Misreading, ...] = (
     Misreading(rule="COPAS-7", slug="dealer-rotates-left",
                description="the next dealer is the player to the dealer's left",
                replacements={"next_dealer": _dealer_rotates_left}),
+    Misreading(rule="COPAS-3", slug="queen-of-espadas-counts",
+               description="the queen of espadas is a penalty card too, worth one point",
+               replacements={"copas_taken": _queen_of_spades_counts}),
+    Misreading(rule="COPAS-7", slug="bonus-round-keeps-dealer",
+               description="after a bonus round the same dealer deals again",
+               replacements={"_end_round": _bonus_round_keeps_dealer}),
     Misreading(rule="COPAS-10", slug="card-not-held",
                description="a seat may play a card it does not hold",
                replacements={"_play": _play_any_card}),
@@ -393,8 +420,16 @@ UNMUTATABLE: dict[str, str] = {
 }
 """Rules with no one-rule mutant, and why."""
 
-UNNAMED: dict[str, str] = {}
-"""Mutants the runner does not yet name with their own rule in every failing case, and why."""
+UNNAMED: dict[str, str] = {
+    "queen-of-espadas-counts copas/trace/all-tricks-bonus-reading":
+        "one seat takes every trick under all_cards=others_ten_and_bonus: with the queen of "
+        "espadas counted it holds 11 penalty cards, not all ten copas, so no bonus round "
+        "follows; the reports are exactly those of the reference under all_cards=others_ten "
+        "(COPAS-Q6), an explanation by another reading of COPAS-19 that replays every report, "
+        "and nothing in the case tells the two apart",
+}
+"""The failing cases of a mutant that cannot name its rule (``"<slug> <case id>"``, or a
+slug for all of a mutant's), and why."""
 
 
 # -- The rule book's misreadings ------------------------------------------------------------
@@ -429,7 +464,16 @@ PICTURED: tuple[Misreading, ...] = (
 the rules no other misreading of the catalogue covers yet."""
 
 
+RARE: tuple[Rare, ...] = (
+    Rare("clockwise", (("players", 5), ("copas_lead", "broken"))),
+    Rare("dealer-leads", (("players", 3), ("bonus_other_ten", "book"))),
+    Rare("discard-can-win", (("players", 5), ("end_when_copas_out", True))),
+)
+"""The mutants above that act only in a rare situation (a combination of player count and
+options the corpus never plays): what an exploration must find beyond the corpus."""
+
+
 CATALOGUE = Catalogue(misreadings=MISREADINGS, mutants=MUTANTS, unmutatable=UNMUTATABLE,
-                      unnamed=UNNAMED, pictured=PICTURED)
+                      unnamed=UNNAMED, rare=RARE, pictured=PICTURED)
 """The one catalogue of copas's misreadings: the explanations, the kill matrix and the rule
 book take theirs from it."""

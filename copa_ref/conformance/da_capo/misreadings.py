@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import attrs
 
-from copa_ref.conformance.vocabulary import Catalogue
+from copa_ref.conformance.vocabulary import Catalogue, Rare
 from copa_ref.core import Misreading, Outcome, Seat
 from copa_ref.da_capo import rules as _rules
 from copa_ref.da_capo.state import MAX_BID, START_BEANS, Bid, Bids, Round, State, TieResolution
 
-__all__ = ["CATALOGUE", "MISREADINGS", "MUTANTS", "PICTURED", "UNMUTATABLE", "UNNAMED"]
+__all__ = ["CATALOGUE", "MISREADINGS", "MUTANTS", "PICTURED", "RARE", "UNMUTATABLE", "UNNAMED"]
 
 
 Table = tuple[tuple[int, ...], tuple[tuple[int, ...], ...], int, int]
@@ -237,7 +237,9 @@ UNMUTATABLE: dict[str, str] = {}
 """Rules with no one-rule mutant, and why."""
 
 UNNAMED: dict[str, str] = {}
-"""Mutants the runner does not yet name with their own rule in every failing case, and why."""
+"""The failing cases of a mutant that cannot name its rule (``"<slug> <case id>"``, or a
+slug for all of a mutant's), and why (the kill-matrix test,
+``tests/conformance/test_kill_matrix.py``): none."""
 
 
 # -- The rule book's misreadings ------------------------------------------------------------
@@ -261,7 +263,17 @@ PICTURED: tuple[Misreading, ...] = (
 the rules no other misreading of the catalogue covers yet."""
 
 
+RARE: tuple[Rare, ...] = (
+    Rare("losing-bids-returned", (("players", 4), ("tie_resolution", "two_level"))),
+    Rare("last-step-one-too-many-to-box",
+         (("players", 4), ("target_reached_when", "line_full"))),
+    Rare("bids-above-reserve-listed", (("players", 5), ("tie_break", "beans_spent"))),
+)
+"""The mutants above that act only in a rare situation (a combination of player count and
+options the corpus never plays): what an exploration must find beyond the corpus."""
+
+
 CATALOGUE = Catalogue(misreadings=MISREADINGS, mutants=MUTANTS, unmutatable=UNMUTATABLE,
-                      unnamed=UNNAMED, pictured=PICTURED)
+                      unnamed=UNNAMED, rare=RARE, pictured=PICTURED)
 """The one catalogue of da_capo's misreadings: the explanations, the kill matrix and the rule
 book take theirs from it."""

@@ -21,6 +21,17 @@ difference (when no tested step exercised them).
 part's report merges with ``copa-ref conformance merge``). Everything depends only on the
 seed, the shard, the engine's answers and the budget in games: the same seed plays the same
 games and writes the same report (timings aside).
+
+What a shard shares with the other shards, and what it does not: a game's number decides
+its game and, during the sweep, its config, whatever the sharding. The steering is each
+shard's own: the moves of a game go for the rules the shard's earlier games exercised least,
+the configs after the sweep for the configs whose games (in the shard) exercised rare rules,
+and without ``load_state`` the games avoid the rules the shard has found broken. So game *i*
+of part K/N is not played as game *i* of an unsharded run (nor of another N, nor under
+``--jobs``, whose workers are finer shards), and the N parts together are not the
+unsharded exploration; each part is reproducible (the same seed, K/N and engine give the
+same games and report), and their merged report is the same for the same seed, N and
+number of workers.
 """
 
 from __future__ import annotations

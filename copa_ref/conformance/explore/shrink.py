@@ -9,7 +9,9 @@ smaller candidates and keeps a candidate only when its verdict names the same ru
 2. **the smallest config**: each option set away from its default is put back, and the
    player count lowered, wherever the difference survives: the same actions when the
    reference plays them under the smaller config, else fresh seeded games under it,
-   steered to the rule;
+   steered to the rule, one per simpler config in turn (so that the tries spent on one
+   option never starve another). Each option is tried alone, and again once the others
+   have gone back (with another option where the game refuses it alone);
 3. **a shorter game**: fresh seeded games under the final config, steered to the rule
    (a step exercising it is preferred), each cut where it first differs; the shortest that
    names the rule is kept;
@@ -107,27 +109,48 @@ def _replayed(game: Any, config: Any, actions: tuple[Any, ...]) -> Played | None
     return Played(game, config, tuple(actions), tuple(states), tags)
 
 
+def _admitted(game: Any, data: dict[str, JSON]) -> Any:
+    """The config of *data*, or ``None`` when the game refuses it."""
+    try:
+        candidate = game.config_from_json(data)
+        game.new_game(candidate)
+    except (ValueError, RuleViolation):
+        return None
+    return candidate
+
+
 def _simpler_configs(game: Any, config: Any) -> list[Any]:
-    """Configs one step simpler than *config*: one option put back to its default, or one
-    player fewer; the simplest first."""
+    """Configs one step simpler than *config*: each option set away from its default put
+    back alone (or, where the game refuses that, together with one other such option: HOPPER's
+    50 beans for three players need remainder=loose, so the two go back together), then one
+    player fewer; each config once."""
     default: dict[str, JSON] = game.to_json(game.default_config())
     given: dict[str, JSON] = game.to_json(config)
-    found: list[Any] = []
+    changed = [key for key in sorted(given)
+               if key != "players" and given[key] != default.get(key)]
+    found: list[dict[str, JSON]] = []
+    for key in changed:
+        alone = {**given, key: default[key]}
+        if _admitted(game, alone) is not None:
+            found.append(alone)
+            continue
+        found += [{**alone, other: default[other]} for other in changed if other != key]
     if "players" in given and isinstance(given["players"], int):
         for n in range(game.facts.min_players, given["players"]):
             found.append({**given, "players": n})
-    for key in sorted(given):
-        if key != "players" and given[key] != default.get(key):
-            found.append({**given, key: default[key]})
-    configs = []
+    configs: list[Any] = []
+    seen: set[str] = set()
     for data in found:
-        try:
-            candidate = game.config_from_json(data)
-            game.new_game(candidate)
-        except (ValueError, RuleViolation):
-            continue
-        configs.append(candidate)
+        text = canonical_json(data)
+        candidate = None if text in seen else _admitted(game, data)
+        seen.add(text)
+        if candidate is not None:
+            configs.append(candidate)
     return configs
+
+
+_ROUNDS = 8
+"""At most this many fresh games per simpler config (within the tries)."""
 
 
 def _size(game: Any, config: Any) -> tuple[int, int]:
@@ -181,28 +204,38 @@ def shrink_trace(judge: Judge, played: Played, case: Case, result: CaseResult, *
                 best_case, best_result = short, again
                 best = attrs.evolve(played, actions=played.actions[:at],
                                     states=played.states[:at + 1], tags=played.tags[:at])
-        # 2. the smallest config
+        # 2. the smallest config: each simpler config first with the same moves (a case
+        # run only where the reference plays them), then with fresh seeded games in rounds,
+        # one game per config a round, so that no option is left untried while another has
+        # its games; after each config taken, the simpler configs of the new one (an option
+        # that could not go back alone is tried again once the others are reset). A fresh
+        # game may be longer than the case (a smaller config can take more steps to the
+        # same situation: HOPPER without aiming has no aim decisions); a few tries stay for
+        # the shorter game and the chance outcomes.
         rng = random.Random(f"shrink/{seed}")
+        reserve = min(6, tries // 4)
         improved = True
         while improved:
             improved = False
-            for config in _simpler_configs(game, best.config):
-                if not declared(config):
-                    continue
+            candidates = [c for c in _simpler_configs(game, best.config) if declared(c)]
+            for config in candidates:
                 same = _replayed(game, config, best.actions)
                 if same is not None and try_played(same, "the same moves, a smaller config"):
                     improved = True
                     break
-                for attempt in range(2):
+            attempt = 0
+            while candidates and not improved and search.left > reserve and attempt < _ROUNDS:
+                for config in candidates:
+                    if search.left <= reserve:
+                        break
                     fresh = play(game, config, random.Random(f"{seed}/config/{attempt}/"
                                                              f"{rng.random()}"),
-                                 max(2 * len(best.actions), 20), seen=_fresh_counter(),
+                                 max(4 * len(best.actions), 40), seen=_fresh_counter(),
                                  prefer=() if rule is None else (rule,))
                     if try_played(fresh, "a seeded game under a smaller config"):
                         improved = True
                         break
-                if improved:
-                    break
+                attempt += 1
         # 3. a shorter game
         for attempt in range(4):
             if len(best.actions) <= 1:

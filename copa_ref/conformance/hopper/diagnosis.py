@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from copa_ref.conformance.vocabulary import Divergence, Finding, ViewRule
+from copa_ref.conformance.vocabulary import Divergence, Finding, ViewRule, part_of
 from copa_ref.hopper import Action, Config, Land, Phase, Shoot, State
 from copa_ref.hopper.rules import shoot_out
 from copa_ref.hopper.state import BLACK, CUP_BEANS
@@ -219,8 +219,25 @@ def diagnose(d: HopperDivergence) -> Iterator[Finding]:
                                    "seat cannot shoot")
     before = sum(d.before.hands) + sum(b for _, b in d.before.tray) + d.before.loose
     after = sum(reported.hands) + sum(b for _, b in reported.tray) + reported.loose
-    if d.step > 0 and after != before:
+    if d.step > 0 and after != before and not _more_specific(d):
         yield Finding("HOPPER-19", f"{after} beans in play reported, {before} before the step")
+
+
+def _more_specific(d: HopperDivergence) -> bool:
+    """Whether a view rule other than the conservation of HOPPER-19 decides a differing
+    part at this step (a bean landing outside lies loose, HOPPER-7; a seat that runs out
+    takes the loose beans, HOPPER-10: a rule of a part that holds beans,
+    :data:`_BEAN_PARTS`). The spec names conservation last, only when nothing more specific
+    explains the difference; the runner names those view rules after the diagnosis."""
+    parts = [part_of(p) for p in d.differing]
+    return any(view.rule != "HOPPER-19" and any(view.covers(p) for p in parts)
+               and (view.when is None or view.when(d)) for view in VIEW_RULES
+               if view.part in _BEAN_PARTS)
+
+
+_BEAN_PARTS = ("public.hands", "public.loose", "public.tray")
+"""The parts of the view that hold beans: a rule deciding one of them decides where the
+beans go, more specifically than their conservation."""
 
 
 _DEFAULT = Config()

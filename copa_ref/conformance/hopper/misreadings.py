@@ -7,12 +7,13 @@ replays them to explain a failure ("your engine plays as if …").
 
 from __future__ import annotations
 
-from copa_ref.conformance.vocabulary import Catalogue
+from copa_ref.conformance.vocabulary import Catalogue, Rare
 from copa_ref.core import InvalidStateError, Misreading, Outcome, Seat
 from copa_ref.hopper import rules
 from copa_ref.hopper.state import BLACK, Claim, Config, Ending, Phase, SeatAccuracy, State, TrayCup
 
-__all__ = ["CATALOGUE", "MISREADINGS", "MUTANTS", "PICTURED", "UNMUTATABLE", "UNNAMED", "VACUOUS"]
+__all__ = ["CATALOGUE", "MISREADINGS", "MUTANTS", "PICTURED", "RARE", "UNMUTATABLE", "UNNAMED",
+           "VACUOUS"]
 
 
 
@@ -150,6 +151,13 @@ def _empty_cup_bounces(tray: tuple[TrayCup, ...], cup: int | None, loose: int
     return rules.drop_bean(tray, cup, loose)
 
 
+def _outside_bean_lost(tray: tuple[TrayCup, ...], cup: int | None, loose: int
+                       ) -> tuple[tuple[TrayCup, ...], int, bool]:
+    if cup is None:
+        return tray, loose, False
+    return rules.drop_bean(tray, cup, loose)
+
+
 def _foursome_at_five(beans: int) -> bool:
     return beans == 4
 
@@ -208,6 +216,9 @@ MUTANTS: tuple[Misreading, ...] = (
             check_landing=_no_check),
     _mutant("HOPPER-7", "empty-cup-bounces", "a bean bounces out of an empty cup",
             drop_bean=_empty_cup_bounces),
+    _mutant("HOPPER-7", "outside-bean-lost", "a bean landing outside the cups leaves the "
+            "game instead of lying loose (back in play for a seat that runs out)",
+            drop_bean=_outside_bean_lost),
     _mutant("HOPPER-8", "foursome-at-five", "a cup is claimed by its fifth bean, not its fourth",
             is_foursome=_foursome_at_five),
     _mutant("HOPPER-11", "no-skip", "an empty-handed seat is not skipped when none are loose",
@@ -220,7 +231,8 @@ MUTANTS: tuple[Misreading, ...] = (
     _mutant("HOPPER-17", "tie-to-lowest-seat", "a tie on points goes to the lowest seat",
             outcome=_tie_to_lowest_seat),
     *(m for m in MISREADINGS if m.slug in {"counter-clockwise", "close-up-moving-last-cup",
-                                           "replenish-one-bean", "black-cup-at-four",
+                                           "replenish-one-bean", "replenish-while-holding",
+                                           "black-cup-at-four",
                                            "last-cup-bonus-added", "claimed-beans-to-box"}),
 )
 """One or more mutants per mutatable rule."""
@@ -233,8 +245,9 @@ UNMUTATABLE: dict[str, str] = {
 """Rules no one-rule mutant can misread, and why."""
 
 UNNAMED: dict[str, str] = {}
-"""Mutants the runner does not yet name with their own rule in every failing case, and why
-(the kill-matrix test, ``tests/conformance/test_kill_matrix.py``)."""
+"""The failing cases of a mutant that cannot name its rule (``"<slug> <case id>"``, or a
+slug for all of a mutant's), and why (the kill-matrix test,
+``tests/conformance/test_kill_matrix.py``): none."""
 
 VACUOUS: dict[str, str] = {}
 """Hand-made cases no mutant of their rules fails yet (the kill-matrix test)."""
@@ -247,7 +260,16 @@ PICTURED: tuple[Misreading, ...] = ()
 the rules no other misreading of the catalogue covers yet."""
 
 
+RARE: tuple[Rare, ...] = (
+    Rare("no-shoot-out", (("players", 4), ("ending", "end_2"), ("remainder", "loose"))),
+    Rare("empty-cup-bounces", (("players", 5), ("aiming", False))),
+    Rare("replenish-one-bean", (("players", 3), ("total_beans", 50))),
+)
+"""The mutants above that act only in a rare situation (a combination of player count and
+options the corpus never plays): what an exploration must find beyond the corpus."""
+
+
 CATALOGUE = Catalogue(misreadings=MISREADINGS, mutants=MUTANTS, unmutatable=UNMUTATABLE,
-                      unnamed=UNNAMED, vacuous=VACUOUS, pictured=PICTURED)
+                      unnamed=UNNAMED, rare=RARE, vacuous=VACUOUS, pictured=PICTURED)
 """The one catalogue of hopper's misreadings: the explanations, the kill matrix and the rule
 book take theirs from it."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from copa_ref.conformance.vocabulary import Divergence, Finding, ViewRule
-from copa_ref.core import canonical_json
+from copa_ref.core import JSON, canonical_json
 from copa_ref.kala import (
     GAME,
     Action,
@@ -22,7 +22,9 @@ from copa_ref.kala import (
     State,
     legal_actions,
 )
-from copa_ref.kala.paths import turns
+from copa_ref.kala.paths import PATHS, turns
+from copa_ref.kala.rules import _sow, bonus_length
+from copa_ref.kala.state import Square
 
 __all__ = ["VIEW_RULES", "diagnose", "legal_rule"]
 
@@ -138,6 +140,81 @@ VIEW_RULES: tuple[KalaView, ...] = (
 """Which rule decides which part of KALA's public view, most specific first."""
 
 
+def _path_of(listed: JSON) -> tuple[Square, ...] | None:
+    """The path of a listed sow action, as squares (``None``: not a sow path)."""
+    if not isinstance(listed, dict) or not isinstance(listed.get("path"), list):
+        return None
+    squares = []
+    for square in listed["path"]:
+        if not (isinstance(square, list) and len(square) == 2
+                and all(isinstance(x, int) for x in square)):
+            return None
+        squares.append((square[0], square[1]))
+    return tuple(squares)
+
+
+def _straight_only(state: State, shown: list[tuple[Square, ...] | None],
+                   length: int) -> Finding | None:
+    """KALA-7, the cause of a shorter bonus path: the engine lists only straight paths, of
+    the longest straight path's length, where a path with its one 90-degree turn holds
+    *length* beans (a path's length is then the symptom, not the broken rule)."""
+    if state.phase is not Phase.BONUS_SOW or not shown or None in shown:
+        return None
+    start = state.cups[state.turn]
+    lengths = {len(p) for p in shown if p is not None}
+    if len(lengths) != 1 or any(turns(p) for p in shown if p is not None):
+        return None
+    (listed,) = lengths
+    if listed >= length or listed != _straight_longest(start):
+        return None
+    return Finding("KALA-7", f"a path may turn by 90 degrees once, the bonus sowing too "
+                             f"(its own turn, KALA-Q5): with the turn a path holds all "
+                             f"{length} beans; the engine lists only straight paths, of "
+                             f"{listed} squares")
+
+
+def _straight_longest(start: Square) -> int:
+    """The most squares a straight path from *start* has."""
+    return max(n for (first, n), paths in PATHS.items()
+               if first == start and any(turns(p) == 0 for p in paths))
+
+
+def _bonus_sown_short(d: KalaDivergence, seen: State) -> Finding | None:
+    """The engine sowed the bonus at once where the reference waits for the bonus path: the
+    engine's path found by sowing each path from the cup's square no longer than the bonus
+    (the rest to the opponent) and comparing with the reported state. The only straight
+    path of the bonus's length, or the longest straight path where a turning one holds
+    every bean, breaks KALA-7 (a bonus sowing may turn once); a shorter path KALA-13."""
+    want = d.expected
+    if want.phase is not Phase.BONUS_SOW or seen.phase is Phase.BONUS_SOW:
+        return None
+    seat = want.turn
+    start, beans = want.cups[seat], want.cup_beans[seat]
+    shown = canonical_json(GAME.to_json(seen))
+    for (first, n), paths in PATHS.items():
+        if first != start or n > bonus_length(want):
+            continue
+        straight = [p for p in paths if turns(p) == 0]
+        for path in paths:
+            if n == bonus_length(want) and (turns(path) or len(straight) != 1):
+                continue  # a legal path: the engine sowed its only straight one, or none
+            try:
+                sown = _sow(want, path)
+            except (AssertionError, IndexError, KeyError, ValueError):
+                continue
+            if canonical_json(GAME.to_json(sown)) != shown:
+                continue
+            if turns(path) == 0 and n == min(beans, _straight_longest(start)):
+                return Finding("KALA-7", f"a path may turn by 90 degrees once, the bonus "
+                                         f"sowing too (its own turn, KALA-Q5): with the turn "
+                                         f"a path holds all {bonus_length(want)} beans; the "
+                                         f"engine sowed them straight along {n} squares")
+            return Finding("KALA-13", f"every bean of the bonus is sown: the path holds "
+                                      f"{bonus_length(want)} beans; the engine sowed "
+                                      f"{n} along {[list(sq) for sq in path]}")
+    return None
+
+
 def _legal_findings(d: KalaDivergence) -> Iterator[Finding]:
     """Legal paths the engine leaves out, named by what they share (KALA-7, KALA-9)."""
     state = d.expected
@@ -150,7 +227,12 @@ def _legal_findings(d: KalaDivergence) -> Iterator[Finding]:
     if not missing:
         return
     length = len(missing[0].path)
-    shown_lengths = {len(a["path"]) for a in listed if isinstance(a.get("path"), list)}
+    shown_paths = [_path_of(a) for a in listed]
+    shown_lengths = {len(p) for p in shown_paths if p is not None}
+    straight = _straight_only(state, shown_paths, length)
+    if straight is not None:
+        yield straight
+        return
     if shown_lengths and shown_lengths != {length}:
         rule = "KALA-13" if state.phase is Phase.BONUS_SOW else "KALA-4"
         yield Finding(rule, f"the sowing puts {length} beans into play, one a square: the "
@@ -172,6 +254,10 @@ def _step_findings(d: KalaDivergence, seen: State) -> Iterator[Finding]:
     before, want = d.before, d.expected
     seat, other = before.turn, 1 - before.turn
     action = d.action
+    short = _bonus_sown_short(d, seen)
+    if short is not None:
+        yield short
+        return
     if isinstance(action, Sow):
         last = action.path[-1]
         for square in action.path[1:]:
@@ -196,6 +282,13 @@ def _step_findings(d: KalaDivergence, seen: State) -> Iterator[Finding]:
                                  f"{list(want.cup_beans)} beans; the engine's public view shows "
                                  "none")
         return
+    if _excess(d) and seen.stores[other] != want.stores[other]:
+        # The beans no path holds leave the cup in the same step as a harvest may: the
+        # opponent's store tells which of the two the engine reads otherwise.
+        yield Finding("KALA-14", f"the beans of a bonus that no path holds go to the "
+                                 f"opponent's store: {want.stores[other]}; the engine has "
+                                 f"{seen.stores[other]} (bank {seen.bank})")
+        return
     harvested = want.bank != before.bank or seen.bank != before.bank
     if harvested and (seen.bank != want.bank or seen.stores[seat] != want.stores[seat]):
         yield Finding("KALA-15", f"a harvest gives one bean to the bank and the rest to the "
@@ -214,6 +307,16 @@ def _step_findings(d: KalaDivergence, seen: State) -> Iterator[Finding]:
                             f"{seen.stores[other]}"
                       + (" (the beans of a bonus no path holds go to it)"
                          if rule == "KALA-14" else ""))
+        return
+    if seen.stores[seat] != want.stores[seat] and isinstance(action, Bonus):
+        # Nothing is sown in this step: the bonus decision is what moved the beans.
+        yield Finding("KALA-12", f"a declined bonus leaves the beans in the playing cup: "
+                                 f"store {want.stores[seat]}, cup {want.cup_beans[seat]}; the "
+                                 f"engine has store {seen.stores[seat]}, cup "
+                                 f"{seen.cup_beans[seat]}"
+                      if not action.take else
+                      f"a bonus taken sows the playing cup's beans: store "
+                      f"{want.stores[seat]}; the engine has {seen.stores[seat]}")
         return
     if seen.stores[seat] != want.stores[seat]:
         yield Finding("KALA-4", f"a regular sowing takes 4 beans from the store: "

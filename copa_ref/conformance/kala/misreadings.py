@@ -8,15 +8,26 @@ to ``specs/kala.md``.
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
-from copa_ref.conformance.vocabulary import Catalogue
-from copa_ref.core import Misreading
+from copa_ref.conformance.vocabulary import Catalogue, Rare
+from copa_ref.core import IllegalActionError, Misreading
 from copa_ref.kala import rules as _rules
-from copa_ref.kala.paths import DIRECTIONS, MAX_PATH, NEIGHBOURS, SQUARES, on_board
+from copa_ref.kala.paths import (
+    DIRECTIONS,
+    MAX_PATH,
+    NEIGHBOURS,
+    PATH_SETS,
+    SQUARES,
+    on_board,
+    path_error,
+    turns,
+)
 from copa_ref.kala.state import BOARD, PLAYERS, Config, Phase, Place, Sow, Square, State
 
-__all__ = ["CATALOGUE", "MISREADINGS", "MUTANTS", "PICTURED", "UNMUTATABLE", "UNNAMED"]
+__all__ = ["CATALOGUE", "MISREADINGS", "MUTANTS", "PICTURED", "RARE", "UNMUTATABLE", "UNNAMED"]
 
 
 Field = tuple[int, ...]
@@ -192,6 +203,71 @@ def _cup_moves_before_harvest(state: State) -> State:
     return after
 
 
+def _declined_bonus_to_store(state: State, cups: tuple[Square, Square] | None = None) -> State:
+    """KALA-12 misread: a declined bonus empties the playing cup into the mover's store."""
+    if state.phase is Phase.BONUS:
+        seat = state.turn
+        held = state.cup_beans[seat]
+        stores = (state.stores[0] + held, state.stores[1]) if seat == 0 else (
+            state.stores[0], state.stores[1] + held)
+        cup_beans = (0, state.cup_beans[1]) if seat == 0 else (state.cup_beans[0], 0)
+        state = attrs.evolve(state, stores=stores, cup_beans=cup_beans)
+    return _rules._end_turn(state, cups)
+
+
+def _sixth_bean_to_bank(state: State, path: Path) -> State:
+    """KALA-14 misread: the beans no bonus path holds go to the bank, not the opponent."""
+    seat = state.turn
+    excess = state.cup_beans[seat] - len(path)
+    if state.phase is Phase.BONUS_SOW and excess > 0:
+        cup_beans = (len(path), state.cup_beans[1]) if seat == 0 else (
+            state.cup_beans[0], len(path))
+        state = attrs.evolve(state, cup_beans=cup_beans, bank=state.bank + excess)
+    return _rules._sow(state, path)
+
+
+def _straight_longest() -> dict[Square, int]:
+    tables = path_tables(max_turns=0)["PATH_SETS"]
+    assert isinstance(tables, dict)
+    return {start: max(n for n in range(1, MAX_PATH + 1) if tables[(start, n)])
+            for start in SQUARES}
+
+
+_STRAIGHT_LONGEST = _straight_longest()
+
+
+class _BonusLength(int):
+    """A bonus sowing's length: the tables below give it straight paths only."""
+
+
+def _straight_bonus_length(state: State) -> int:
+    seat = state.turn
+    return _BonusLength(min(state.cup_beans[seat], _STRAIGHT_LONGEST[state.cups[seat]]))
+
+
+class _StraightBonus(dict):  # type: ignore[type-arg]
+    """A path table whose entries for a bonus length (:class:`_BonusLength`, the last part
+    of the key) hold the straight paths only."""
+
+    def __init__(self, table: dict[Any, Any]) -> None:
+        super().__init__(table)
+        self.straight = {key: type(paths)(p for p in paths
+                                          if turns(p if isinstance(p, tuple) else p.path) == 0)
+                         for key, paths in table.items()}
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key[-1], _BonusLength):
+            return self.straight[key]
+        return super().__getitem__(key)
+
+
+def _refuse_turning_bonus(state: State, start: Square, path: Path, length: int) -> None:
+    if path_error(start, path, length) is None:  # a legal path by the reference: it turns
+        raise IllegalActionError("KALA-7", f"the bonus sowing goes straight; path turns "
+                                           f"{turns(path)} times")
+    _rules._refuse_path(state, start, path, length)
+
+
 MUTANTS: tuple[Misreading, ...] = (
     *MISREADINGS,
     Misreading(rule="KALA-1", slug="stores-of-14",
@@ -227,6 +303,24 @@ MUTANTS: tuple[Misreading, ...] = (
     Misreading(rule="KALA-17", slug="end-below-three",
                description="a player with 3 beans may still sow; the game ends below 3",
                replacements={"too_few": _end_below_three}),
+    Misreading(rule="KALA-7", slug="never-turns",
+               description="a path never turns: straight only, and the longest path (for "
+               "the bonus) the longest straight one",
+               replacements={**path_tables(max_turns=0),
+                             "longest_path": _STRAIGHT_LONGEST.__getitem__}),
+    Misreading(rule="KALA-7", slug="bonus-goes-straight",
+               description="the bonus sowing has no 90-degree turn of its own: it goes "
+               "straight, as far as a straight path holds its beans (the rest to the opponent)",
+               replacements={"bonus_length": _straight_bonus_length,
+                             "PATH_SETS": _StraightBonus(PATH_SETS),
+                             "_SOWS": _StraightBonus(_rules._SOWS),
+                             "_refuse_path": _refuse_turning_bonus}),
+    Misreading(rule="KALA-12", slug="declined-bonus-to-store",
+               description="a declined bonus (bonus=optional) empties the playing cup into "
+               "the mover's store", replacements={"_end_turn": _declined_bonus_to_store}),
+    Misreading(rule="KALA-14", slug="sixth-bean-to-bank",
+               description="the beans no bonus path holds go to the bank box",
+               replacements={"_sow": _sixth_bean_to_bank}),
     Misreading(rule="KALA-16", slug="cup-moves-before-harvest",
                description="the playing cup moves onto the harvest cup before the harvest is "
                "decided", replacements={"_after_sowing": _cup_moves_before_harvest}),
@@ -245,9 +339,10 @@ UNMUTATABLE: dict[str, str] = {
 }
 """Rules with no one-rule mutant, and why."""
 
-UNNAMED: dict[str, str] = {
-}
-"""Mutants the runner does not yet name with their own rule in every failing case, and why."""
+UNNAMED: dict[str, str] = {}
+"""The failing cases of a mutant that cannot name its rule (``"<slug> <case id>"``, or a
+slug for all of a mutant's), and why (the kill-matrix test,
+``tests/conformance/test_kill_matrix.py``): none."""
 
 
 # -- The rule book's misreadings ------------------------------------------------------------
@@ -278,7 +373,18 @@ PICTURED: tuple[Misreading, ...] = (
 the rules no other misreading of the catalogue covers yet."""
 
 
+RARE: tuple[Rare, ...] = (
+    Rare("harvest-all-to-store", (("harvest", "mandatory"), ("first_player", 1))),
+    Rare("bonus-above-four",
+         (("bonus", "optional"), ("end_check", "start_of_turn"), ("harvest", "optional"))),
+    Rare("sower-keeps-excess",
+         (("harvest", "mandatory"), ("bonus", "optional"), ("first_player", 0))),
+)
+"""The mutants above that act only in a rare situation (a combination of player count and
+options the corpus never plays): what an exploration must find beyond the corpus."""
+
+
 CATALOGUE = Catalogue(misreadings=MISREADINGS, mutants=MUTANTS, unmutatable=UNMUTATABLE,
-                      unnamed=UNNAMED, pictured=PICTURED)
+                      unnamed=UNNAMED, rare=RARE, pictured=PICTURED)
 """The one catalogue of kala's misreadings: the explanations, the kill matrix and the rule
 book take theirs from it."""

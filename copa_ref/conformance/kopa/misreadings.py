@@ -8,12 +8,13 @@ example's own habits (KOPA-Q7).
 
 from __future__ import annotations
 
-from copa_ref.conformance.vocabulary import Catalogue
+from copa_ref.conformance.vocabulary import Catalogue, Rare
 from copa_ref.core.misreading import Misreading
 from copa_ref.kopa import rules
 from copa_ref.kopa.state import Card
 
-__all__ = ["CATALOGUE", "MISREADINGS", "MUTANTS", "PICTURED", "UNMUTATABLE", "UNNAMED", "VACUOUS"]
+__all__ = ["CATALOGUE", "MISREADINGS", "MUTANTS", "PICTURED", "RARE", "UNMUTATABLE", "UNNAMED",
+           "VACUOUS"]
 
 
 
@@ -211,8 +212,9 @@ UNMUTATABLE: dict[str, str] = {}
 
 
 UNNAMED: dict[str, str] = {}
-"""Mutants the runner does not name with their own rule in every failing case, and why
-(the kill-matrix test, ``tests/conformance/test_kill_matrix.py``)."""
+"""The failing cases of a mutant that cannot name its rule (``"<slug> <case id>"``, or a
+slug for all of a mutant's), and why (the kill-matrix test,
+``tests/conformance/test_kill_matrix.py``): none."""
 
 VACUOUS: dict[str, str] = {}
 """Hand-made cases no mutant of their rules fails (the kill-matrix test): none."""
@@ -233,7 +235,16 @@ PICTURED: tuple[Misreading, ...] = (
 the rules no other misreading of the catalogue covers yet."""
 
 
+RARE: tuple[Rare, ...] = (
+    Rare("drawn-card-kept", (("players", 2), ("false_pass", "refused"))),
+    Rare("skipping-up", (("players", 5), ("target", 30))),
+    Rare("eight-on-seven-or-nine", (("players", 4), ("declined_draw", "free"))),
+)
+"""The mutants above that act only in a rare situation (a combination of player count and
+options the corpus never plays): what an exploration must find beyond the corpus."""
+
+
 CATALOGUE = Catalogue(misreadings=MISREADINGS, mutants=MUTANTS, unmutatable=UNMUTATABLE,
-                      unnamed=UNNAMED, vacuous=VACUOUS, pictured=PICTURED)
+                      unnamed=UNNAMED, rare=RARE, vacuous=VACUOUS, pictured=PICTURED)
 """The one catalogue of kopa's misreadings: the explanations, the kill matrix and the rule
 book take theirs from it."""

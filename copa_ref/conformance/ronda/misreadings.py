@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import attrs
 
-from copa_ref.conformance.vocabulary import Catalogue
+from copa_ref.conformance.vocabulary import Catalogue, Rare
 from copa_ref.core import Misreading
 from copa_ref.ronda import rules as _rules
 from copa_ref.ronda.state import (
@@ -25,7 +25,7 @@ from copa_ref.ronda.state import (
     Stop,
 )
 
-__all__ = ["CATALOGUE", "MISREADINGS", "MUTANTS", "PICTURED", "UNMUTATABLE", "UNNAMED"]
+__all__ = ["CATALOGUE", "MISREADINGS", "MUTANTS", "PICTURED", "RARE", "UNMUTATABLE", "UNNAMED"]
 
 
 
@@ -237,10 +237,10 @@ UNMUTATABLE: dict[str, str] = {}
 """Every RONDA rule has a mutant."""
 
 
-UNNAMED: dict[str, str] = {
-}
-"""Mutants the runner does not yet name with their own rule in every failing case, and why
-(the kill-matrix test, ``tests/conformance/test_kill_matrix.py``)."""
+UNNAMED: dict[str, str] = {}
+"""The failing cases of a mutant that cannot name its rule (``"<slug> <case id>"``, or a
+slug for all of a mutant's), and why (the kill-matrix test,
+``tests/conformance/test_kill_matrix.py``): none."""
 
 
 # -- The rule book's misreadings ------------------------------------------------------------
@@ -250,7 +250,16 @@ PICTURED: tuple[Misreading, ...] = ()
 the rules no other misreading of the catalogue covers yet."""
 
 
+RARE: tuple[Rare, ...] = (
+    Rare("mismatch-keeps-the-turn", (("players", 5), ("relift_after_match", True))),
+    Rare("stop-keeps-the-turn", (("players", 3), ("max_beans", 4))),
+    Rare("empty-cups-never-match", (("players", 4), ("beans_per_player", 9))),
+)
+"""The mutants above that act only in a rare situation (a combination of player count and
+options the corpus never plays): what an exploration must find beyond the corpus."""
+
+
 CATALOGUE = Catalogue(misreadings=MISREADINGS, mutants=MUTANTS, unmutatable=UNMUTATABLE,
-                      unnamed=UNNAMED, pictured=PICTURED)
+                      unnamed=UNNAMED, rare=RARE, pictured=PICTURED)
 """The one catalogue of ronda's misreadings: the explanations, the kill matrix and the rule
 book take theirs from it."""
