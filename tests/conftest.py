@@ -46,6 +46,8 @@ _TREE_GROUP = ("tests/docs/", "tests/test_tooling.py", "tests/test_wheel.py",
                "tests/test_sdist.py")
 
 
+# tryfirst: pytest-xdist reads the group marks in its own hook of the same name.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Put the tests that build from the source tree into one xdist group."""
     for item in items:

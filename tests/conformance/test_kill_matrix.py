@@ -48,6 +48,10 @@ def catalogue_of(game: str) -> Catalogue:
     return record.catalogue
 
 
+# The matrix is computed once a process (``matrix``): under pytest-xdist every test of this
+# module runs on one worker, so it is computed once a run.
+pytestmark = pytest.mark.xdist_group("kill-matrix")
+
 MATRIX_GAMES = tuple(sorted(
     game for game in GAMES
     if game in os.environ.get("KILL_MATRIX_GAMES", game).split(",")))
