@@ -34,7 +34,7 @@ from copa_ref.core import (
     ToMove,
 )
 from copa_ref.core.codec import MAX_INT, excerpt
-from copa_ref.core.entry import StateChecks, check_rng, rule
+from copa_ref.core.entry import CHECKED, StateChecks, check_rng, rule
 from copa_ref.core.fields import check_instance, check_int, check_position
 from copa_ref.core.misreading import seam
 from copa_ref.hopper.state import (
@@ -597,7 +597,7 @@ def _check_state(state: object, seat: object = None) -> None:
     :raises MalformedInputError: otherwise.
     :raises InvalidStateError: naming the rule a config breaks (see :func:`check_config`).
     """
-    if type(state) is not State or state._checked is None:
+    if type(state) is not State or getattr(state, CHECKED, None) is None:
         _ENTRY.enter(state)
     if seat is not None:
         check_position(state, State, "a HOPPER state", seat, _seats)
