@@ -779,6 +779,9 @@ def _weights(model: ShotModel, seat: int, cups: int, aimed: bool) -> tuple[int, 
     return denominator, outside, aim, other
 
 
+_LANDINGS = {cup: Land(cup) for cup in (None, *range(BLACK + 1))}
+"""The landings outside and in each of the 17 cups, prebuilt (a cup of another name, in a
+state set up by hand, gets a new one)."""
 
 
 def sample_chance(state: State, rng: random.Random) -> Land:
@@ -799,17 +802,17 @@ def sample_chance(state: State, rng: random.Random) -> Land:
                                             len(state.tray), aim is not None)
     draw = rng.randrange(total)
     if draw < outside:
-        return Land(None)
+        return _LANDINGS[None]
     draw -= outside
     if aim is not None:
         if draw < aimed:
-            return Land(aim)
+            return _LANDINGS.get(aim) or Land(aim)
         draw -= aimed
     index = draw // other
     for cup, _ in state.tray:
         if cup != aim:
             if index == 0:
-                return Land(cup)
+                return _LANDINGS.get(cup) or Land(cup)
             index -= 1
     msg = "the shot model's weights do not add up"  # pragma: no cover - sums to 1
     raise AssertionError(msg)
