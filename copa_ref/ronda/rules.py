@@ -491,8 +491,20 @@ def _apply(state: State, action: Action) -> State:
     kind = type(action)
     if kind is Arrange:
         return _apply_arrange(state, action)  # type: ignore[arg-type]
-    _check_turn(state, action.seat)  # type: ignore[union-attr]
+    seat = action.seat  # type: ignore[union-attr]
     phase = state.phase
+    # RONDA-13: nothing is played once a player has won.
+    if phase is _OVER:
+        msg = f"the game is over; seat {state.turn} has won"
+        raise IllegalActionError("RONDA-13", msg)
+    # RONDA-3: the cups are arranged first.
+    if phase is _SET_UP:
+        msg = "the cups must be arranged first"
+        raise IllegalActionError("RONDA-3", msg)
+    # RONDA-4: only the player to move acts.
+    if seat != state.turn:
+        msg = f"seat {seat} acted, but it is seat {state.turn}'s turn"
+        raise IllegalActionError("RONDA-4", msg)
     if kind is Lift:
         if phase is not _LIFT:
             raise _wrong_kind(state, "lift")
@@ -576,22 +588,6 @@ def _check_action(action: object) -> None:
     check_int(checked.seat, "seat")
     if isinstance(checked, Lift | Add | Keep):
         check_int(checked.cup, "cup")
-
-
-def _check_turn(state: State, seat: int) -> None:
-    phase = state.phase
-    # RONDA-13: nothing is played once a player has won.
-    if phase is _OVER:
-        msg = f"the game is over; seat {state.turn} has won"
-        raise IllegalActionError("RONDA-13", msg)
-    # RONDA-3: the cups are arranged first.
-    if phase is _SET_UP:
-        msg = "the cups must be arranged first"
-        raise IllegalActionError("RONDA-3", msg)
-    # RONDA-4: only the player to move acts.
-    if seat != state.turn:
-        msg = f"seat {seat} acted, but it is seat {state.turn}'s turn"
-        raise IllegalActionError("RONDA-4", msg)
 
 
 def _wrong_kind(state: State, what: str) -> IllegalActionError:
