@@ -124,12 +124,12 @@ bound on integers (the probabilities of the landings, built from them, then stay
 enough to encode)."""
 
 _SEATS = tuple(ToMove.seat(s) for s in range(MAX_PLAYERS))
+_first = operator.itemgetter(0)
 
 # The phases and endings as module constants: the rules of play test them at every action,
 # and an Enum member read from its class costs several times a global in CPython 3.11.
 _AIM, _LAND, _OVER = Phase.AIM, Phase.LAND, Phase.OVER
 _END_1, _END_2 = Ending.END_1, Ending.END_2
-_first = operator.itemgetter(0)
 
 
 # --------------------------------------------------------------------------------------
