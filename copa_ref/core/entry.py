@@ -10,8 +10,9 @@ them checked. Values the rules produced themselves never pay again:
   of every public entry point: the exact class, then, the first time this *object* is
   seen, the game's whole :attr:`~copa_ref.core.game.Game.check_state` (shape, then every
   rule). A state that passes is marked as checked in a memo slot of the frozen value
-  (:func:`memo_slot`: not a field, invisible to ``==``, ``hash``, ``repr``, the codec,
-  ``attrs.evolve``, ``copy`` and ``pickle``), so the next entry costs one attribute read.
+  (:func:`memo_slot`, or the plain slot of :class:`CheckedSlot`: not a field, invisible to
+  ``==``, ``hash``, ``repr``, the codec, ``attrs.evolve``, ``copy`` and ``pickle``), so
+  the next entry costs one attribute read.
   A state the rules built (``new_game``, the public ``apply``) is marked as it leaves them:
   it is valid by construction (the step invariants and the property tests hold the rules
   to that). ``attrs.evolve(state, cups=None)`` is a new, unmarked object: it is checked
