@@ -10,8 +10,9 @@ them checked. Values the rules produced themselves never pay again:
   of every public entry point: the exact class, then, the first time this *object* is
   seen, the game's whole :attr:`~copa_ref.core.game.Game.check_state` (shape, then every
   rule). A state that passes is marked as checked in a memo slot of the frozen value
-  (:func:`memo_slot`: not a field, invisible to ``==``, ``hash``, ``repr``, the codec,
-  ``attrs.evolve``, ``copy`` and ``pickle``), so the next entry costs one attribute read.
+  (:func:`memo_slot`, or the plain slot of :class:`CheckedSlot`: not a field, invisible to
+  ``==``, ``hash``, ``repr``, the codec, ``attrs.evolve``, ``copy`` and ``pickle``), so
+  the next entry costs one attribute read.
   A state the rules built (``new_game``, the public ``apply``) is marked as it leaves them:
   it is valid by construction (the step invariants and the property tests hold the rules
   to that). ``attrs.evolve(state, cups=None)`` is a new, unmarked object: it is checked
@@ -53,6 +54,7 @@ from copa_ref.core.errors import InvalidStateError, MalformedInputError, RuleVio
 
 __all__ = [
     "CHECKED",
+    "CheckedSlot",
     "RuleCheck",
     "StateChecks",
     "check_rng",
@@ -84,6 +86,20 @@ def memo_slot() -> functools.cached_property[Any]:
     see it, so a memo never changes what a value is, only how fast its facts are read.
     """
     return functools.cached_property(_unknown)
+
+
+class CheckedSlot:
+    """A base class for a frozen attrs state class: the :data:`CHECKED` memo as a plain slot.
+
+    The same memo as ``_checked = memo_slot()`` in the class body, invisible in the same
+    ways (no attrs field), but without the ``__getattr__`` that attrs gives a slotted class
+    with a cached property: with one, every attribute read of the class's values takes
+    CPython's slow path (about four times a slot read in CPython 3.11). An empty slot raises
+    ``AttributeError`` where a memo slot reads ``None``: read it as
+    ``getattr(state, CHECKED, None)``, as :meth:`StateChecks.enter` does.
+    """
+
+    __slots__ = (CHECKED,)
 
 
 def remember(value: S, name: str, fact: object) -> S:
@@ -186,7 +202,7 @@ class StateChecks(Generic[S]):
         if type(state) is not self.cls:
             msg = f"expected {self.what}, got {excerpt(state)}"
             raise MalformedInputError(msg)
-        if getattr(state, CHECKED) is None:
+        if getattr(state, CHECKED, None) is None:
             self.check(state)
             object.__setattr__(state, CHECKED, True)
 

@@ -34,7 +34,7 @@ from copa_ref.core import (
     ToMove,
 )
 from copa_ref.core.codec import MAX_INT, excerpt
-from copa_ref.core.entry import StateChecks, check_rng, rule
+from copa_ref.core.entry import CHECKED, StateChecks, check_rng, rule
 from copa_ref.core.fields import check_instance, check_int, check_position
 from copa_ref.core.misreading import seam
 from copa_ref.hopper.state import (
@@ -125,6 +125,11 @@ enough to encode)."""
 
 _SEATS = tuple(ToMove.seat(s) for s in range(MAX_PLAYERS))
 _first = operator.itemgetter(0)
+
+# The phases and endings as module constants: the rules of play test them at every action,
+# and an Enum member read from its class costs several times a global in CPython 3.11.
+_AIM, _LAND, _OVER = Phase.AIM, Phase.LAND, Phase.OVER
+_END_1, _END_2 = Ending.END_1, Ending.END_2
 
 
 # --------------------------------------------------------------------------------------
@@ -274,7 +279,7 @@ def new_game(config: Config | None = None) -> State:
 
 def shoot_out(state: State) -> bool:
     """HOPPER-15: under End 2, from the moment the black cup has joined, everybody shoots."""
-    return state.config.ending is Ending.END_2 and len(state.tray) + len(
+    return state.config.ending is _END_2 and len(state.tray) + len(
         state.claims) > NEUTRAL_CUPS
 
 
@@ -306,7 +311,7 @@ def next_turn(hands: tuple[int, ...], loose: int, seat: int) -> int:
 def shooters(state: State) -> tuple[int, ...]:
     """The seats that may shoot at an aim node: the seat whose turn it is, or in the
     shoot-out every seat that may shoot (HOPPER-4, HOPPER-15)."""
-    if state.phase is not Phase.AIM:
+    if state.phase is not _AIM:
         return ()
     if state.turn is not None:
         return (state.turn,)
@@ -357,9 +362,9 @@ def to_move(state: State) -> ToMove:
 def _to_move(state: State) -> ToMove:
     """:func:`to_move` without the entry check (:attr:`~copa_ref.core.game.Game.trusted`)."""
     phase = state.phase
-    if phase is Phase.LAND:
+    if phase is _LAND:
         return CHANCE
-    if phase is Phase.OVER:
+    if phase is _OVER:
         return NOBODY
     if state.turn is not None:
         return _SEATS[state.turn]
@@ -384,7 +389,7 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
 
 def _legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
     """:func:`legal_actions` without the entry check (:attr:`~copa_ref.core.game.Game.trusted`)."""
-    if state.phase is not Phase.AIM:
+    if state.phase is not _AIM:
         return ()
     seats = shooters(state)
     if seat is not None:
@@ -410,7 +415,7 @@ def action_space(config: Config) -> tuple[Action, ...]:
     seats = tuple(range(config.players))
     if not config.aiming:
         return _shots(seats, (None,))
-    cups = NEUTRAL_CUPS + (1 if config.ending is Ending.END_2 else 0)
+    cups = NEUTRAL_CUPS + (1 if config.ending is _END_2 else 0)
     return _shots(seats, tuple(range(cups)))
 
 
@@ -476,7 +481,7 @@ def black_joins(config: Config, tray: tuple[TrayCup, ...], claims: tuple[Claim, 
                 ) -> tuple[TrayCup, ...]:
     """HOPPER-14: under End 2, when a claim leaves 3 cups in the tray, the black cup joins
     them, empty, at the end of the tray; under End 1 never."""
-    if (config.ending is Ending.END_2 and len(tray) == BLACK_JOINS_AT
+    if (config.ending is _END_2 and len(tray) == BLACK_JOINS_AT
             and len(tray) + len(claims) == NEUTRAL_CUPS):
         return (*tray, (BLACK, 0))
     return tray
@@ -495,7 +500,7 @@ def winner_end_1(claims: tuple[Claim, ...]) -> int | None:
 def game_over(state: State) -> bool:
     """HOPPER-12, HOPPER-13: End 1 is over once a seat has 4 cups; End 2 once the tray is
     empty."""
-    if state.config.ending is Ending.END_1:
+    if state.config.ending is _END_1:
         return winner_end_1(state.claims) is not None
     return not state.tray
 
@@ -506,12 +511,12 @@ def _start_shot(state: State, seat: int, aim: int | None) -> State:
     hand, loose = replenish(hands[seat], state.loose)
     if hand != hands[seat]:
         hands = (*hands[:seat], hand, *hands[seat + 1:])
-    return attrs.evolve(state, hands=hands, loose=loose, phase=Phase.LAND, turn=seat, aim=aim)
+    return State(state.config, hands, state.tray, loose, state.claims, _LAND, seat, aim)
 
 
 def _settle(state: State) -> State:
     """P-3: an aim node with a single option is no decision; its shot starts by itself."""
-    if state.phase is Phase.AIM:
+    if state.phase is _AIM:
         seats = (state.turn,) if state.turn is not None else shooters(state)
         if len(seats) == 1 and not aim_chosen(state):
             return _start_shot(state, seats[0], aim_targets(state)[0])
@@ -530,21 +535,21 @@ def _land(state: State, cup: int | None) -> State:
     cup leaves the tray (HOPPER-9) and the black cup may join (HOPPER-14); then the end
     (HOPPER-12, HOPPER-13), or the next shot (HOPPER-4, HOPPER-11, HOPPER-15)."""
     seat = _shooter(state)
+    config = state.config
     hands = state.hands
     hands = (*hands[:seat], hands[seat] - 1, *hands[seat + 1:])
     tray, loose, claimed = drop_bean(state.tray, cup, state.loose)
     claims = state.claims
     if claimed and cup is not None:
         claims = (*claims, (seat, cup))
-        tray = black_joins(state.config, close_up(tray, cup), claims)
+        tray = black_joins(config, close_up(tray, cup), claims)
     # One state for the next shot in turn play; the end, the shoot-out and a shot that
     # starts by itself (P-3) change it once more.
-    after = attrs.evolve(state, hands=hands, tray=tray, loose=loose, claims=claims,
-                         phase=Phase.AIM, turn=next_turn(hands, loose, seat), aim=None)
+    after = State(config, hands, tray, loose, claims, _AIM, next_turn(hands, loose, seat))
     if claimed and game_over(after):
-        return attrs.evolve(after, phase=Phase.OVER, turn=None)
+        return State(config, hands, tray, loose, claims, _OVER, None)
     if shoot_out(after):
-        after = attrs.evolve(after, turn=None)
+        after = State(config, hands, tray, loose, claims, _AIM, None)
     return _settle(after)
 
 
@@ -553,7 +558,7 @@ def _land(state: State, cup: int | None) -> State:
 
 
 def _end_rule(state: State) -> str:
-    return "HOPPER-12" if state.config.ending is Ending.END_1 else "HOPPER-13"
+    return "HOPPER-12" if state.config.ending is _END_1 else "HOPPER-13"
 
 
 def apply(state: State, action: Action) -> State:
@@ -592,7 +597,7 @@ def _check_state(state: object, seat: object = None) -> None:
     :raises MalformedInputError: otherwise.
     :raises InvalidStateError: naming the rule a config breaks (see :func:`check_config`).
     """
-    if type(state) is not State or state._checked is None:
+    if type(state) is not State or getattr(state, CHECKED, None) is None:
         _ENTRY.enter(state)
     if seat is not None:
         check_position(state, State, "a HOPPER state", seat, _seats)
@@ -618,11 +623,19 @@ def _check_action(action: object) -> None:
 
 
 def _refuse_ended(state: State) -> None:
-    if state.phase is Phase.OVER:
+    if state.phase is _OVER:
         result = outcome(state)
         winners = [] if result is None else list(result.winners)
         msg = f"the game is over; won by seat(s) {winners}"
         raise IllegalActionError(_end_rule(state), msg)
+
+
+def _in_tray(tray: tuple[TrayCup, ...], cup: int) -> bool:
+    """Whether the cup named *cup* is in *tray* (HOPPER-5, HOPPER-6)."""
+    for name, _ in tray:  # noqa: SIM110 - a loop is faster than any() over a generator
+        if name == cup:
+            return True
+    return False
 
 
 def check_phase(state: State, action: Action) -> None:
@@ -630,10 +643,10 @@ def check_phase(state: State, action: Action) -> None:
 
     :raises IllegalActionError: HOPPER-5.
     """
-    if type(action) is Shoot and state.phase is Phase.LAND:
+    if type(action) is Shoot and state.phase is _LAND:
         msg = f"seat {state.turn}'s bean is in the air; it lands before the next shot"
         raise IllegalActionError("HOPPER-5", msg)
-    if type(action) is Land and state.phase is not Phase.LAND:
+    if type(action) is Land and state.phase is not _LAND:
         msg = "no bean is in the air: a shot comes first"
         raise IllegalActionError("HOPPER-5", msg)
 
@@ -675,7 +688,7 @@ def check_aim(state: State, aim: int | None) -> None:
     elif aim is None:
         msg = "a shot is aimed at a cup in the tray; no aim given"
         raise IllegalActionError("HOPPER-5", msg)
-    elif aim not in dict(state.tray):
+    elif not _in_tray(state.tray, aim):
         msg = f"cup {aim} is not in the tray {[c for c, _ in state.tray]}"
         raise IllegalActionError("HOPPER-5", msg)
 
@@ -685,7 +698,7 @@ def check_landing(state: State, cup: int | None) -> None:
 
     :raises IllegalActionError: HOPPER-6.
     """
-    if cup is not None and cup not in dict(state.tray):
+    if cup is not None and not _in_tray(state.tray, cup):
         msg = f"cup {cup} is not in the tray {[c for c, _ in state.tray]}"
         raise IllegalActionError("HOPPER-6", msg)
 
@@ -740,7 +753,7 @@ def chance_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
     :raises MalformedInputError: for a value that is not a HOPPER state.
     """
     _check_state(state)
-    if state.phase is not Phase.LAND:
+    if state.phase is not _LAND:
         return ()
     seat = _shooter(state)
     aim = state.aim
@@ -766,6 +779,9 @@ def _weights(model: ShotModel, seat: int, cups: int, aimed: bool) -> tuple[int, 
     return denominator, outside, aim, other
 
 
+_LANDINGS = {cup: Land(cup) for cup in (None, *range(BLACK + 1))}
+"""The landings outside and in each of the 17 cups, prebuilt (a cup of another name, in a
+state set up by hand, gets a new one)."""
 
 
 def sample_chance(state: State, rng: random.Random) -> Land:
@@ -778,7 +794,7 @@ def sample_chance(state: State, rng: random.Random) -> Land:
     _check_state(state)
     check_rng(rng)
     _refuse_ended(state)
-    if state.phase is not Phase.LAND or state.turn is None:
+    if state.phase is not _LAND or state.turn is None:
         msg = "no bean is in the air: a shot comes first"
         raise IllegalActionError("HOPPER-5", msg)
     aim = state.aim
@@ -786,17 +802,17 @@ def sample_chance(state: State, rng: random.Random) -> Land:
                                             len(state.tray), aim is not None)
     draw = rng.randrange(total)
     if draw < outside:
-        return Land(None)
+        return _LANDINGS[None]
     draw -= outside
     if aim is not None:
         if draw < aimed:
-            return Land(aim)
+            return _LANDINGS.get(aim) or Land(aim)
         draw -= aimed
     index = draw // other
     for cup, _ in state.tray:
         if cup != aim:
             if index == 0:
-                return Land(cup)
+                return _LANDINGS.get(cup) or Land(cup)
             index -= 1
     msg = "the shot model's weights do not add up"  # pragma: no cover - sums to 1
     raise AssertionError(msg)

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import attrs
 
-from copa_ref.core.entry import memo_slot
+from copa_ref.core.entry import CheckedSlot
 
 __all__ = [
     "BLACK",
@@ -126,12 +126,12 @@ class Config:
 
 
 @attrs.frozen
-class State:
-    """A HOPPER position. Everything in it is public (HOPPER-18)."""
+class State(CheckedSlot):
+    """A HOPPER position. Everything in it is public (HOPPER-18).
 
-    _checked = memo_slot()
-    """Whether the rules checked this state where it entered, or built it (a memo slot of
-    :mod:`copa_ref.core.entry`: no field, never compared, encoded or copied)."""
+    Whether the rules checked it where it entered, or built it, is kept in the slot of
+    :class:`~copa_ref.core.entry.CheckedSlot`: no field, never compared, encoded or copied.
+    """
 
     config: Config
     """The variant options in force."""

@@ -34,7 +34,7 @@ from copa_ref.core import (
     shuffled,
 )
 from copa_ref.core.codec import MAX_INT
-from copa_ref.core.entry import StateChecks, check_rng, rule
+from copa_ref.core.entry import CHECKED, StateChecks, check_rng, rule
 from copa_ref.core.fields import check_instance, check_int, check_position, check_tuple
 from copa_ref.core.misreading import seam
 from copa_ref.ronda.state import (
@@ -98,6 +98,11 @@ Memory = tuple[int | None, ...]
 (``None`` for a place never lifted): see :func:`remember`."""
 
 _MOVERS = tuple(ToMove.seat(s) for s in range(MAX_PLAYERS))
+
+# The phases as module constants: the rules of play test them at every action, and an Enum
+# member read from its class costs several times a global in CPython 3.11.
+_SET_UP, _LIFT, _ADD, _CHOOSE, _OVER = (
+    Phase.SET_UP, Phase.LIFT, Phase.ADD, Phase.CHOOSE, Phase.OVER)
 
 # Prebuilt actions: legal sets are looked up, never rebuilt (sorted by canonical JSON: the
 # places are single digits, and "keep" < "stop", "again" < "stop").
@@ -222,9 +227,9 @@ def to_move(state: State) -> ToMove:
 def _to_move(state: State) -> ToMove:
     """:func:`to_move` without the entry check (:attr:`~copa_ref.core.game.Game.trusted`)."""
     phase = state.phase
-    if phase is Phase.OVER:
+    if phase is _OVER:
         return NOBODY
-    if phase is Phase.SET_UP:
+    if phase is _SET_UP:
         return CHANCE
     return _MOVERS[state.turn]
 
@@ -246,11 +251,11 @@ def _legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
     turn = state.turn
     if seat is not None and seat != turn:
         return ()
-    if phase is Phase.LIFT:
+    if phase is _LIFT:
         return _LIFTS[turn][state.lifted]
-    if phase is Phase.ADD:
+    if phase is _ADD:
         return _ADDS[turn][state.lifted]
-    if phase is Phase.CHOOSE:
+    if phase is _CHOOSE:
         if state.config.relift_after_match:
             return _AGAINS[turn]
         return _KEEPS[turn][state.lifted]
@@ -350,8 +355,9 @@ def _mismatch(state: State, cup: int, beans: int) -> State:
     if penalty_due(state):
         black, supply = take_penalty(black, supplies[turn])
         supplies = (*supplies[:turn], supply, *supplies[turn + 1:])
-    return attrs.evolve(state, phase=Phase.LIFT, lifted=(), shown=(cup, beans), black=black,
-                        supplies=supplies, turn=next_seat(state))
+    return State(config=state.config, phase=_LIFT, cups=state.cups, lifted=(),
+                 shown=(cup, beans), black=black, out=state.out, supplies=supplies,
+                 turn=next_seat(state))
 
 
 def _lift(state: State, cup: int) -> State:
@@ -360,10 +366,14 @@ def _lift(state: State, cup: int) -> State:
     beans = cups[cup]
     lifted = state.lifted
     if not lifted:
-        return attrs.evolve(state, lifted=(cup,), shown=(cup, beans))
+        return State(config=state.config, phase=_LIFT, cups=cups, lifted=(cup,),
+                     shown=(cup, beans), black=state.black, out=state.out,
+                     supplies=state.supplies, turn=state.turn)
     first = lifted[0]
     if is_match(cups[first], beans):
-        return attrs.evolve(state, phase=Phase.ADD, lifted=(first, cup), shown=(cup, beans))
+        return State(config=state.config, phase=_ADD, cups=cups, lifted=(first, cup),
+                     shown=(cup, beans), black=state.black, out=state.out,
+                     supplies=state.supplies, turn=state.turn)
     return _mismatch(state, cup, beans)
 
 
@@ -381,12 +391,12 @@ def _add(state: State, cup: int) -> State:
     won = has_won(left)
     if beans == 0:
         # RONDA-10: the pair of the maximum is settled; both covered, the turn ends.
-        return attrs.evolve(state, phase=Phase.OVER if won else Phase.LIFT, cups=cups,
-                            lifted=(), shown=None, black=black, out=out, supplies=supplies,
-                            turn=turn if won else next_seat(state))
-    return attrs.evolve(state, phase=Phase.OVER if won else Phase.CHOOSE, cups=cups,
-                        lifted=() if won else state.lifted, shown=None, black=black,
-                        out=out, supplies=supplies)
+        return State(config=config, phase=_OVER if won else _LIFT, cups=cups,
+                     lifted=(), shown=None, black=black, out=out, supplies=supplies,
+                     turn=turn if won else next_seat(state))
+    return State(config=config, phase=_OVER if won else _CHOOSE, cups=cups,
+                 lifted=() if won else state.lifted, shown=None, black=black, out=out,
+                 supplies=supplies, turn=turn)
 
 
 def add_bean(beans: int, supply: int, black: int, out: int, config: Config
@@ -423,22 +433,29 @@ def take_penalty(black: int, supply: int) -> tuple[int, int]:
 
 def _stop(state: State) -> State:
     """RONDA-9: missing a go: both groups covered, the turn passes, no penalty."""
-    return attrs.evolve(state, phase=Phase.LIFT, lifted=(), shown=None, turn=next_seat(state))
+    return State(config=state.config, phase=_LIFT, cups=state.cups, lifted=(),
+                 shown=None, black=state.black, out=state.out, supplies=state.supplies,
+                 turn=next_seat(state))
 
 
 def _keep(state: State, cup: int) -> State:
     """RONDA-8: cover the other group; *cup* stays open for the new lift."""
-    return attrs.evolve(state, phase=Phase.LIFT, lifted=(cup,), shown=None)
+    return State(config=state.config, phase=_LIFT, cups=state.cups, lifted=(cup,),
+                 shown=None, black=state.black, out=state.out, supplies=state.supplies,
+                 turn=state.turn)
 
 
 def _again(state: State) -> State:
     """RONDA-16: simpler rule 1: cover both groups and lift two cups anew."""
-    return attrs.evolve(state, phase=Phase.LIFT, lifted=(), shown=None)
+    return State(config=state.config, phase=_LIFT, cups=state.cups, lifted=(),
+                 shown=None, black=state.black, out=state.out, supplies=state.supplies,
+                 turn=state.turn)
 
 
 def _arrange(state: State, cups: tuple[int, ...]) -> State:
     """RONDA-3: the beans go under the cups; the nominated player (seat 0) begins (RONDA-4)."""
-    return attrs.evolve(state, phase=Phase.LIFT, cups=cups, lifted=(), shown=None, turn=0)
+    return State(config=state.config, phase=_LIFT, cups=cups, lifted=(), shown=None,
+                 black=state.black, out=state.out, supplies=state.supplies, turn=0)
 
 
 # --------------------------------------------------------------------------------------
@@ -475,25 +492,37 @@ def _apply(state: State, action: Action) -> State:
     if kind is Arrange:
         return _apply_arrange(state, action)  # type: ignore[arg-type]
     seat = action.seat  # type: ignore[union-attr]
-    cup = getattr(action, "cup", 0)
     phase = state.phase
-    _check_turn(state, seat)
+    # RONDA-13: nothing is played once a player has won.
+    if phase is _OVER:
+        msg = f"the game is over; seat {state.turn} has won"
+        raise IllegalActionError("RONDA-13", msg)
+    # RONDA-3: the cups are arranged first.
+    if phase is _SET_UP:
+        msg = "the cups must be arranged first"
+        raise IllegalActionError("RONDA-3", msg)
+    # RONDA-4: only the player to move acts.
+    if seat != state.turn:
+        msg = f"seat {seat} acted, but it is seat {state.turn}'s turn"
+        raise IllegalActionError("RONDA-4", msg)
     if kind is Lift:
-        if phase is not Phase.LIFT:
+        if phase is not _LIFT:
             raise _wrong_kind(state, "lift")
+        cup = action.cup  # type: ignore[union-attr]
         error = lift_error(state.lifted, cup)
         if error is not None:
             raise IllegalActionError("RONDA-5", error)
         return _lift(state, cup)
     if kind is Add:
-        if phase is not Phase.ADD:
+        if phase is not _ADD:
             raise _wrong_kind(state, "add")
+        cup = action.cup  # type: ignore[union-attr]
         # RONDA-7: the bean goes onto one of the two matched cups.
         if cup not in state.lifted:
             msg = f"place {cup} is not one of the matched cups {list(state.lifted)}"
             raise IllegalActionError("RONDA-7", msg)
         return _add(state, cup)
-    if phase is not Phase.CHOOSE:
+    if phase is not _CHOOSE:
         raise _wrong_kind(state, kind.__name__.lower())
     if kind is Stop:
         return _stop(state)
@@ -504,6 +533,7 @@ def _apply(state: State, action: Action) -> State:
             msg = "under simpler rule 1 both groups are covered and two cups lifted anew"
             raise IllegalActionError("RONDA-16", msg)
         # RONDA-8: one of the two open groups stays open.
+        cup = action.cup  # type: ignore[union-attr]
         if cup not in state.lifted:
             msg = f"place {cup} is not one of the open cups {list(state.lifted)}"
             raise IllegalActionError("RONDA-8", msg)
@@ -528,7 +558,7 @@ def _check_state(state: object, seat: object = None) -> None:
     :raises MalformedInputError: otherwise.
     :raises InvalidStateError: RONDA-1/RONDA-2/RONDA-17 for a config no game is played with.
     """
-    if type(state) is not State or state._checked is None:
+    if type(state) is not State or getattr(state, CHECKED, None) is None:
         _ENTRY.enter(state)
     if seat is not None:
         check_position(state, State, "a RONDA state", seat, _seats)
@@ -560,25 +590,9 @@ def _check_action(action: object) -> None:
         check_int(checked.cup, "cup")
 
 
-def _check_turn(state: State, seat: int) -> None:
-    phase = state.phase
-    # RONDA-13: nothing is played once a player has won.
-    if phase is Phase.OVER:
-        msg = f"the game is over; seat {state.turn} has won"
-        raise IllegalActionError("RONDA-13", msg)
-    # RONDA-3: the cups are arranged first.
-    if phase is Phase.SET_UP:
-        msg = "the cups must be arranged first"
-        raise IllegalActionError("RONDA-3", msg)
-    # RONDA-4: only the player to move acts.
-    if seat != state.turn:
-        msg = f"seat {seat} acted, but it is seat {state.turn}'s turn"
-        raise IllegalActionError("RONDA-4", msg)
-
-
 def _wrong_kind(state: State, what: str) -> IllegalActionError:
     rule, wanted = _PHASE_RULE[state.phase]
-    if state.phase is Phase.CHOOSE and state.config.relift_after_match:
+    if state.phase is _CHOOSE and state.config.relift_after_match:
         rule, wanted = "RONDA-16", "the player stops or covers both groups to lift two anew"
     return IllegalActionError(rule, f"{wanted}; got {what}")
 
@@ -586,11 +600,11 @@ def _wrong_kind(state: State, what: str) -> IllegalActionError:
 def _apply_arrange(state: State, action: Arrange) -> State:
     cups = action.cups
     error = arrangement_error(cups)
-    if state.phase is Phase.OVER:
+    if state.phase is _OVER:
         msg = f"the game is over; seat {state.turn} has won"
         raise IllegalActionError("RONDA-13", msg)
     # RONDA-3: the cups are arranged once, at the start.
-    if state.phase is not Phase.SET_UP:
+    if state.phase is not _SET_UP:
         msg = "the cups are arranged already"
         raise IllegalActionError("RONDA-3", msg)
     if error is not None:
@@ -612,7 +626,7 @@ def sample_chance(state: State, rng: random.Random) -> Arrange:
     """
     _check_state(state)
     check_rng(rng)
-    if state.phase is not Phase.SET_UP:
+    if state.phase is not _SET_UP:
         msg = "the cups are arranged already"
         raise IllegalActionError("RONDA-3", msg)
     return Arrange(shuffled(rng, COUNTS))

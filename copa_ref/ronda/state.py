@@ -10,7 +10,7 @@ import enum
 
 import attrs
 
-from copa_ref.core.entry import memo_slot
+from copa_ref.core.entry import CheckedSlot
 
 __all__ = [
     "CIRCLE_BEANS",
@@ -71,12 +71,12 @@ class Config:
 
 
 @attrs.frozen(kw_only=True)
-class State:
-    """A RONDA position. ``cups`` is hidden from every seat (RONDA-14)."""
+class State(CheckedSlot):
+    """A RONDA position. ``cups`` is hidden from every seat (RONDA-14).
 
-    _checked = memo_slot()
-    """Whether the rules checked this state where it entered, or built it (a memo slot of
-    :mod:`copa_ref.core.entry`: no field, never compared, encoded or copied)."""
+    Whether the rules checked it where it entered, or built it, is kept in the slot of
+    :class:`~copa_ref.core.entry.CheckedSlot`: no field, never compared, encoded or copied.
+    """
 
     config: Config
     """The options in force."""

@@ -6,6 +6,8 @@ never raises and ``well_formed`` is total."""
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 from collections.abc import Callable
 from fractions import Fraction
@@ -139,3 +141,49 @@ class TestHostileValues:
             with pytest.raises(MalformedInputError):
                 call()
         assert not well_formed("state") and isinstance(new_game(), State)  # type: ignore
+
+
+class TestCheckedOnce:
+    @pytest.fixture
+    def shape_checks(self, monkeypatch: pytest.MonkeyPatch) -> list[object]:
+        """The states the entry check's shape test reads, in order."""
+        from copa_ref.hopper import rules
+
+        seen: list[object] = []
+        shape = rules._ENTRY.shape
+
+        def counted(state: object) -> None:
+            seen.append(state)
+            shape(state)
+
+        monkeypatch.setattr(rules, "_ENTRY", attrs.evolve(rules._ENTRY, shape=counted))
+        return seen
+
+    def test_states_the_rules_built_are_never_checked(self, shape_checks: list[object]
+                                                      ) -> None:
+        """A whole game through the public functions: every state comes from ``new_game``
+        or ``apply``, and none pays the entry check."""
+        rng = random.Random(4)
+        state = new_game(Config())
+        while outcome(state) is None:
+            to_move(state)
+            observe(state, 0)
+            if state.phase is Phase.LAND:
+                action: Shoot | Land = sample_chance(state, rng)
+            else:
+                action = rng.choice(legal_actions(state, None))
+            state = apply(state, action)
+        assert shape_checks == []
+
+    def test_a_state_from_outside_is_checked_once(self, shape_checks: list[object]) -> None:
+        """A copy, an unpickled value, a rebuilt one: each is checked at its first entry
+        (its checked slot is empty, never an ``AttributeError``), and not at the next."""
+        state = new_game(Config())
+        shot = legal_actions(state, None)[0]
+        for outside in (copy.copy(state), pickle.loads(pickle.dumps(state)),
+                        attrs.evolve(state)):
+            assert to_move(outside) == to_move(state)
+            legal_actions(outside, 0)
+            apply(outside, shot)
+            assert sum(seen is outside for seen in shape_checks) == 1
+        assert len(shape_checks) == 3
