@@ -32,6 +32,7 @@ __all__ = [
     "ActionIds",
     "Encoder",
     "Layout",
+    "LegalIds",
     "Segment",
     "encoder",
     "relative",
@@ -202,12 +203,33 @@ def _free(action: Any) -> Any:
     return action
 
 
+class LegalIds:
+    """One tuple of legal actions, as ``legal_actions`` returned it, by id: the ids in
+    increasing order, the action each id stands for (the very object of the tuple, so the
+    game's inner ``apply`` may take it) and the mask (``int8``, 1 at each id; copy it
+    before handing it out)."""
+
+    __slots__ = ("actions", "by_id", "ids", "mask")
+
+    def __init__(self, actions: tuple[Any, ...], number: dict[Any, int], size: int) -> None:
+        self.actions = actions
+        self.by_id: dict[int, Any] = {number[a]: a for a in actions}
+        self.ids: list[int] = sorted(self.by_id)
+        self.mask: Any = np.zeros(size, np.int8)
+        self.mask[self.ids] = 1
+
+
+MEMO_SIZE = 4096
+"""The most tuples of legal actions :meth:`ActionIds.legal` keeps (then it starts over)."""
+
+
 class ActionIds:
     """A game's actions as seat-independent integer ids: a card is one id whatever seat
     plays it. Id ``i`` is the ``i``-th seat-independent action (an action of seat 0) of
     the game's ``action_space(config)``, in the encoder's documented order."""
 
     def __init__(self, actions: Iterable[Any], players: int, coder: Encoder) -> None:
+        self._memo: dict[int, LegalIds] = {}
         free: dict[Any, None] = {}
         every = tuple(actions)
         for action in every:
@@ -227,6 +249,23 @@ class ActionIds:
 
     def __len__(self) -> int:
         return len(self.free)
+
+    def legal(self, actions: tuple[Any, ...]) -> LegalIds:
+        """*actions* (a tuple ``legal_actions`` returned) by id, kept for that tuple object:
+        a game that hands out prebuilt tuples (KALA) has each one's ids worked out once.
+
+        Keyed by the tuple's identity: an entry holds its tuple, so no other object can
+        have that identity while the entry is kept."""
+        found = self._memo.get(id(actions))
+        if found is None:
+            if len(self._memo) >= MEMO_SIZE:
+                self._memo.clear()
+            found = self._memo[id(actions)] = LegalIds(actions, self.id, len(self.free))
+        return found
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and copied without the memo (its keys are identities in this process)."""
+        return {**self.__dict__, "_memo": {}}
 
     def action(self, number: int, seat: int) -> Any:
         """The action id *number* stands for when *seat* plays it.

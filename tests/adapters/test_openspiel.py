@@ -270,6 +270,43 @@ class TestActionIds:
             state.apply_action(illegal)
 
 
+PSEUDO = (-1, -2, -3, -4)
+"""OpenSpiel's pseudo-players (chance, simultaneous, invalid, terminal)."""
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_python_answers_are_openspiels(name: str) -> None:
+    """The state answers ``legal_actions``, ``is_chance_node``, ``is_simultaneous_node`` and
+    ``is_player_node`` in Python (no round trip into C++): at every node of a random game,
+    for every player and pseudo-player, as OpenSpiel's C++ ``PyState`` does."""
+    game = load(name, {openspiel.LENGTH: 120})
+    rng = random.Random(3)
+    state, base = game.new_initial_state(), pyspiel.State
+    while True:
+        for method in ("is_chance_node", "is_simultaneous_node", "is_player_node",
+                       "is_terminal", "current_player", "legal_actions"):
+            assert getattr(state, method)() == getattr(base, method)(state), method
+        for player in (*range(game.num_players()), *PSEUDO):
+            try:
+                expected: Any = base.legal_actions(state, player)
+            except pyspiel.SpielError as err:
+                expected = str(err)
+            try:
+                found: Any = state.legal_actions(player)
+            except pyspiel.SpielError as err:
+                found = str(err)
+            assert found == expected, player
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        elif state.is_simultaneous_node():
+            state.apply_actions([rng.choice(state.legal_actions(p))
+                                 for p in range(game.num_players())])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
 # -- observations ------------------------------------------------------------------------
 
 
