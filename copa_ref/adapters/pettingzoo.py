@@ -39,8 +39,9 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from copa_ref.adapters import action_space as game_action_space
 from copa_ref.adapters import default_truncation, returns_scheme
-from copa_ref.adapters.tensors import ActionIds, Encoder, encoder
+from copa_ref.adapters.tensors import ActionIds, Encoder, LegalIds, encoder
 from copa_ref.core import Game
+from copa_ref.core.entry import CHECKED
 from copa_ref.core.types import MoverKind, Seat
 
 __all__ = [
@@ -62,6 +63,7 @@ DEFAULT = object()
 (:func:`~copa_ref.adapters.default_truncation`)."""
 
 RENDER_MODES = ("ansi", "human")
+_SEAT, _JOINT, _ANY, _CHANCE = MoverKind.SEAT, MoverKind.JOINT, MoverKind.ANY, MoverKind.CHANCE
 OBSERVATIONS = ("information_state", "observation")
 
 
@@ -132,18 +134,27 @@ class GameTable:
         assert layout is not None
         self.observation_size = layout.size
         self._rng = random.Random()
+        self._inner()
         self.game_state: Any = game.new_game(self.config)
         """The reference's own state (``game.outcome(env.game_state)``, ``game.svg``)."""
+        self._set_state(self.game_state)
         self.steps = 0
-        self._legal_memo: tuple[Any, int, tuple[Any, ...]] | None = None
-        self._acting_memo: tuple[Any, tuple[int, ...]] | None = None
         self._memories: list[Any] = [None] * self.players
-        self._views: dict[int, Any] = {}
+
+    def _inner(self) -> None:
+        """The game's inner functions, for the states the game built and the actions it
+        listed for them (as the generic loop calls them)."""
+        inner = self.game.inner()
+        self._to_move_of, self._legal_of = inner.to_move, inner.legal_actions
+        self._apply_of, self._joint_of = inner.apply, inner.joint
+        self._trusted = self.game.trusted is not None
 
     def __getstate__(self) -> dict[str, Any]:
         data = dict(self.__dict__)
         data["game"] = self.game.name
-        data["_legal_memo"] = data["_acting_memo"] = None
+        for name in ("_to_move_of", "_legal_of", "_apply_of", "_joint_of"):
+            del data[name]
+        data["_views"] = data["_mover"] = data["_acting"] = data["_entries"] = None
         return data
 
     def __setstate__(self, data: dict[str, Any]) -> None:
@@ -152,6 +163,7 @@ class GameTable:
         data = dict(data)
         data["game"] = get_game(data["game"])
         self.__dict__.update(data)
+        self._inner()
 
     def _seat(self, agent: str) -> int:
         return self._seats[agent]
@@ -165,14 +177,28 @@ class GameTable:
         self._play_chance()
 
     def _set_state(self, state: Any) -> None:
+        """Make *state* the current one; what is known of it (who moves, the seats' views
+        and legal ids) is worked out when first asked for, once."""
         self.game_state = state
-        self._views = {}
+        self._views: dict[int, Any] | None = None
+        self._mover: Any = None
+        self._acting: tuple[int, ...] | None = None
+        self._entries: dict[int, LegalIds] | None = None
 
     def _view(self, seat: int) -> Any:
-        view = self._views.get(seat)
+        views = self._views
+        if views is None:
+            views = self._views = {}
+        view = views.get(seat)
         if view is None:
-            view = self._views[seat] = self.game.observe(self.game_state, Seat(seat))
+            view = views[seat] = self.game.observe(self.game_state, Seat(seat))
         return view
+
+    def _to_move(self) -> Any:
+        mover = self._mover
+        if mover is None:
+            mover = self._mover = self._to_move_of(self.game_state)
+        return mover
 
     @property
     def truncated(self) -> bool:
@@ -180,43 +206,42 @@ class GameTable:
         return self.max_steps is not None and self.steps >= self.max_steps
 
     def _acting_seats(self) -> tuple[int, ...]:
-        """The seats to choose now, in seat order (none when the game is over; kept for
-        the state)."""
-        game, state = self.game, self.game_state
-        memo = self._acting_memo
-        if memo is not None and memo[0] is state:
-            return memo[1]
-        mover = game.to_move(state)
-        kind = mover.kind
-        found: tuple[int, ...] = ()
-        if kind is MoverKind.SEAT:
-            found = (int(mover.seats[0]),)
-        elif kind is MoverKind.JOINT:
-            found = tuple(int(s) for s in mover.seats)
-        elif kind is MoverKind.ANY:
-            able = [s for s in mover.seats if game.legal_actions(state, Seat(s))]
-            found = (int(able[0] if able else mover.seats[0]),)
-        self._acting_memo = (state, found)
+        """The seats to choose now, in seat order (none when the game is over)."""
+        found = self._acting
+        if found is None:
+            mover = self._to_move()
+            kind = mover.kind
+            if kind is _SEAT:
+                found = (int(mover.seats[0]),)
+            elif kind is _JOINT:
+                found = tuple(int(s) for s in mover.seats)
+            elif kind is _ANY:
+                able = [s for s in mover.seats if self._entry(s).ids]
+                found = (int(able[0] if able else mover.seats[0]),)
+            else:
+                found = ()
+            self._acting = found
         return found
 
-    def _legal(self, seat: int) -> tuple[Any, ...]:
-        """*seat*'s legal actions now (kept for the state: the mask, then the step's
-        check, ask for them)."""
-        memo = self._legal_memo
-        if memo is not None and memo[0] is self.game_state and memo[1] == seat:
-            return memo[2]
-        mover = self.game.to_move(self.game_state)
-        legal: tuple[Any, ...] = tuple(self.game.legal_actions(
-            self.game_state, None if mover.kind is MoverKind.SEAT else Seat(seat)))
-        self._legal_memo = (self.game_state, seat, legal)
-        return legal
+    def _entry(self, seat: int) -> LegalIds:
+        """*seat*'s legal actions now, by id (a seat to choose now)."""
+        entries = self._entries
+        if entries is None:
+            entries = self._entries = {}
+        entry = entries.get(seat)
+        if entry is None:
+            which = None if self._to_move().kind is _SEAT else Seat(seat)
+            entry = entries[seat] = self.ids.legal(self._legal_of(self.game_state, which))
+        return entry
 
     def _mask(self, seat: int, acting: bool, size: int) -> Any:
+        if not acting:
+            return np.zeros(size, dtype=np.int8)
+        entry = self._entry(seat)
+        if size == len(self.ids):
+            return entry.mask.copy()
         mask = np.zeros(size, dtype=np.int8)
-        if acting:
-            number = self.ids.id
-            for action in self._legal(seat):
-                mask[number[action]] = 1
+        mask[entry.ids] = 1
         return mask
 
     def _vector(self, seat: int) -> Any:
@@ -234,22 +259,36 @@ class GameTable:
             self._memories[seat] = self.coder.remember(
                 self._memories[seat], before[seat], action, self._view(seat), seat)
 
-    def _advance(self, action: Any, public: Any) -> None:
+    def _advance(self, action: Any, public: Any, produced: bool) -> None:
+        """Apply *action*: through the game's inner ``apply`` when the game produced it for
+        this state (a legal action, a joint of legal parts, a chance outcome), else the
+        public, checked one."""
         remembers = self.coder.remembers
         before = [self._view(s) for s in range(self.players)] if remembers else []
-        self._set_state(self.game.apply(self.game_state, action))
+        if produced:
+            after = self._apply_of(self.game_state, action)
+            if self._trusted:  # built by the rules from a checked state: valid already
+                object.__setattr__(after, CHECKED, True)
+        else:
+            after = self.game.apply(self.game_state, action)
+        self._set_state(after)
         if remembers:
             self._remember(before, public)
 
     def _play_chance(self) -> None:
-        chance = MoverKind.CHANCE
-        while self.game.to_move(self.game_state).kind is chance:
-            self._advance(self.game.sample_chance(self.game_state, self._rng), None)
+        while self._to_move().kind is _CHANCE:
+            self._advance(self.game.sample_chance(self.game_state, self._rng), None, True)
 
     def _check(self, agent: str, number: int) -> Any:
+        """The action id *number* stands for when *agent* plays it now (the object the game
+        listed as legal).
+
+        :raises ValueError: when it is not legal for *agent* now.
+        """
         seat = self._seat(agent)
-        chosen = self.ids.of.get((number, seat))
-        if chosen is None or chosen not in self._legal(seat):
+        chosen = (self._entry(seat).by_id.get(number) if seat in self._acting_seats()
+                  else None)
+        if chosen is None:
             name = self.ids.names[number] if 0 <= number < len(self.ids) else "no such id"
             msg = f"{self.game.title}: action {number} ({name}) is not legal for {agent}"
             raise ValueError(msg)
@@ -257,11 +296,14 @@ class GameTable:
 
     def _apply(self, parts: tuple[Any, ...]) -> None:
         """Apply the acting seats' choices (one, or each part of a joint action)."""
-        chosen = parts[0]
-        if len(parts) > 1 or self.game.to_move(self.game_state).kind is MoverKind.JOINT:
-            assert self.game.joint is not None
-            chosen = self.game.joint(self.game_state, parts)
-        self._advance(chosen, chosen)
+        chosen, produced = parts[0], True
+        if len(parts) > 1 or self._to_move().kind is _JOINT:
+            if self._joint_of is not None:
+                chosen = self._joint_of(self.game_state, parts)
+            else:
+                assert self.game.joint is not None
+                chosen, produced = self.game.joint(self.game_state, parts), False
+        self._advance(chosen, chosen, produced)
         self.steps += 1
         self._play_chance()
 

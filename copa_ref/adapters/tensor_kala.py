@@ -8,9 +8,12 @@ then, when the bonus is optional, ``bonus no``/``bonus yes`` (KALA-16).
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
-from copa_ref.adapters.tensors import Encoder, Layout, Segment, one_hot, relative
+import numpy as np
+
+from copa_ref.adapters.tensors import Encoder, Layout, Segment
 from copa_ref.kala.state import BOARD, Bonus, Harvest, Phase, Place, Sow
 
 PHASES = tuple(Phase)
@@ -29,25 +32,42 @@ OBSERVATION = Layout((
 
 _KINDS = {Sow: 0, Harvest: 1, Place: 2, Bonus: 3}
 
+_AT = OBSERVATION.offsets()
+_FIELD, _CUPS, _CUP_BEANS, _STORES, _BANK, _TO_MOVE, _BONUS, _LAST = (
+    _AT[name] for name in ("field", "cups", "cup_beans", "stores", "bank", "to_move",
+                           "bonus_sowing", "last"))
+_PHASE_AT = {phase: _AT["phase"] + i for i, phase in enumerate(PHASES)}
+_CELLS = BOARD * BOARD
+_PACK = struct.Struct(f"={OBSERVATION.size}f")
+"""The whole tensor written at once (a float per offset, in the layout's order)."""
+_FLOAT32 = np.dtype(np.float32)
+
 
 class KalaEncoder(Encoder):
     observation = OBSERVATION
 
     def encode(self, observation: Any, seat: int, out: Any) -> None:
-        o, v = observation, OBSERVATION.views(out)
-        v["field"].reshape(-1)[:] = o.field
+        """The layout filled at its offsets: a list of floats written into *out* at once
+        (a seat's row is relative: own first)."""
+        o = observation
+        values = [0.0] * OBSERVATION.size
+        values[_FIELD:_FIELD + _CELLS] = o.field
         for s in (0, 1):
-            r = relative(s, seat, 2)
+            r = (s - seat) % 2
             row, col = o.cups[s]
-            v["cups"][r, row, col] = 1.0
-            v["cup_beans"][r] = o.cup_beans[s]
-            v["stores"][r] = o.stores[s]
-        v["bank"][0] = o.bank
-        one_hot(v["to_move"], relative(o.turn, seat, 2))
-        one_hot(v["phase"], PHASES.index(o.phase))
-        v["bonus_sowing"][0] = float(o.bonus_sowing)
+            values[_CUPS + _CELLS * r + BOARD * row + col] = 1.0
+            values[_CUP_BEANS + r] = o.cup_beans[s]
+            values[_STORES + r] = o.stores[s]
+        values[_BANK] = o.bank
+        values[_TO_MOVE + (o.turn - seat) % 2] = 1.0
+        values[_PHASE_AT[o.phase]] = 1.0
+        values[_BONUS] = 1.0 if o.bonus_sowing else 0.0
         if o.last is not None:
-            v["last"][o.last] = 1.0
+            values[_LAST + BOARD * o.last[0] + o.last[1]] = 1.0
+        if out.dtype is _FLOAT32 and out.flags.c_contiguous:
+            _PACK.pack_into(out, 0, *values)
+        else:  # any other array: element by element
+            out[:OBSERVATION.size] = values
 
     def brief(self, observation: Any, seat: int) -> str:
         o = observation
