@@ -36,6 +36,11 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]  # untyped package
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped]
+from pettingzoo.utils.wrappers.order_enforcing import (  # type: ignore[import-untyped]
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 from copa_ref.adapters import action_space as game_action_space
 from copa_ref.adapters import default_truncation, returns_scheme
@@ -46,12 +51,14 @@ from copa_ref.core.types import MoverKind, Seat
 
 __all__ = [
     "VERSION",
+    "ClassicWrapper",
     "CopaEnv",
     "CopaParallelEnv",
     "GameTable",
     "env",
     "parallel_env",
     "raw_env",
+    "stacked_env",
 ]
 
 VERSION = 0
@@ -83,16 +90,158 @@ def raw_env(game: Game[Any, Any, Any, Any] | str, config: Any = None,
 
 
 def env(game: Game[Any, Any, Any, Any] | str, config: Any = None, *,
-        illegal_reward: float = -1.0, **kwargs: Any) -> Any:
-    """The AEC environment for *game* wrapped as PettingZoo's classic environments are: an
-    illegal action ends the game with *illegal_reward* for its agent and 0 for the others
-    (``TerminateIllegalWrapper``), an action outside the space is an assertion error
-    (``AssertOutOfBoundsWrapper``), a call out of order a clear error
-    (``OrderEnforcingWrapper``)."""
+        illegal_reward: float = -1.0, **kwargs: Any) -> ClassicWrapper:
+    """The AEC environment for *game* wrapped as PettingZoo's classic environments are
+    (:class:`ClassicWrapper`: their three wrappers' behaviour in one layer): an illegal
+    action ends the game with *illegal_reward* for its agent and 0 for the others, an
+    action outside the space is an assertion error, a call out of order a clear error."""
+    return ClassicWrapper(raw_env(game, config, **kwargs), illegal_reward)
+
+
+def stacked_env(game: Game[Any, Any, Any, Any] | str, config: Any = None, *,
+                illegal_reward: float = -1.0, **kwargs: Any) -> Any:
+    """The same as :func:`env` through PettingZoo's own wrapper classes, stacked as the
+    classic environments stack them: ``OrderEnforcingWrapper(AssertOutOfBoundsWrapper(
+    TerminateIllegalWrapper(raw_env, illegal_reward)))`` (several times slower: each
+    attribute read passes each layer)."""
     wrapped = wrappers.TerminateIllegalWrapper(raw_env(game, config, **kwargs),
                                                illegal_reward=illegal_reward)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+def _forwarded(name: str) -> Any:
+    """An attribute of the environment read through the wrapper, refused before ``reset``
+    as ``OrderEnforcingWrapper`` refuses it."""
+
+    def read(self: ClassicWrapper) -> Any:
+        if not self._has_reset:
+            msg = f"{name} cannot be accessed before reset"
+            raise AttributeError(msg)
+        return getattr(self.env, name)
+
+    def write(self: ClassicWrapper, value: Any) -> None:
+        setattr(self.env, name, value)
+
+    return property(read, write, doc=f"The environment's ``{name}``.")
+
+
+class ClassicWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # untyped
+    """What :func:`env` gives: a :class:`CopaEnv` with the behaviour of PettingZoo's three
+    classic wrappers in one layer (what :func:`stacked_env` stacks):
+
+    - ``OrderEnforcingWrapper`` (this is one): ``step``, ``observe``, ``state``,
+      ``render`` and ``agent_iter`` before ``reset`` are errors and the environment's
+      attributes unreadable; a ``step`` with no agent left is a warning; ``agent_iter``
+      checks that each agent stepped;
+    - ``AssertOutOfBoundsWrapper``: an action outside the action space (``None`` but for a
+      finished agent) is an ``AssertionError``;
+    - ``TerminateIllegalWrapper``: an action the mask does not mark ends the game, the
+      agent gets *illegal_reward*, the others 0, every agent terminated and truncated.
+
+    Stacked, PettingZoo's wrappers cost more than the game itself: every attribute read
+    goes through each layer's ``__getattr__``. Here the attributes an agent loop reads are
+    properties of one layer, and ``last``/``step``/``observe`` call the environment
+    directly; a test plays both side by side and compares every answer.
+    """
+
+    agents = _forwarded("agents")
+    agent_selection = _forwarded("agent_selection")
+    rewards = _forwarded("rewards")
+    terminations = _forwarded("terminations")
+    truncations = _forwarded("truncations")
+    infos = _forwarded("infos")
+    _cumulative_rewards = _forwarded("_cumulative_rewards")
+
+    def __init__(self, env: CopaEnv, illegal_reward: float = -1.0) -> None:
+        super().__init__(env)
+        self._illegal_value = illegal_reward
+        self._terminated = False
+        """Whether an illegal action ended the game."""
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self._has_reset = True
+        self._has_updated = True
+        self._terminated = False
+        self.env.reset(seed=seed, options=options)
+
+    def agent_iter(self, max_iter: int = 2**63) -> _AgentIterable:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
+
+    def observe(self, agent: str) -> Any:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.observe(agent)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        env = self.env
+        if not self._has_reset:
+            msg = "agent_selection cannot be accessed before reset"
+            raise AttributeError(msg)
+        agent = env.agent_selection
+        assert agent is not None
+        return (env.observe(agent) if observe else None, env._cumulative_rewards[agent],
+                env.terminations[agent], env.truncations[agent], env.infos[agent])
+
+    def step(self, action: Any) -> None:
+        env = self.env
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        self._has_updated = True
+        if not env.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        agent = env.agent_selection
+        done = env.terminations[agent] or env.truncations[agent]
+        # Discrete.contains: an int, or a NumPy integer scalar, in the range
+        inside = (0 <= action < env.action_count
+                  if type(action) is int or isinstance(action, np.integer)
+                  else env.action_space(agent).contains(action))
+        assert (action is None and done) or inside, "action is not in action space"
+        if done:
+            if self._terminated:
+                env._was_dead_step(action)
+            else:
+                env.step(action)
+            return
+        chosen = env._chosen(agent, int(action))
+        if chosen is None:  # the mask does not mark it
+            EnvLogger.warn_on_illegal_move()
+            env._cumulative_rewards[agent] = 0
+            env.terminations = dict.fromkeys(env.agents, True)
+            env.truncations = dict.fromkeys(env.agents, True)
+            env.rewards = dict.fromkeys(env.truncations, 0)
+            env.rewards[agent] = float(self._illegal_value)
+            env._accumulate_rewards()
+            env._deads_step_first()
+            self._terminated = True
+        else:
+            env._step(agent, chosen)
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
+class _AgentIterable(AECOrderEnforcingIterable):  # type: ignore[misc]  # untyped
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):  # type: ignore[misc]  # untyped
+    """``OrderEnforcingWrapper``'s agent iterator, reading the environment directly."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        env = wrapper.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        agent: str = env.agent_selection
+        return agent
 
 
 def parallel_env(game: Game[Any, Any, Any, Any] | str, config: Any = None,
@@ -245,12 +394,9 @@ class GameTable:
         return mask
 
     def _vector(self, seat: int) -> Any:
-        out = np.zeros(self.observation_size, np.float32)
         if self.information:
-            self.coder.encode_information(self._view(seat), self._memories[seat], seat, out)
-        else:
-            self.coder.encode(self._view(seat), seat, out)
-        return out
+            return self.coder.information_tensor(self._view(seat), self._memories[seat], seat)
+        return self.coder.observation_tensor(self._view(seat), seat)
 
     def _remember(self, before: list[Any], action: Any) -> None:
         """Fold every seat's memory over *action* (``None``: chance), given its views
@@ -289,10 +435,12 @@ class GameTable:
         chosen = (self._entry(seat).by_id.get(number) if seat in self._acting_seats()
                   else None)
         if chosen is None:
-            name = self.ids.names[number] if 0 <= number < len(self.ids) else "no such id"
-            msg = f"{self.game.title}: action {number} ({name}) is not legal for {agent}"
-            raise ValueError(msg)
+            raise ValueError(self._illegal(agent, number))
         return chosen
+
+    def _illegal(self, agent: str, number: int) -> str:
+        name = self.ids.names[number] if 0 <= number < len(self.ids) else "no such id"
+        return f"{self.game.title}: action {number} ({name}) is not legal for {agent}"
 
     def _apply(self, parts: tuple[Any, ...]) -> None:
         """Apply the acting seats' choices (one, or each part of a joint action)."""
@@ -370,10 +518,16 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         AECEnv.__init__(self)
         GameTable.__init__(self, game, config, max_steps, observation, render_mode)
         self.metadata = _metadata(game, False)
-        self._spaces(len(self.ids))
+        self.action_count = len(self.ids)
+        """The size of the ``Discrete`` action space."""
+        self._spaces(self.action_count)
         self.action_spaces = self._action_spaces
         self.observation_spaces = self._observation_spaces
         self._parts: list[Any] = []
+        self._now: int | None = None
+        """The seat to choose now (worked out once a step)."""
+        self._now_entry: LegalIds | None = None
+        """Its legal ids."""
 
     def _acting_seat(self) -> int | None:
         """The seat to choose now (``None`` when the game is over or cut short)."""
@@ -383,11 +537,15 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         return seats[len(self._parts)]
 
     def observe(self, agent: str) -> dict[str, Any]:
-        seat = self._seat(agent)
-        acting = not (self.terminations[agent] or self.truncations[agent]) and (
-            seat == self._acting_seat())
-        return {"observation": self._vector(seat),
-                "action_mask": self._mask(seat, acting, len(self.ids))}
+        seat = self._seats[agent]
+        entry = self._now_entry
+        if entry is not None and seat == self._now and not (
+                self.terminations[agent] or self.truncations[agent]):
+            mask = entry.mask.copy()
+        else:
+            mask = np.zeros(self.action_count, dtype=np.int8)
+        return {"observation": self._vector(seat), "action_mask": mask}
+
 
     # -- the AEC protocol ----------------------------------------------------------------
 
@@ -402,36 +560,69 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._select()
 
-    def _select(self) -> None:
+    def _choosing(self, seat: int | None) -> None:
+        """*seat* chooses next (``None``: nobody, the game is over or cut short): its legal
+        ids are worked out now (its mask and its step read them)."""
+        self._now = seat
+        self._now_entry = None if seat is None else self._entry(seat)
+
+    def _select(self) -> bool:
+        """Select the agent to act next, or end the game; return whether it ended with
+        rewards (until then every step's rewards are 0)."""
         seat = self._acting_seat()
+        self._choosing(seat)
         if seat is not None:
             self.agent_selection = self.possible_agents[seat]
-        elif self.truncated and self.game.outcome(self.game_state) is None:
+            return False
+        if self.truncated and self.game.outcome(self.game_state) is None:
             for agent in self.possible_agents:
                 self.truncations[agent] = True
-        else:
-            rewards = self._final_rewards()
-            for s, agent in enumerate(self.possible_agents):
-                self.rewards[agent] = rewards[s]
-                self.terminations[agent] = True
+            return False
+        rewards = self._final_rewards()
+        for s, agent in enumerate(self.possible_agents):
+            self.rewards[agent] = rewards[s]
+            self.terminations[agent] = True
+        return True
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        chosen = self._check(agent, int(action))
+        number = int(action)
+        chosen = self._chosen(agent, number)
+        if chosen is None:
+            raise ValueError(self._illegal(agent, number))
+        self._step(agent, chosen)
+
+    def _chosen(self, agent: str, number: int) -> Any:
+        """The action id *number* stands for when *agent* (the agent selected, not done)
+        plays it now, or ``None`` when its action mask does not mark it."""
+        entry = self._now_entry
+        if entry is None or self._seats[agent] != self._now:
+            return None
+        return entry.by_id.get(number)
+
+    def _step(self, agent: str, chosen: Any) -> None:
+        """Step the agent selected with *chosen*, legal for it now."""
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._parts.append(chosen)
-        seats = self._acting_seats()
-        if len(self._parts) < len(seats):
-            self.agent_selection = self.possible_agents[seats[len(self._parts)]]
-            return
-        parts, self._parts = tuple(self._parts), []
-        self._apply(parts)
-        self._select()
-        self._accumulate_rewards()
+        parts = self._parts
+        if not parts and self._to_move().kind is not _JOINT:  # the usual node: one seat
+            self._advance(chosen, chosen, True)
+            self.steps += 1
+            self._play_chance()
+        else:  # a part of a joint action
+            parts.append(chosen)
+            seats = self._acting_seats()
+            if len(parts) < len(seats):
+                self._choosing(seats[len(parts)])
+                self.agent_selection = self.possible_agents[seats[len(parts)]]
+                return
+            self._parts = []
+            self._apply(tuple(parts))
+        if self._select():  # the rewards of any other step are all 0: nothing to add
+            self._accumulate_rewards()
 
     def render(self) -> str | None:
         return self._render()
