@@ -12,6 +12,9 @@ What is measured, for each game (default: KALA, as issue 22 asks): decisions per
   the classic environments are), ``agent_iter``/``last``/``step`` with a uniform choice
   among the mask's legal ids (chance sampled inside the environment);
 - ``pz raw_env``: the same through the bare ``raw_env``;
+- ``pz stacked``: the same through ``stacked_env``, PettingZoo's own three wrapper classes
+  stacked on ``raw_env`` (``env()`` has their behaviour in one layer): their own cost is the
+  difference with ``pz raw_env``;
 - ``openspiel``: through the OpenSpiel game (``is_terminal``, ``is_chance_node``,
   ``is_simultaneous_node``, uniform over ``legal_actions``, chance by ``chance_outcomes``
   weights; a deal is dealt in its small steps there);
@@ -60,13 +63,12 @@ def plain(game: Any, n: int, seed: int, cap: int | None) -> int:
     return decisions
 
 
-def pettingzoo(game: Any, n: int, seed: int, cap: int | None, bare: bool = False) -> int:
-    from copa_ref.adapters.pettingzoo import env, raw_env
+def pettingzoo(game: Any, n: int, seed: int, cap: int | None, kind: str = "env") -> int:
+    from copa_ref.adapters import pettingzoo as adapter
 
-    e = _MADE.get(("pettingzoo", game.name, bare))
+    e = _MADE.get(("pettingzoo", game.name, kind))
     if e is None:  # made once, in the untimed first run (as a user makes an env once)
-        e = _MADE["pettingzoo", game.name, bare] = (raw_env if bare else env)(
-            game, max_steps=cap)
+        e = _MADE["pettingzoo", game.name, kind] = getattr(adapter, kind)(game, max_steps=cap)
     rng = random.Random(seed)
     decisions = 0
     for i in range(n):
@@ -80,8 +82,14 @@ def pettingzoo(game: Any, n: int, seed: int, cap: int | None, bare: bool = False
 
 
 def pettingzoo_raw(game: Any, n: int, seed: int, cap: int | None) -> int:
-    """As :func:`pettingzoo`, through ``raw_env`` (without PettingZoo's wrappers)."""
-    return pettingzoo(game, n, seed, cap, bare=True)
+    """As :func:`pettingzoo`, through ``raw_env`` (bare)."""
+    return pettingzoo(game, n, seed, cap, "raw_env")
+
+
+def pettingzoo_stacked(game: Any, n: int, seed: int, cap: int | None) -> int:
+    """As :func:`pettingzoo`, through ``stacked_env`` (PettingZoo's own three wrapper
+    classes, stacked as the classic environments stack them)."""
+    return pettingzoo(game, n, seed, cap, "stacked_env")
 
 
 def openspiel(game: Any, n: int, seed: int, cap: int | None) -> int:
@@ -116,7 +124,7 @@ def openspiel(game: Any, n: int, seed: int, cap: int | None) -> int:
 
 RUNS: tuple[tuple[str, Callable[[Any, int, int, int | None], int]], ...] = (
     ("plain", plain), ("pettingzoo", pettingzoo), ("pz raw_env", pettingzoo_raw),
-    ("openspiel", openspiel))
+    ("pz stacked", pettingzoo_stacked), ("openspiel", openspiel))
 
 
 def measure(game: Any, count: int, rounds: int, seed: int,

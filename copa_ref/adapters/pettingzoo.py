@@ -569,10 +569,18 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
     def _select(self) -> bool:
         """Select the agent to act next, or end the game; return whether it ended with
         rewards (until then every step's rewards are 0)."""
-        seat = self._acting_seat()
-        self._choosing(seat)
-        if seat is not None:
+        mover = self._to_move()
+        if mover.kind is _SEAT and not self.truncated:  # the usual node, inline
+            seat = int(mover.seats[0])
+            entry = self.ids.legal(self._legal_of(self.game_state, None))
+            self._acting, self._entries = (seat,), {seat: entry}
+            self._now, self._now_entry = seat, entry
             self.agent_selection = self.possible_agents[seat]
+            return False
+        now = self._acting_seat()
+        self._choosing(now)
+        if now is not None:
+            self.agent_selection = self.possible_agents[now]
             return False
         if self.truncated and self.game.outcome(self.game_state) is None:
             for agent in self.possible_agents:

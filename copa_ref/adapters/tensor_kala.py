@@ -43,7 +43,7 @@ _SIZE = OBSERVATION.size
 class KalaEncoder(Encoder):
     observation = OBSERVATION
 
-    def _values(self, observation: Any, seat: int) -> Any:
+    def _values(self, observation: Any, seat: int) -> bytearray:
         """The tensor's values at the layout's offsets as bytes (a seat's row relative, own
         first): every value is a count of at most 56 beans (KALA-18) or a 0/1 flag, and a
         byte array is filled several times faster than an array of floats."""
@@ -62,14 +62,13 @@ class KalaEncoder(Encoder):
         values[_BONUS] = 1 if o.bonus_sowing else 0
         if o.last is not None:
             values[_LAST + BOARD * o.last[0] + o.last[1]] = 1
-        return np.frombuffer(values, np.uint8)
+        return values
 
     def encode(self, observation: Any, seat: int, out: Any) -> None:
-        out[:_SIZE] = self._values(observation, seat)
+        out[:_SIZE] = np.frombuffer(self._values(observation, seat), np.uint8)
 
     def observation_tensor(self, observation: Any, seat: int) -> Any:
-        tensor = self._values(observation, seat).astype(np.float32)
-        return tensor
+        return np.array(self._values(observation, seat), np.float32)
 
     def brief(self, observation: Any, seat: int) -> str:
         o = observation
