@@ -265,9 +265,10 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
             return mover
 
         def _find_player(self) -> int:
-            held = self.held
-            if self.truncated or self.deal_over:
-                player = _TERMINAL
+            held, table = self.held, self.table
+            if (table.limit and held.length >= table.limit) or (
+                    table.one_deal and held.trail.state.round != held.round):
+                player = _TERMINAL  # cut short (truncated), or the deal is over (one deal)
             else:
                 mover = self._mover()
                 kind = mover.kind
@@ -316,7 +317,9 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
                 current one.
             """
             current = self.current_player()
-            if player is None:
+            if player is None or player == current:
+                if current >= 0:  # the usual node: the current player's own
+                    return list(self._entry(current).ids)
                 player = current
             if current == _TERMINAL:
                 return []

@@ -196,9 +196,11 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # u
         agent = env.agent_selection
         done = env.terminations[agent] or env.truncations[agent]
         # Discrete.contains: an int, or a NumPy integer scalar, in the range
-        inside = (0 <= action < env.action_count
-                  if type(action) is int or isinstance(action, np.integer)
-                  else env.action_space(agent).contains(action))
+        if type(action) is int or isinstance(action, np.integer):
+            number = int(action)
+            inside = 0 <= number < env.action_count
+        else:
+            number, inside = -1, env.action_space(agent).contains(action)
         assert (action is None and done) or inside, "action is not in action space"
         if done:
             if self._terminated:
@@ -206,7 +208,7 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # u
             else:
                 env.step(action)
             return
-        chosen = env._chosen(agent, int(action))
+        chosen = env._chosen(agent, number if number >= 0 else int(action))
         if chosen is None:  # the mask does not mark it
             EnvLogger.warn_on_illegal_move()
             env._cumulative_rewards[agent] = 0
@@ -544,7 +546,13 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             mask = entry.mask.copy()
         else:
             mask = np.zeros(self.action_count, dtype=np.int8)
-        return {"observation": self._vector(seat), "action_mask": mask}
+        if self.information:
+            return {"observation": self._vector(seat), "action_mask": mask}
+        views = self._views  # the observation tensor of the seat's view, inline
+        view = None if views is None else views.get(seat)
+        if view is None:
+            view = self._view(seat)
+        return {"observation": self.coder.observation_tensor(view, seat), "action_mask": mask}
 
 
     # -- the AEC protocol ----------------------------------------------------------------
