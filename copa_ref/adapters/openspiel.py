@@ -335,14 +335,10 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
         def _entry(self, seat: int) -> LegalIds:
             """*seat*'s legal actions at a decision node, by id (kept for the state)."""
             held = self.held
-            found = held.legal
-            if found is None:
-                found = held.legal = {}
-            entry = found.get(seat)
+            entry = held.legal.get(seat)
             if entry is None:
-                which = None if self._mover().kind is _SEAT else Seat(seat)
-                entry = found[seat] = self.table.ids.legal(
-                    legal_of(held.trail.state, which))
+                entry = held.legal[seat] = self.table.ids.of_seat(
+                    legal_of, held.trail.state, self._mover(), seat)
             return entry
 
         def _legal_actions(self, player: int) -> list[int]:
@@ -550,7 +546,7 @@ class _Held:
         """The round the episode started in (for :data:`ONE_DEAL`)."""
         self.mover = mover
         self.player: int | None = None
-        self.legal: dict[int, LegalIds] | None = None
+        self.legal: dict[int, LegalIds] = {}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
         return self

@@ -305,7 +305,8 @@ class GameTable:
         data["game"] = self.game.name
         for name in ("_to_move_of", "_legal_of", "_apply_of", "_joint_of"):
             del data[name]
-        data["_views"] = data["_mover"] = data["_acting"] = data["_entries"] = None
+        data["_mover"] = data["_acting"] = None
+        data["_views"], data["_entries"] = {}, {}
         return data
 
     def __setstate__(self, data: dict[str, Any]) -> None:
@@ -331,18 +332,15 @@ class GameTable:
         """Make *state* the current one; what is known of it (who moves, the seats' views
         and legal ids) is worked out when first asked for, once."""
         self.game_state = state
-        self._views: dict[int, Any] | None = None
+        self._views: dict[int, Any] = {}
         self._mover: Any = None
         self._acting: tuple[int, ...] | None = None
-        self._entries: dict[int, LegalIds] | None = None
+        self._entries: dict[int, LegalIds] = {}
 
     def _view(self, seat: int) -> Any:
-        views = self._views
-        if views is None:
-            views = self._views = {}
-        view = views.get(seat)
+        view = self._views.get(seat)
         if view is None:
-            view = views[seat] = self.game.observe(self.game_state, Seat(seat))
+            view = self._views[seat] = self.game.observe(self.game_state, Seat(seat))
         return view
 
     def _to_move(self) -> Any:
@@ -376,13 +374,10 @@ class GameTable:
 
     def _entry(self, seat: int) -> LegalIds:
         """*seat*'s legal actions now, by id (a seat to choose now)."""
-        entries = self._entries
-        if entries is None:
-            entries = self._entries = {}
-        entry = entries.get(seat)
+        entry = self._entries.get(seat)
         if entry is None:
-            which = None if self._to_move().kind is _SEAT else Seat(seat)
-            entry = entries[seat] = self.ids.legal(self._legal_of(self.game_state, which))
+            entry = self._entries[seat] = self.ids.of_seat(
+                self._legal_of, self.game_state, self._to_move(), seat)
         return entry
 
     def _mask(self, seat: int, acting: bool, size: int) -> Any:
@@ -548,8 +543,7 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             mask = np.zeros(self.action_count, dtype=np.int8)
         if self.information:
             return {"observation": self._vector(seat), "action_mask": mask}
-        views = self._views  # the observation tensor of the seat's view, inline
-        view = None if views is None else views.get(seat)
+        view = self._views.get(seat)  # the observation tensor of the seat's view, inline
         if view is None:
             view = self._view(seat)
         return {"observation": self.coder.observation_tensor(view, seat), "action_mask": mask}

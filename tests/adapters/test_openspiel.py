@@ -46,17 +46,22 @@ def load(name: str, params: dict[str, Any] | None = None) -> Any:
     return pyspiel.load_game(f"copa_ref_{name}", params)
 
 
+def random_step(state: Any, rng: random.Random) -> None:
+    """One uniformly random action (chance, a joint action, or the current player's)."""
+    if state.is_chance_node():
+        state.apply_action(rng.choice(state.chance_outcomes())[0])
+    elif state.is_simultaneous_node():
+        state.apply_actions([rng.choice(state.legal_actions(p))
+                             for p in range(state.num_players())])
+    else:
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
 def play_randomly(game: Any, seed: int) -> Any:
     rng = random.Random(seed)
     state = game.new_initial_state()
     while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(rng.choice(state.chance_outcomes())[0])
-        elif state.is_simultaneous_node():
-            state.apply_actions([rng.choice(state.legal_actions(p))
-                                 for p in range(game.num_players())])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+        random_step(state, rng)
     return state
 
 
@@ -298,13 +303,7 @@ def test_the_python_answers_are_openspiels(name: str) -> None:
             assert found == expected, player
         if state.is_terminal():
             break
-        if state.is_chance_node():
-            state.apply_action(rng.choice(state.chance_outcomes())[0])
-        elif state.is_simultaneous_node():
-            state.apply_actions([rng.choice(state.legal_actions(p))
-                                 for p in range(game.num_players())])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+        random_step(state, rng)
 
 
 # -- observations ------------------------------------------------------------------------
