@@ -41,14 +41,13 @@ import pyspiel  # type: ignore[import-not-found]  # OpenSpiel ships no type hint
 
 from copa_ref.adapters import (
     Returns,
-    action_space,
     config_from_parameters,
     default_truncation,
     parameters,
     returns_scheme,
     rules_function,
 )
-from copa_ref.adapters.tensors import ActionIds, Encoder, LegalIds, encoder
+from copa_ref.adapters.tensors import ActionIds, Encoder, LegalIds, encoder, tables
 from copa_ref.core import Game
 from copa_ref.core.entry import CHECKED
 from copa_ref.core.types import MoverKind, Seat, ToMove
@@ -180,8 +179,9 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
             self.limit = limit
             self.one_deal = one_deal
             self.players = game.num_players(self.config)
-            self.coder: Encoder = encoder(game, self.config)
-            self.ids = ActionIds(action_space(game, self.config), self.players, self.coder)
+            self.coder: Encoder
+            self.ids: ActionIds
+            self.coder, self.ids = tables(game, self.config)
             self.scheme = returns_scheme(game, self.config, one_deal, limit or MAX_GAME_LENGTH)
             self.table = _Table(self.players, self.ids, limit, self.coder, one_deal,
                                 self.scheme)
@@ -567,7 +567,7 @@ class _Observer:
         layout = coder.information if perfect_recall else coder.observation
         self.layout = layout
         self.tensor: Any = None if layout is None else np.zeros(layout.size, np.float32)
-        self.dict: dict[str, Any] = {} if layout is None else layout.views(self.tensor)
+        self.dict: dict[str, Any] = {} if layout is None else dict(layout.views(self.tensor))
 
     def set_from(self, state: Any, player: int) -> None:
         if self.tensor is None:

@@ -42,9 +42,8 @@ from pettingzoo.utils.wrappers.order_enforcing import (  # type: ignore[import-u
     AECOrderEnforcingIterator,
 )
 
-from copa_ref.adapters import action_space as game_action_space
 from copa_ref.adapters import default_truncation, returns_scheme
-from copa_ref.adapters.tensors import ActionIds, Encoder, LegalIds, encoder
+from copa_ref.adapters.tensors import ActionIds, Encoder, LegalIds, tables
 from copa_ref.core import Game
 from copa_ref.core.entry import CHECKED
 from copa_ref.core.types import MoverKind, Seat
@@ -270,9 +269,10 @@ class GameTable:
         self.game = game
         self.render_mode = render_mode
         self.config = game.default_config() if config is None else config
-        self.coder: Encoder = encoder(game, self.config)
+        self.coder: Encoder
+        self.ids: ActionIds
+        self.coder, self.ids = tables(game, self.config)
         self.players = game.num_players(self.config)
-        self.ids = ActionIds(game_action_space(game, self.config), self.players, self.coder)
         self.possible_agents = [f"player_{s}" for s in range(self.players)]
         self._seats = {a: s for s, a in enumerate(self.possible_agents)}
         self.max_steps: int | None = (default_truncation(game) if max_steps is DEFAULT

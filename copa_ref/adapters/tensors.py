@@ -39,6 +39,7 @@ __all__ = [
     "Segment",
     "encoder",
     "relative",
+    "tables",
 ]
 
 
@@ -84,9 +85,17 @@ class Layout:
         return found
 
     def views(self, buffer: Any) -> dict[str, Any]:
-        """Each segment as a view of *buffer* (a flat array of ``size``), shaped."""
-        return {name: buffer[start:stop].reshape(shape)
-                for name, start, stop, shape in self._slices}
+        """Each segment as a view of *buffer* (a flat array of ``size``), shaped; kept for
+        the last buffer (an OpenSpiel observer fills the same one each time). Read them:
+        the dict may be handed out again."""
+        last = self.__dict__.get("_last_views")
+        if last is not None and last[0] is buffer:
+            found: dict[str, Any] = last[1]
+            return found
+        found = {name: buffer[start:stop].reshape(shape)
+                 for name, start, stop, shape in self._slices}
+        self.__dict__["_last_views"] = (buffer, found)
+        return found
 
     def table(self, skip: int = 0) -> str:
         """The layout as a Markdown table (offset, segment, shape, meaning), from its
@@ -124,6 +133,7 @@ class Encoder:
     information: Layout | None = None
     remembers: bool = False
     """Whether :meth:`remember` keeps something the observation does not show."""
+    _last_split: tuple[Any, Any, Any] | None = None
 
     def __init__(self, game: Game[Any, Any, Any, Any], config: Any) -> None:
         self.game = game
@@ -145,9 +155,18 @@ class Encoder:
     def encode_information(self, observation: Any, memory: Any, seat: int, out: Any) -> None:
         """Fill *out* (zeros, ``information``'s size): by default the observation tensor
         then the memory's segments (:meth:`encode_memory`)."""
-        size = self.observation.size
-        self.encode(observation, seat, out[:size])
-        self.encode_memory(memory, seat, out[size:])
+        head, tail = self.split(out)
+        self.encode(observation, seat, head)
+        self.encode_memory(memory, seat, tail)
+
+    def split(self, out: Any) -> tuple[Any, Any]:
+        """An information-state tensor *out* as two views, the observation's part and the
+        rest; kept for the last buffer (an OpenSpiel observer fills the same one)."""
+        last = self._last_split
+        if last is None or last[0] is not out:
+            size = self.observation.size
+            last = self._last_split = (out, out[:size], out[size:])
+        return last[1], last[2]
 
     def encode_memory(self, memory: Any, seat: int, out: Any) -> None:
         """Fill the part of the information state after the observation."""
@@ -287,6 +306,33 @@ class ActionIds:
             msg = f"action id {number} is not an action of seat {seat} (0..{len(self) - 1})"
             raise ValueError(msg)
         return found
+
+
+_TABLES: dict[tuple[Any, Any], tuple[Encoder, ActionIds]] = {}
+TABLES_SIZE = 256
+"""The most configs :func:`tables` keeps (then it starts over)."""
+
+
+def tables(game: Game[Any, Any, Any, Any], config: Any) -> tuple[Encoder, ActionIds]:
+    """The encoder and the action ids of *game* under *config*, made once per game and
+    config: OpenSpiel loads a game again for each state it deserialises, and a vector of
+    environments makes one per copy. Both are immutable (but for the ids' memo, a cache).
+    """
+    try:
+        key: tuple[Any, Any] | None = (game, config)
+        found = _TABLES.get(key)  # type: ignore[arg-type]
+    except TypeError:  # a config that is not hashable: made each time
+        key, found = None, None
+    if found is None:
+        from copa_ref.adapters import action_space
+
+        coder = encoder(game, config)
+        found = coder, ActionIds(action_space(game, config), game.num_players(config), coder)
+        if key is not None:
+            if len(_TABLES) >= TABLES_SIZE:
+                _TABLES.clear()
+            _TABLES[key] = found
+    return found
 
 
 def _rebuild(name: str, config: Any) -> Encoder:
