@@ -59,6 +59,10 @@ class Segment:
         return size
 
 
+VIEWS_KEPT = 4
+"""The buffers whose segment views a :class:`Layout` keeps."""
+
+
 @attrs.frozen(slots=False)
 class Layout:
     """A tensor as consecutive segments."""
@@ -86,15 +90,18 @@ class Layout:
 
     def views(self, buffer: Any) -> dict[str, Any]:
         """Each segment as a view of *buffer* (a flat array of ``size``), shaped; kept for
-        the last buffer (an OpenSpiel observer fills the same one each time). Read them:
-        the dict may be handed out again."""
-        last = self.__dict__.get("_last_views")
-        if last is not None and last[0] is buffer:
-            found: dict[str, Any] = last[1]
-            return found
+        the last few buffers (an OpenSpiel observer fills the same one each time, and a
+        game's observation and information-state observers take turns). Read them: the
+        dict may be handed out again."""
+        kept: list[tuple[Any, dict[str, Any]]] = self.__dict__.setdefault("_kept_views", [])
+        for held, found in kept:
+            if held is buffer:
+                return found
         found = {name: buffer[start:stop].reshape(shape)
                  for name, start, stop, shape in self._slices}
-        self.__dict__["_last_views"] = (buffer, found)
+        if len(kept) >= VIEWS_KEPT:
+            del kept[0]
+        kept.append((buffer, found))
         return found
 
     def table(self, skip: int = 0) -> str:
