@@ -367,11 +367,15 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
             return tuple((k, p) for k, (_, p) in enumerate(listed))
 
         def chance_outcomes(self) -> list[tuple[int, float]]:
-            outcomes = self._outcomes()
-            if any(not 0 <= k < MAX_CHANCE_OUTCOMES for k, _ in outcomes):
-                msg = f"{game.title}: a chance id outside 0..{MAX_CHANCE_OUTCOMES - 1}"
-                raise ValueError(msg)
-            return [(k, float(p)) for k, p in outcomes]
+            held = self.held
+            listed = held.outcomes  # kept for the state: OpenSpiel asks more than once
+            if listed is None:
+                outcomes = self._outcomes()
+                if any(not 0 <= k < MAX_CHANCE_OUTCOMES for k, _ in outcomes):
+                    msg = f"{game.title}: a chance id outside 0..{MAX_CHANCE_OUTCOMES - 1}"
+                    raise ValueError(msg)
+                listed = held.outcomes = tuple((k, float(p)) for k, p in outcomes)
+            return list(listed)
 
         # -- moves -----------------------------------------------------------------------
 
@@ -534,7 +538,7 @@ class _Held:
     """A state's values: a clone shares them (``deepcopy`` gives the same); only its caches
     (who moves, the current player, the legal ids) are filled in later, each once."""
 
-    __slots__ = ("legal", "length", "mover", "player", "prefix", "round", "trail")
+    __slots__ = ("legal", "length", "mover", "outcomes", "player", "prefix", "round", "trail")
 
     def __init__(self, trail: _Trail, prefix: tuple[int, ...], length: int, round: int,
                  mover: ToMove | None = None) -> None:
@@ -547,6 +551,8 @@ class _Held:
         self.mover = mover
         self.player: int | None = None
         self.legal: dict[int, LegalIds] = {}
+        self.outcomes: tuple[tuple[int, float], ...] | None = None
+        """The chance outcomes here, once asked for."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
         return self
