@@ -153,7 +153,7 @@ def measure(game: Any, count: int, rounds: int, seed: int,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", default=["kala"])
-    parser.add_argument("--games", dest="count", type=int, default=40,
+    parser.add_argument("--games", dest="count", type=int, default=150,
                         help="games a variant plays in each round")
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--seed", type=int, default=1)
