@@ -164,7 +164,9 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # u
         self._terminated = False
         self.env.reset(seed=seed, options=options)
 
-    def agent_iter(self, max_iter: int = 2**63) -> _AgentIterable:
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        """``OrderEnforcingWrapper``'s agent iterator (it checks that each agent stepped),
+        reading the environment directly."""
         if not self._has_reset:
             EnvLogger.error_agent_iter_before_reset()
         return _AgentIterable(self, max_iter)
