@@ -5,6 +5,7 @@ seat-independent; the game types are truthful."""
 
 from __future__ import annotations
 
+import pickle
 import random
 from typing import Any
 
@@ -21,7 +22,7 @@ from copa_ref.adapters import (  # noqa: E402
     config_from_parameters,
     openspiel,
 )
-from copa_ref.adapters.tensors import ActionIds, encoder  # noqa: E402
+from copa_ref.adapters.tensors import ActionIds, encoder, tables  # noqa: E402
 from copa_ref.core.errors import InvalidStateError, MalformedInputError  # noqa: E402
 from copa_ref.core.types import Seat  # noqa: E402
 from copa_ref.games import GAMES  # noqa: E402
@@ -267,6 +268,26 @@ class TestActionIds:
                         encoder(game, game.default_config()))
         assert (len(ids), ids.names[0], ids.names[-1]) == (count, first, last)
         assert len(set(ids.names)) == count
+
+    def test_the_legal_ids_are_kept_per_tuple(self) -> None:
+        """The ids of a tuple of legal actions are worked out once per tuple object (KALA
+        hands out prebuilt tuples), the very objects kept; an equal tuple elsewhere gets
+        its own entry; a pickled copy starts without them; one table per config."""
+        game = GAMES["kala"]
+        config = game.default_config()
+        coder, ids = tables(game, config)
+        again_coder, again_ids = tables(game, config)
+        assert again_coder is coder and again_ids is ids  # made once
+        legal = game.legal_actions(game.new_game(config))
+        entry = ids.legal(legal)
+        assert ids.legal(legal) is entry
+        assert entry.ids == sorted(ids.id[a] for a in legal)
+        assert all(entry.by_id[ids.id[a]] is a for a in legal)
+        assert entry.mask.sum() == len(legal) and entry.mask[entry.ids].all()
+        again = tuple(list(legal))
+        assert again is not legal and ids.legal(again) is not entry
+        assert ids.legal(again).ids == entry.ids
+        assert pickle.loads(pickle.dumps(ids))._memo == {}
 
     def test_an_illegal_id_is_refused(self) -> None:
         state = load("kala").new_initial_state()
