@@ -27,19 +27,16 @@ import attrs
 
 from copa_ref.core import Game
 from copa_ref.core.codec import JSON, canonical_json
-from copa_ref.core.types import Outcome, Seat
+from copa_ref.core.types import Outcome
 
 __all__ = [
     "NULL_INT",
-    "OBSERVATION_BYTES",
     "TRUNCATED_LENGTH",
     "Parameter",
     "Returns",
     "action_space",
     "config_from_parameters",
     "default_truncation",
-    "observation_bytes",
-    "padded",
     "parameters",
     "returns_scheme",
     "rewards_of",
@@ -163,36 +160,6 @@ def config_from_parameters(game: Game[Any, Any, Any, Any], params: dict[str, Any
         else:
             data[name] = value
     return game.config_from_json(data)
-
-
-# -- observations as numbers ------------------------------------------------------------------
-
-OBSERVATION_BYTES = 4096
-"""The length of an observation vector: the longest canonical JSON observation of any
-registered game, with room to spare (a longer one raises ``ValueError``)."""
-
-
-def observation_bytes(game: Game[Any, Any, Any, Any], state: Any, seat: int,
-                      size: int = OBSERVATION_BYTES) -> bytes:
-    """What *seat* may know of *state*, ``observe(state, seat)``, as the UTF-8 bytes of its
-    canonical JSON text, zero-padded to *size* bytes: built from the seat's view only, so
-    it reveals nothing the seat may not know.
-
-    :raises ValueError: when the text is longer than *size*.
-    """
-    return padded(game.dumps(game.observe(state, Seat(seat))), size)
-
-
-def padded(text: str, size: int = OBSERVATION_BYTES) -> bytes:
-    """*text* as UTF-8 bytes, zero-padded to *size*.
-
-    :raises ValueError: when the text is longer than *size*.
-    """
-    data = text.encode("utf-8")
-    if len(data) > size:
-        msg = f"an observation of {len(data)} bytes exceeds {size}"
-        raise ValueError(msg)
-    return data.ljust(size, b"\0")
 
 
 # -- truncation -----------------------------------------------------------------------------------

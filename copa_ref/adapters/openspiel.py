@@ -41,15 +41,15 @@ import pyspiel  # type: ignore[import-not-found]  # OpenSpiel ships no type hint
 
 from copa_ref.adapters import (
     Returns,
-    action_space,
     config_from_parameters,
     default_truncation,
     parameters,
     returns_scheme,
     rules_function,
 )
-from copa_ref.adapters.tensors import ActionIds, Encoder, encoder
+from copa_ref.adapters.tensors import ActionIds, Encoder, LegalIds, encoder, tables
 from copa_ref.core import Game
+from copa_ref.core.entry import CHECKED
 from copa_ref.core.types import MoverKind, Seat, ToMove
 
 __all__ = ["INITIAL", "LENGTH", "MAX_CHANCE_OUTCOMES", "MAX_GAME_LENGTH", "ONE_DEAL",
@@ -80,6 +80,8 @@ _REGISTERED: dict[str, Any] = {}
 _TERMINAL = -4  # pyspiel.PlayerId values, as plain ints (faster than the enum each time)
 _CHANCE = -1
 _SIMULTANEOUS = -2
+_SEAT, _CHANCE_NODE, _JOINT, _NOBODY = (MoverKind.SEAT, MoverKind.CHANCE, MoverKind.JOINT,
+                                       MoverKind.NOBODY)
 
 
 def short_name(game: Game[Any, Any, Any, Any]) -> str:
@@ -126,6 +128,12 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
         specification[ONE_DEAL] = False
     probe = encoder(game, game.default_config())
     chance_step = rules_function(game, "chance_step")
+    # The game's inner functions, for the states the game built and the actions it listed
+    # for them (as the generic loop calls them); the states they build are marked checked.
+    inner = game.inner()
+    to_move, legal_of, apply, inner_joint = (inner.to_move, inner.legal_actions, inner.apply,
+                                             inner.joint)
+    trusted = game.trusted is not None
 
     def game_type(scheme: Returns) -> Any:
         return pyspiel.GameType(
@@ -164,15 +172,19 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
             if initial:
                 self.start = game.state_from_json(game.loads(initial.replace(";", ","), dict))
                 game.check_state(self.start)
+                game.to_move(self.start)  # marked checked: the inner functions may take it
                 if self.start.config != self.config:
                     msg = f"{game.title}: {INITIAL} has another config than the parameters"
                     raise ValueError(msg)
             self.limit = limit
             self.one_deal = one_deal
             self.players = game.num_players(self.config)
-            self.coder: Encoder = encoder(game, self.config)
-            self.ids = ActionIds(action_space(game, self.config), self.players, self.coder)
+            self.coder: Encoder
+            self.ids: ActionIds
+            self.coder, self.ids = tables(game, self.config)
             self.scheme = returns_scheme(game, self.config, one_deal, limit or MAX_GAME_LENGTH)
+            self.table = _Table(self.players, self.ids, limit, self.coder, one_deal,
+                                self.scheme)
             game_info = pyspiel.GameInfo(
                 num_distinct_actions=len(self.ids) + (1 if simultaneous else 0),
                 max_chance_outcomes=MAX_CHANCE_OUTCOMES if facts.chance else 0,
@@ -200,8 +212,7 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
     class CopaState(pyspiel.State):  # type: ignore[misc]  # pyspiel.State is untyped
         def __init__(self, py_game: Any) -> None:
             super().__init__(py_game)
-            self.table = _Table(py_game.players, py_game.ids, py_game.limit, py_game.coder,
-                                py_game.one_deal, py_game.scheme)
+            self.table: _Table = py_game.table
             start = py_game.start
             self.held = _Held(_Trail(None, start, None), (), 0,
                               start.round if rounds else 0)
@@ -244,59 +255,101 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
             return (f"p{seat} {coder.brief(trail.view(game, seat), seat)}"
                     f"{coder.brief_memory(memory)}")
 
-        # -- who acts --------------------------------------------------------------------
+        # -- who acts: worked out once per state (OpenSpiel asks several times a step) -----
 
         def _mover(self) -> ToMove:
             held = self.held
             mover = held.mover
             if mover is None:
-                mover = held.mover = game.to_move(held.trail.state)
+                mover = held.mover = to_move(held.trail.state)
             return mover
 
-        def _over(self) -> bool:
-            return (self._mover().kind is MoverKind.NOBODY or self.truncated
-                    or self.deal_over)
+        def _find_player(self) -> int:
+            held, table = self.held, self.table
+            if (table.limit and held.length >= table.limit) or (
+                    table.one_deal and held.trail.state.round != held.round):
+                player = _TERMINAL  # cut short (truncated), or the deal is over (one deal)
+            else:
+                mover = self._mover()
+                kind = mover.kind
+                if kind is _SEAT:
+                    player = int(mover.seats[0])
+                elif kind is _CHANCE_NODE:
+                    player = _CHANCE
+                elif kind is _JOINT:
+                    player = _SIMULTANEOUS
+                elif kind is _NOBODY:
+                    player = _TERMINAL
+                else:  # any of the seats: the lowest one with a legal action
+                    able = [s for s in mover.seats if self._entry(s).ids]
+                    player = int(able[0] if able else mover.seats[0])
+            held.player = player
+            return player
 
         def current_player(self) -> int:
-            if self._over():
-                return _TERMINAL
-            mover = self._mover()
-            kind = mover.kind
-            if kind is MoverKind.SEAT:
-                return int(mover.seats[0])
-            if kind is MoverKind.CHANCE:
-                return _CHANCE
-            if kind is MoverKind.JOINT:
-                return _SIMULTANEOUS
-            able = [s for s in mover.seats if self._legal(s)]
-            return int(able[0] if able else mover.seats[0])
+            player = self.held.player
+            if player is None:
+                player = self._find_player()
+            return player
 
         def is_terminal(self) -> bool:
-            return self._over()
+            return self.current_player() == _TERMINAL
 
-        def _legal(self, seat: int) -> list[int]:
-            """*seat*'s legal action ids at a decision node (kept for the state)."""
+        # OpenSpiel's own State methods, answered here as its C++ PyState answers them
+        # (State::IsChanceNode is CurrentPlayer() == kChancePlayerId, and so on): a Python
+        # caller then makes no round trip into C++ and back; C++ callers are unaffected.
+
+        def is_chance_node(self) -> bool:
+            return self.current_player() == _CHANCE
+
+        def is_simultaneous_node(self) -> bool:
+            return self.current_player() == _SIMULTANEOUS
+
+        def is_player_node(self) -> bool:
+            return self.current_player() >= 0
+
+        def legal_actions(self, player: int | None = None) -> list[int]:
+            """The legal actions of *player* (default: the current player), as
+            ``PyState::LegalActions``: none at the end, the chance outcomes at a chance node
+            (for any player), the player's own otherwise (none for a player not to act).
+
+            :raises pyspiel.SpielError: for a pseudo-player (negative) that is not the
+                current one.
+            """
+            current = self.current_player()
+            if player is None or player == current:
+                if current >= 0:  # the usual node: the current player's own
+                    return list(self._entry(current).ids)
+                player = current
+            if current == _TERMINAL:
+                return []
+            if current == _CHANCE:
+                return [k for k, _ in self.chance_outcomes()]
+            if player == current or (player >= 0 and current == _SIMULTANEOUS):
+                return self._legal_actions(player)
+            if player < 0:
+                msg = f"Called LegalActions for pseudo-player {player}"
+                raise pyspiel.SpielError(msg)
+            return []
+
+        def _entry(self, seat: int) -> LegalIds:
+            """*seat*'s legal actions at a decision node, by id (kept for the state)."""
             held = self.held
-            found = held.legal.get(seat)
-            if found is None:
-                mover = self._mover()
-                which = None if mover.kind is MoverKind.SEAT else Seat(seat)
-                number = self.table.ids.id
-                found = sorted({number[a] for a in game.legal_actions(held.trail.state, which)})
-                held.legal[seat] = found
-            return found
+            entry = held.legal.get(seat)
+            if entry is None:
+                entry = held.legal[seat] = self.table.ids.of_seat(
+                    legal_of, held.trail.state, self._mover(), seat)
+            return entry
 
         def _legal_actions(self, player: int) -> list[int]:
-            if self._over():
-                return []
-            mover = self._mover()
-            if mover.kind is MoverKind.JOINT:
-                if player not in mover.seats:
+            current = self.current_player()
+            if current == _SIMULTANEOUS:
+                if player not in self._mover().seats:
                     return [len(self.table.ids)]
-                return list(self._legal(player))
-            if player != self.current_player():
+                return list(self._entry(player).ids)
+            if current < 0 or player != current:
                 return []
-            return list(self._legal(player))
+            return list(self._entry(player).ids)
 
         # -- chance ----------------------------------------------------------------------
 
@@ -314,60 +367,81 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
             return tuple((k, p) for k, (_, p) in enumerate(listed))
 
         def chance_outcomes(self) -> list[tuple[int, float]]:
-            outcomes = self._outcomes()
-            if any(not 0 <= k < MAX_CHANCE_OUTCOMES for k, _ in outcomes):
-                msg = f"{game.title}: a chance id outside 0..{MAX_CHANCE_OUTCOMES - 1}"
-                raise ValueError(msg)
-            return [(k, float(p)) for k, p in outcomes]
+            held = self.held
+            listed = held.outcomes  # kept for the state: OpenSpiel asks more than once
+            if listed is None:
+                outcomes = self._outcomes()
+                if any(not 0 <= k < MAX_CHANCE_OUTCOMES for k, _ in outcomes):
+                    msg = f"{game.title}: a chance id outside 0..{MAX_CHANCE_OUTCOMES - 1}"
+                    raise ValueError(msg)
+                listed = held.outcomes = tuple((k, float(p)) for k, p in outcomes)
+            return list(listed)
 
         # -- moves -----------------------------------------------------------------------
 
-        def _play(self, action: Any, public: Any) -> None:
+        def _play(self, action: Any, public: Any, produced: bool) -> None:
+            """Apply *action*: through the game's inner ``apply`` when the game produced it
+            for this state (its legal actions, its joint), else the public, checked one."""
             held = self.held
-            after = game.apply(held.trail.state, action)
+            if produced:
+                after = apply(held.trail.state, action)
+                if trusted:  # built by the rules from a checked state: valid already
+                    object.__setattr__(after, CHECKED, True)
+            else:
+                after = game.apply(held.trail.state, action)
             self.held = _Held(_Trail(held.trail, after, public), (), held.length + 1,
                               held.round)
 
         def _apply_action(self, action: int) -> None:
-            mover = self._mover()
-            if mover.kind is MoverKind.CHANCE:
+            player = self.current_player()
+            if player == _CHANCE:
+                state = self.state
                 if chance_step is None:
                     assert game.chance_outcomes is not None
-                    self._play(game.chance_outcomes(self.state)[action][0], None)
+                    self._play(game.chance_outcomes(state)[action][0], None, False)
                     return
-                prefix = (*self.prefix, action)
-                step = chance_step(self.state, prefix)
+                held = self.held
+                prefix = (*held.prefix, action)
+                step = chance_step(state, prefix)
                 if isinstance(step, tuple):
-                    held = self.held
                     self.held = _Held(held.trail, prefix, held.length + 1, held.round,
                                       held.mover)
                 else:
-                    self._play(step, None)
+                    self._play(step, None, False)
                 return
-            player = self.current_player()
-            if action not in self._legal(player):
-                msg = (f"{game.title}: action {action} ({self._action_to_string(player, action)})"
-                       f" is not legal for player {player}")
+            chosen = self._entry(player).by_id.get(action) if player >= 0 else None
+            if chosen is None:
+                msg = (f"{game.title}: action {action} ({self._name(player, action)}) is "
+                       f"not legal for player {player}")
                 raise ValueError(msg)
-            chosen = self.table.ids.action(action, player)
-            self._play(chosen, chosen)
+            self._play(chosen, chosen, True)
 
         def _apply_actions(self, chosen: list[int]) -> None:
             mover = self._mover()
             assert game.joint is not None
+            found = [self._entry(s).by_id.get(chosen[s]) for s in mover.seats]
+            if inner_joint is not None and None not in found:
+                joint = inner_joint(self.state, tuple(found))
+                self._play(joint, joint, True)
+                return
+            # a part not legal: the public joint names the rule it breaks
             parts = tuple(self.table.ids.action(chosen[s], s) for s in mover.seats)
             joint = game.joint(self.state, parts)
-            self._play(joint, joint)
+            self._play(joint, joint, False)
 
-        def _action_to_string(self, player: int, action: int) -> str:
+        def _name(self, player: int, action: int) -> str:
             if player == _CHANCE:
                 return f"chance {action}"
-            if action == len(self.table.ids):
+            names = self.table.ids.names
+            if action == len(names):
                 return "no part"
-            return self.table.ids.names[action]
+            return names[action] if 0 <= action < len(names) else "no such id"
+
+        def _action_to_string(self, player: int, action: int) -> str:
+            return self._name(player, action)
 
         def returns(self) -> list[float]:
-            if not self._over():
+            if self.current_player() != _TERMINAL:
                 return [0.0] * self.players
             return list(self.table.scheme.returns(game, self.state, self.deal_over))
 
@@ -394,37 +468,44 @@ class _Table:
         return self
 
 
-@attrs.frozen
 class _Trail:
     """A state and how the game came to it: the trail before and the public action that
     led here (``None`` after chance); the seats' views and memories are read lazily."""
 
-    before: _Trail | None
-    state: Any
-    action: Any
-    views: dict[int, Any] = attrs.field(factory=dict, eq=False, repr=False)
-    """Each seat's observation here, once asked for (a cache)."""
-    memories: dict[int, Any] = attrs.field(factory=dict, eq=False, repr=False)
-    """Each seat's memory here, once asked for (a cache)."""
+    __slots__ = ("action", "before", "memories", "state", "views")
+
+    def __init__(self, before: _Trail | None, state: Any, action: Any) -> None:
+        self.before = before
+        self.state = state
+        self.action = action
+        self.views: dict[int, Any] | None = None
+        """Each seat's observation here, once asked for (a cache)."""
+        self.memories: dict[int, Any] | None = None
+        """Each seat's memory here, once asked for (a cache)."""
 
     def view(self, game: Game[Any, Any, Any, Any], seat: int) -> Any:
-        found = self.views.get(seat)
+        views = self.views
+        if views is None:
+            views = self.views = {}
+        found = views.get(seat)
         if found is None:
-            found = self.views[seat] = game.observe(self.state, Seat(seat))
+            found = views[seat] = game.observe(self.state, Seat(seat))
         return found
 
     def memory(self, game: Game[Any, Any, Any, Any], coder: Encoder, seat: int) -> Any:
         """*seat*'s memory here, folded from the nearest trail that has it."""
         todo: list[_Trail] = []
         trail: _Trail | None = self
-        while trail is not None and seat not in trail.memories:
+        while trail is not None and (trail.memories is None or seat not in trail.memories):
             todo.append(trail)
             trail = trail.before
-        memory = None if trail is None else trail.memories[seat]
+        memory = None if trail is None or trail.memories is None else trail.memories[seat]
         for trail in reversed(todo):
             if trail.before is not None:
                 memory = coder.remember(memory, trail.before.view(game, seat), trail.action,
                                         trail.view(game, seat), seat)
+            if trail.memories is None:
+                trail.memories = {}
             trail.memories[seat] = memory
         return memory
 
@@ -453,22 +534,32 @@ def _unpath(steps: list[tuple[Any, Any]]) -> _Trail:
     return trail
 
 
-@attrs.define
 class _Held:
     """A state's values: a clone shares them (``deepcopy`` gives the same); only its caches
-    (who moves, the legal ids) are filled in later."""
+    (who moves, the current player, the legal ids) are filled in later, each once."""
 
-    trail: _Trail
-    prefix: tuple[int, ...]
-    length: int
-    """The actions applied so far, chance steps included (OpenSpiel's game length)."""
-    round: int
-    """The round the episode started in (for :data:`ONE_DEAL`)."""
-    mover: ToMove | None = None
-    legal: dict[int, list[int]] = attrs.field(factory=dict)
+    __slots__ = ("legal", "length", "mover", "outcomes", "player", "prefix", "round", "trail")
+
+    def __init__(self, trail: _Trail, prefix: tuple[int, ...], length: int, round: int,
+                 mover: ToMove | None = None) -> None:
+        self.trail = trail
+        self.prefix = prefix
+        self.length = length
+        """The actions applied so far, chance steps included (OpenSpiel's game length)."""
+        self.round = round
+        """The round the episode started in (for :data:`ONE_DEAL`)."""
+        self.mover = mover
+        self.player: int | None = None
+        self.legal: dict[int, LegalIds] = {}
+        self.outcomes: tuple[tuple[int, float], ...] | None = None
+        """The chance outcomes here, once asked for."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
         return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled without its caches."""
+        return _Held, (self.trail, self.prefix, self.length, self.round)
 
 
 class _Observer:
@@ -482,7 +573,7 @@ class _Observer:
         layout = coder.information if perfect_recall else coder.observation
         self.layout = layout
         self.tensor: Any = None if layout is None else np.zeros(layout.size, np.float32)
-        self.dict: dict[str, Any] = {} if layout is None else layout.views(self.tensor)
+        self.dict: dict[str, Any] = {} if layout is None else dict(layout.views(self.tensor))
 
     def set_from(self, state: Any, player: int) -> None:
         if self.tensor is None:

@@ -36,21 +36,28 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]  # untyped package
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped]
+from pettingzoo.utils.wrappers.order_enforcing import (  # type: ignore[import-untyped]
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
-from copa_ref.adapters import action_space as game_action_space
 from copa_ref.adapters import default_truncation, returns_scheme
-from copa_ref.adapters.tensors import ActionIds, Encoder, encoder
+from copa_ref.adapters.tensors import ActionIds, Encoder, LegalIds, tables
 from copa_ref.core import Game
+from copa_ref.core.entry import CHECKED
 from copa_ref.core.types import MoverKind, Seat
 
 __all__ = [
     "VERSION",
+    "ClassicWrapper",
     "CopaEnv",
     "CopaParallelEnv",
     "GameTable",
     "env",
     "parallel_env",
     "raw_env",
+    "stacked_env",
 ]
 
 VERSION = 0
@@ -62,6 +69,7 @@ DEFAULT = object()
 (:func:`~copa_ref.adapters.default_truncation`)."""
 
 RENDER_MODES = ("ansi", "human")
+_SEAT, _JOINT, _ANY, _CHANCE = MoverKind.SEAT, MoverKind.JOINT, MoverKind.ANY, MoverKind.CHANCE
 OBSERVATIONS = ("information_state", "observation")
 
 
@@ -81,16 +89,162 @@ def raw_env(game: Game[Any, Any, Any, Any] | str, config: Any = None,
 
 
 def env(game: Game[Any, Any, Any, Any] | str, config: Any = None, *,
-        illegal_reward: float = -1.0, **kwargs: Any) -> Any:
-    """The AEC environment for *game* wrapped as PettingZoo's classic environments are: an
-    illegal action ends the game with *illegal_reward* for its agent and 0 for the others
-    (``TerminateIllegalWrapper``), an action outside the space is an assertion error
-    (``AssertOutOfBoundsWrapper``), a call out of order a clear error
-    (``OrderEnforcingWrapper``)."""
+        illegal_reward: float = -1.0, **kwargs: Any) -> ClassicWrapper:
+    """The AEC environment for *game* wrapped as PettingZoo's classic environments are
+    (:class:`ClassicWrapper`: their three wrappers' behaviour in one layer): an illegal
+    action ends the game with *illegal_reward* for its agent and 0 for the others, an
+    action outside the space is an assertion error, a call out of order a clear error."""
+    return ClassicWrapper(raw_env(game, config, **kwargs), illegal_reward)
+
+
+def stacked_env(game: Game[Any, Any, Any, Any] | str, config: Any = None, *,
+                illegal_reward: float = -1.0, **kwargs: Any) -> Any:
+    """The same as :func:`env` through PettingZoo's own wrapper classes, stacked as the
+    classic environments stack them: ``OrderEnforcingWrapper(AssertOutOfBoundsWrapper(
+    TerminateIllegalWrapper(raw_env, illegal_reward)))`` (several times slower: each
+    attribute read passes each layer)."""
     wrapped = wrappers.TerminateIllegalWrapper(raw_env(game, config, **kwargs),
                                                illegal_reward=illegal_reward)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+def _forwarded(name: str) -> Any:
+    """An attribute of the environment read through the wrapper, refused before ``reset``
+    as ``OrderEnforcingWrapper`` refuses it."""
+
+    def read(self: ClassicWrapper) -> Any:
+        if not self._has_reset:
+            msg = f"{name} cannot be accessed before reset"
+            raise AttributeError(msg)
+        return getattr(self.env, name)
+
+    def write(self: ClassicWrapper, value: Any) -> None:
+        setattr(self.env, name, value)
+
+    return property(read, write, doc=f"The environment's ``{name}``.")
+
+
+class ClassicWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # untyped
+    """What :func:`env` gives: a :class:`CopaEnv` with the behaviour of PettingZoo's three
+    classic wrappers in one layer (what :func:`stacked_env` stacks):
+
+    - ``OrderEnforcingWrapper`` (this is one): ``step``, ``observe``, ``state``,
+      ``render`` and ``agent_iter`` before ``reset`` are errors and the environment's
+      attributes unreadable; a ``step`` with no agent left is a warning; ``agent_iter``
+      checks that each agent stepped;
+    - ``AssertOutOfBoundsWrapper``: an action outside the action space (``None`` but for a
+      finished agent) is an ``AssertionError``;
+    - ``TerminateIllegalWrapper``: an action the mask does not mark ends the game, the
+      agent gets *illegal_reward*, the others 0, every agent terminated and truncated.
+
+    Stacked, PettingZoo's wrappers cost more than the game itself: every attribute read
+    goes through each layer's ``__getattr__``. Here the attributes an agent loop reads are
+    properties of one layer, and ``last``/``step``/``observe`` call the environment
+    directly; a test plays both side by side and compares every answer.
+    """
+
+    agents = _forwarded("agents")
+    agent_selection = _forwarded("agent_selection")
+    rewards = _forwarded("rewards")
+    terminations = _forwarded("terminations")
+    truncations = _forwarded("truncations")
+    infos = _forwarded("infos")
+    _cumulative_rewards = _forwarded("_cumulative_rewards")
+
+    def __init__(self, env: CopaEnv, illegal_reward: float = -1.0) -> None:
+        super().__init__(env)
+        self._illegal_value = illegal_reward
+        self._terminated = False
+        """Whether an illegal action ended the game."""
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self._has_reset = True
+        self._has_updated = True
+        self._terminated = False
+        self.env.reset(seed=seed, options=options)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        """``OrderEnforcingWrapper``'s agent iterator (it checks that each agent stepped),
+        reading the environment directly."""
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
+
+    def observe(self, agent: str) -> Any:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.observe(agent)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        env = self.env
+        if not self._has_reset:
+            msg = "agent_selection cannot be accessed before reset"
+            raise AttributeError(msg)
+        agent = env.agent_selection
+        assert agent is not None
+        return (env.observe(agent) if observe else None, env._cumulative_rewards[agent],
+                env.terminations[agent], env.truncations[agent], env.infos[agent])
+
+    def step(self, action: Any) -> None:
+        env = self.env
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        self._has_updated = True
+        if not env.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        agent = env.agent_selection
+        done = env.terminations[agent] or env.truncations[agent]
+        # Discrete.contains: an int, or a NumPy integer scalar, in the range
+        if type(action) is int or isinstance(action, np.integer):
+            number = int(action)
+            inside = 0 <= number < env.action_count
+        else:
+            number, inside = -1, env.action_space(agent).contains(action)
+        assert (action is None and done) or inside, "action is not in action space"
+        if done:
+            if self._terminated:
+                env._was_dead_step(action)
+            else:
+                env.step(action)
+            return
+        chosen = env._chosen(agent, number if number >= 0 else int(action))
+        if chosen is None:  # the mask does not mark it
+            EnvLogger.warn_on_illegal_move()
+            env._cumulative_rewards[agent] = 0
+            env.terminations = dict.fromkeys(env.agents, True)
+            env.truncations = dict.fromkeys(env.agents, True)
+            env.rewards = dict.fromkeys(env.truncations, 0)
+            env.rewards[agent] = float(self._illegal_value)
+            env._accumulate_rewards()
+            env._deads_step_first()
+            self._terminated = True
+        else:
+            env._step(agent, chosen)
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
+class _AgentIterable(AECOrderEnforcingIterable):  # type: ignore[misc]  # untyped
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):  # type: ignore[misc]  # untyped
+    """``OrderEnforcingWrapper``'s agent iterator, reading the environment directly."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        env = wrapper.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        agent: str = env.agent_selection
+        return agent
 
 
 def parallel_env(game: Game[Any, Any, Any, Any] | str, config: Any = None,
@@ -117,9 +271,10 @@ class GameTable:
         self.game = game
         self.render_mode = render_mode
         self.config = game.default_config() if config is None else config
-        self.coder: Encoder = encoder(game, self.config)
+        self.coder: Encoder
+        self.ids: ActionIds
+        self.coder, self.ids = tables(game, self.config)
         self.players = game.num_players(self.config)
-        self.ids = ActionIds(game_action_space(game, self.config), self.players, self.coder)
         self.possible_agents = [f"player_{s}" for s in range(self.players)]
         self._seats = {a: s for s, a in enumerate(self.possible_agents)}
         self.max_steps: int | None = (default_truncation(game) if max_steps is DEFAULT
@@ -132,18 +287,28 @@ class GameTable:
         assert layout is not None
         self.observation_size = layout.size
         self._rng = random.Random()
+        self._inner()
         self.game_state: Any = game.new_game(self.config)
         """The reference's own state (``game.outcome(env.game_state)``, ``game.svg``)."""
+        self._set_state(self.game_state)
         self.steps = 0
-        self._legal_memo: tuple[Any, int, tuple[Any, ...]] | None = None
-        self._acting_memo: tuple[Any, tuple[int, ...]] | None = None
         self._memories: list[Any] = [None] * self.players
-        self._views: dict[int, Any] = {}
+
+    def _inner(self) -> None:
+        """The game's inner functions, for the states the game built and the actions it
+        listed for them (as the generic loop calls them)."""
+        inner = self.game.inner()
+        self._to_move_of, self._legal_of = inner.to_move, inner.legal_actions
+        self._apply_of, self._joint_of = inner.apply, inner.joint
+        self._trusted = self.game.trusted is not None
 
     def __getstate__(self) -> dict[str, Any]:
         data = dict(self.__dict__)
         data["game"] = self.game.name
-        data["_legal_memo"] = data["_acting_memo"] = None
+        for name in ("_to_move_of", "_legal_of", "_apply_of", "_joint_of"):
+            del data[name]
+        data["_mover"] = data["_acting"] = None
+        data["_views"], data["_entries"] = {}, {}
         return data
 
     def __setstate__(self, data: dict[str, Any]) -> None:
@@ -152,6 +317,7 @@ class GameTable:
         data = dict(data)
         data["game"] = get_game(data["game"])
         self.__dict__.update(data)
+        self._inner()
 
     def _seat(self, agent: str) -> int:
         return self._seats[agent]
@@ -165,8 +331,13 @@ class GameTable:
         self._play_chance()
 
     def _set_state(self, state: Any) -> None:
+        """Make *state* the current one; what is known of it (who moves, the seats' views
+        and legal ids) is worked out when first asked for, once."""
         self.game_state = state
-        self._views = {}
+        self._views: dict[int, Any] = {}
+        self._mover: Any = None
+        self._acting: tuple[int, ...] | None = None
+        self._entries: dict[int, LegalIds] = {}
 
     def _view(self, seat: int) -> Any:
         view = self._views.get(seat)
@@ -174,58 +345,57 @@ class GameTable:
             view = self._views[seat] = self.game.observe(self.game_state, Seat(seat))
         return view
 
+    def _to_move(self) -> Any:
+        mover = self._mover
+        if mover is None:
+            mover = self._mover = self._to_move_of(self.game_state)
+        return mover
+
     @property
     def truncated(self) -> bool:
         """Whether ``max_steps`` cut the game short (an adapter's limit, not a rule)."""
         return self.max_steps is not None and self.steps >= self.max_steps
 
     def _acting_seats(self) -> tuple[int, ...]:
-        """The seats to choose now, in seat order (none when the game is over; kept for
-        the state)."""
-        game, state = self.game, self.game_state
-        memo = self._acting_memo
-        if memo is not None and memo[0] is state:
-            return memo[1]
-        mover = game.to_move(state)
-        kind = mover.kind
-        found: tuple[int, ...] = ()
-        if kind is MoverKind.SEAT:
-            found = (int(mover.seats[0]),)
-        elif kind is MoverKind.JOINT:
-            found = tuple(int(s) for s in mover.seats)
-        elif kind is MoverKind.ANY:
-            able = [s for s in mover.seats if game.legal_actions(state, Seat(s))]
-            found = (int(able[0] if able else mover.seats[0]),)
-        self._acting_memo = (state, found)
+        """The seats to choose now, in seat order (none when the game is over)."""
+        found = self._acting
+        if found is None:
+            mover = self._to_move()
+            kind = mover.kind
+            if kind is _SEAT:
+                found = (int(mover.seats[0]),)
+            elif kind is _JOINT:
+                found = tuple(int(s) for s in mover.seats)
+            elif kind is _ANY:
+                able = [s for s in mover.seats if self._entry(s).ids]
+                found = (int(able[0] if able else mover.seats[0]),)
+            else:
+                found = ()
+            self._acting = found
         return found
 
-    def _legal(self, seat: int) -> tuple[Any, ...]:
-        """*seat*'s legal actions now (kept for the state: the mask, then the step's
-        check, ask for them)."""
-        memo = self._legal_memo
-        if memo is not None and memo[0] is self.game_state and memo[1] == seat:
-            return memo[2]
-        mover = self.game.to_move(self.game_state)
-        legal: tuple[Any, ...] = tuple(self.game.legal_actions(
-            self.game_state, None if mover.kind is MoverKind.SEAT else Seat(seat)))
-        self._legal_memo = (self.game_state, seat, legal)
-        return legal
+    def _entry(self, seat: int) -> LegalIds:
+        """*seat*'s legal actions now, by id (a seat to choose now)."""
+        entry = self._entries.get(seat)
+        if entry is None:
+            entry = self._entries[seat] = self.ids.of_seat(
+                self._legal_of, self.game_state, self._to_move(), seat)
+        return entry
 
     def _mask(self, seat: int, acting: bool, size: int) -> Any:
+        if not acting:
+            return np.zeros(size, dtype=np.int8)
+        entry = self._entry(seat)
+        if size == len(self.ids):
+            return entry.mask.copy()
         mask = np.zeros(size, dtype=np.int8)
-        if acting:
-            number = self.ids.id
-            for action in self._legal(seat):
-                mask[number[action]] = 1
+        mask[entry.ids] = 1
         return mask
 
     def _vector(self, seat: int) -> Any:
-        out = np.zeros(self.observation_size, np.float32)
         if self.information:
-            self.coder.encode_information(self._view(seat), self._memories[seat], seat, out)
-        else:
-            self.coder.encode(self._view(seat), seat, out)
-        return out
+            return self.coder.information_tensor(self._view(seat), self._memories[seat], seat)
+        return self.coder.observation_tensor(self._view(seat), seat)
 
     def _remember(self, before: list[Any], action: Any) -> None:
         """Fold every seat's memory over *action* (``None``: chance), given its views
@@ -234,34 +404,53 @@ class GameTable:
             self._memories[seat] = self.coder.remember(
                 self._memories[seat], before[seat], action, self._view(seat), seat)
 
-    def _advance(self, action: Any, public: Any) -> None:
+    def _advance(self, action: Any, public: Any, produced: bool) -> None:
+        """Apply *action*: through the game's inner ``apply`` when the game produced it for
+        this state (a legal action, a joint of legal parts, a chance outcome), else the
+        public, checked one."""
         remembers = self.coder.remembers
         before = [self._view(s) for s in range(self.players)] if remembers else []
-        self._set_state(self.game.apply(self.game_state, action))
+        if produced:
+            after = self._apply_of(self.game_state, action)
+            if self._trusted:  # built by the rules from a checked state: valid already
+                object.__setattr__(after, CHECKED, True)
+        else:
+            after = self.game.apply(self.game_state, action)
+        self._set_state(after)
         if remembers:
             self._remember(before, public)
 
     def _play_chance(self) -> None:
-        chance = MoverKind.CHANCE
-        while self.game.to_move(self.game_state).kind is chance:
-            self._advance(self.game.sample_chance(self.game_state, self._rng), None)
+        while self._to_move().kind is _CHANCE:
+            self._advance(self.game.sample_chance(self.game_state, self._rng), None, True)
 
     def _check(self, agent: str, number: int) -> Any:
+        """The action id *number* stands for when *agent* plays it now (the object the game
+        listed as legal).
+
+        :raises ValueError: when it is not legal for *agent* now.
+        """
         seat = self._seat(agent)
-        chosen = self.ids.of.get((number, seat))
-        if chosen is None or chosen not in self._legal(seat):
-            name = self.ids.names[number] if 0 <= number < len(self.ids) else "no such id"
-            msg = f"{self.game.title}: action {number} ({name}) is not legal for {agent}"
-            raise ValueError(msg)
+        chosen = (self._entry(seat).by_id.get(number) if seat in self._acting_seats()
+                  else None)
+        if chosen is None:
+            raise ValueError(self._illegal(agent, number))
         return chosen
+
+    def _illegal(self, agent: str, number: int) -> str:
+        name = self.ids.names[number] if 0 <= number < len(self.ids) else "no such id"
+        return f"{self.game.title}: action {number} ({name}) is not legal for {agent}"
 
     def _apply(self, parts: tuple[Any, ...]) -> None:
         """Apply the acting seats' choices (one, or each part of a joint action)."""
-        chosen = parts[0]
-        if len(parts) > 1 or self.game.to_move(self.game_state).kind is MoverKind.JOINT:
-            assert self.game.joint is not None
-            chosen = self.game.joint(self.game_state, parts)
-        self._advance(chosen, chosen)
+        chosen, produced = parts[0], True
+        if len(parts) > 1 or self._to_move().kind is _JOINT:
+            if self._joint_of is not None:
+                chosen = self._joint_of(self.game_state, parts)
+            else:
+                assert self.game.joint is not None
+                chosen, produced = self.game.joint(self.game_state, parts), False
+        self._advance(chosen, chosen, produced)
         self.steps += 1
         self._play_chance()
 
@@ -328,10 +517,16 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         AECEnv.__init__(self)
         GameTable.__init__(self, game, config, max_steps, observation, render_mode)
         self.metadata = _metadata(game, False)
-        self._spaces(len(self.ids))
+        self.action_count = len(self.ids)
+        """The size of the ``Discrete`` action space."""
+        self._spaces(self.action_count)
         self.action_spaces = self._action_spaces
         self.observation_spaces = self._observation_spaces
         self._parts: list[Any] = []
+        self._now: int | None = None
+        """The seat to choose now (worked out once a step)."""
+        self._now_entry: LegalIds | None = None
+        """Its legal ids."""
 
     def _acting_seat(self) -> int | None:
         """The seat to choose now (``None`` when the game is over or cut short)."""
@@ -341,11 +536,20 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         return seats[len(self._parts)]
 
     def observe(self, agent: str) -> dict[str, Any]:
-        seat = self._seat(agent)
-        acting = not (self.terminations[agent] or self.truncations[agent]) and (
-            seat == self._acting_seat())
-        return {"observation": self._vector(seat),
-                "action_mask": self._mask(seat, acting, len(self.ids))}
+        seat = self._seats[agent]
+        entry = self._now_entry
+        if entry is not None and seat == self._now and not (
+                self.terminations[agent] or self.truncations[agent]):
+            mask = entry.mask.copy()
+        else:
+            mask = np.zeros(self.action_count, dtype=np.int8)
+        if self.information:
+            return {"observation": self._vector(seat), "action_mask": mask}
+        view = self._views.get(seat)  # the observation tensor of the seat's view, inline
+        if view is None:
+            view = self._view(seat)
+        return {"observation": self.coder.observation_tensor(view, seat), "action_mask": mask}
+
 
     # -- the AEC protocol ----------------------------------------------------------------
 
@@ -360,36 +564,77 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._select()
 
-    def _select(self) -> None:
-        seat = self._acting_seat()
-        if seat is not None:
+    def _choosing(self, seat: int | None) -> None:
+        """*seat* chooses next (``None``: nobody, the game is over or cut short): its legal
+        ids are worked out now (its mask and its step read them)."""
+        self._now = seat
+        self._now_entry = None if seat is None else self._entry(seat)
+
+    def _select(self) -> bool:
+        """Select the agent to act next, or end the game; return whether it ended with
+        rewards (until then every step's rewards are 0)."""
+        mover = self._to_move()
+        if mover.kind is _SEAT and not self.truncated:  # the usual node, inline
+            seat = int(mover.seats[0])
+            entry = self.ids.legal(self._legal_of(self.game_state, None))
+            self._acting, self._entries = (seat,), {seat: entry}
+            self._now, self._now_entry = seat, entry
             self.agent_selection = self.possible_agents[seat]
-        elif self.truncated and self.game.outcome(self.game_state) is None:
+            return False
+        now = self._acting_seat()
+        self._choosing(now)
+        if now is not None:
+            self.agent_selection = self.possible_agents[now]
+            return False
+        if self.truncated and self.game.outcome(self.game_state) is None:
             for agent in self.possible_agents:
                 self.truncations[agent] = True
-        else:
-            rewards = self._final_rewards()
-            for s, agent in enumerate(self.possible_agents):
-                self.rewards[agent] = rewards[s]
-                self.terminations[agent] = True
+            return False
+        rewards = self._final_rewards()
+        for s, agent in enumerate(self.possible_agents):
+            self.rewards[agent] = rewards[s]
+            self.terminations[agent] = True
+        return True
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        chosen = self._check(agent, int(action))
+        number = int(action)
+        chosen = self._chosen(agent, number)
+        if chosen is None:
+            raise ValueError(self._illegal(agent, number))
+        self._step(agent, chosen)
+
+    def _chosen(self, agent: str, number: int) -> Any:
+        """The action id *number* stands for when *agent* (the agent selected, not done)
+        plays it now, or ``None`` when its action mask does not mark it."""
+        entry = self._now_entry
+        if entry is None or self._seats[agent] != self._now:
+            return None
+        return entry.by_id.get(number)
+
+    def _step(self, agent: str, chosen: Any) -> None:
+        """Step the agent selected with *chosen*, legal for it now."""
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._parts.append(chosen)
-        seats = self._acting_seats()
-        if len(self._parts) < len(seats):
-            self.agent_selection = self.possible_agents[seats[len(self._parts)]]
-            return
-        parts, self._parts = tuple(self._parts), []
-        self._apply(parts)
-        self._select()
-        self._accumulate_rewards()
+        parts = self._parts
+        if not parts and self._to_move().kind is not _JOINT:  # the usual node: one seat
+            self._advance(chosen, chosen, True)
+            self.steps += 1
+            self._play_chance()
+        else:  # a part of a joint action
+            parts.append(chosen)
+            seats = self._acting_seats()
+            if len(parts) < len(seats):
+                self._choosing(seats[len(parts)])
+                self.agent_selection = self.possible_agents[seats[len(parts)]]
+                return
+            self._parts = []
+            self._apply(tuple(parts))
+        if self._select():  # the rewards of any other step are all 0: nothing to add
+            self._accumulate_rewards()
 
     def render(self) -> str | None:
         return self._render()

@@ -98,9 +98,9 @@ class CopasEncoder(Encoder):
 
     def encode_information(self, observation: Any, memory: Any, seat: int, out: Any) -> None:
         # The order of play is in the observation itself: no fold is needed.
-        size = self.observation.size
-        self.encode(observation, seat, out[:size])
-        self.encode_memory(observation.tricks, seat, out[size:])
+        head, tail = self.split(out)
+        self.encode(observation, seat, head)
+        self.encode_memory(observation.tricks, seat, tail)
 
     def brief(self, observation: Any, seat: int) -> str:
         o = observation

@@ -20,21 +20,26 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import attrs
 import numpy as np
 
 from copa_ref.core import Game
+from copa_ref.core.types import MoverKind, Seat, ToMove
+
+_SEAT = MoverKind.SEAT
 
 __all__ = [
     "ActionIds",
     "Encoder",
     "Layout",
+    "LegalIds",
     "Segment",
     "encoder",
     "relative",
+    "tables",
 ]
 
 
@@ -52,6 +57,10 @@ class Segment:
         for n in self.shape:
             size *= n
         return size
+
+
+VIEWS_KEPT = 4
+"""The buffers whose segment views a :class:`Layout` keeps."""
 
 
 @attrs.frozen(slots=False)
@@ -80,9 +89,20 @@ class Layout:
         return found
 
     def views(self, buffer: Any) -> dict[str, Any]:
-        """Each segment as a view of *buffer* (a flat array of ``size``), shaped."""
-        return {name: buffer[start:stop].reshape(shape)
-                for name, start, stop, shape in self._slices}
+        """Each segment as a view of *buffer* (a flat array of ``size``), shaped; kept for
+        the last few buffers (an OpenSpiel observer fills the same one each time, and a
+        game's observation and information-state observers take turns). Read them: the
+        dict may be handed out again."""
+        kept: list[tuple[Any, dict[str, Any]]] = self.__dict__.setdefault("_kept_views", [])
+        for held, found in kept:
+            if held is buffer:
+                return found
+        found = {name: buffer[start:stop].reshape(shape)
+                 for name, start, stop, shape in self._slices}
+        if len(kept) >= VIEWS_KEPT:
+            del kept[0]
+        kept.append((buffer, found))
+        return found
 
     def table(self, skip: int = 0) -> str:
         """The layout as a Markdown table (offset, segment, shape, meaning), from its
@@ -120,6 +140,7 @@ class Encoder:
     information: Layout | None = None
     remembers: bool = False
     """Whether :meth:`remember` keeps something the observation does not show."""
+    _last_split: tuple[Any, Any, Any] | None = None
 
     def __init__(self, game: Game[Any, Any, Any, Any], config: Any) -> None:
         self.game = game
@@ -141,9 +162,18 @@ class Encoder:
     def encode_information(self, observation: Any, memory: Any, seat: int, out: Any) -> None:
         """Fill *out* (zeros, ``information``'s size): by default the observation tensor
         then the memory's segments (:meth:`encode_memory`)."""
-        size = self.observation.size
-        self.encode(observation, seat, out[:size])
-        self.encode_memory(memory, seat, out[size:])
+        head, tail = self.split(out)
+        self.encode(observation, seat, head)
+        self.encode_memory(memory, seat, tail)
+
+    def split(self, out: Any) -> tuple[Any, Any]:
+        """An information-state tensor *out* as two views, the observation's part and the
+        rest; kept for the last buffer (an OpenSpiel observer fills the same one)."""
+        last = self._last_split
+        if last is None or last[0] is not out:
+            size = self.observation.size
+            last = self._last_split = (out, out[:size], out[size:])
+        return last[1], last[2]
 
     def encode_memory(self, memory: Any, seat: int, out: Any) -> None:
         """Fill the part of the information state after the observation."""
@@ -202,12 +232,33 @@ def _free(action: Any) -> Any:
     return action
 
 
+class LegalIds:
+    """One tuple of legal actions, as ``legal_actions`` returned it, by id: the ids in
+    increasing order, the action each id stands for (the very object of the tuple, so the
+    game's inner ``apply`` may take it) and the mask (``int8``, 1 at each id; copy it
+    before handing it out)."""
+
+    __slots__ = ("actions", "by_id", "ids", "mask")
+
+    def __init__(self, actions: tuple[Any, ...], number: dict[Any, int], size: int) -> None:
+        self.actions = actions
+        self.by_id: dict[int, Any] = {number[a]: a for a in actions}
+        self.ids: list[int] = sorted(self.by_id)
+        self.mask: Any = np.zeros(size, np.int8)
+        self.mask[self.ids] = 1
+
+
+MEMO_SIZE = 4096
+"""The most tuples of legal actions :meth:`ActionIds.legal` keeps (then it starts over)."""
+
+
 class ActionIds:
     """A game's actions as seat-independent integer ids: a card is one id whatever seat
     plays it. Id ``i`` is the ``i``-th seat-independent action (an action of seat 0) of
     the game's ``action_space(config)``, in the encoder's documented order."""
 
     def __init__(self, actions: Iterable[Any], players: int, coder: Encoder) -> None:
+        self._memo: dict[int, LegalIds] = {}
         free: dict[Any, None] = {}
         every = tuple(actions)
         for action in every:
@@ -228,6 +279,30 @@ class ActionIds:
     def __len__(self) -> int:
         return len(self.free)
 
+    def legal(self, actions: tuple[Any, ...]) -> LegalIds:
+        """*actions* (a tuple ``legal_actions`` returned) by id, kept for that tuple object:
+        a game that hands out prebuilt tuples (KALA) has each one's ids worked out once.
+
+        Keyed by the tuple's identity: an entry holds its tuple, so no other object can
+        have that identity while the entry is kept."""
+        found = self._memo.get(id(actions))
+        if found is None:
+            if len(self._memo) >= MEMO_SIZE:
+                self._memo.clear()
+            found = self._memo[id(actions)] = LegalIds(actions, self.id, len(self.free))
+        return found
+
+    def of_seat(self, legal_actions: Callable[[Any, Seat | None], tuple[Any, ...]],
+                state: Any, mover: ToMove, seat: int) -> LegalIds:
+        """*seat*'s legal actions in *state* by id (:meth:`legal`), with the game's
+        *legal_actions* function: at a one-seat node the mover's (*mover* moves in
+        *state*), at another the seat's own."""
+        return self.legal(legal_actions(state, None if mover.kind is _SEAT else Seat(seat)))
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and copied without the memo (its keys are identities in this process)."""
+        return {**self.__dict__, "_memo": {}}
+
     def action(self, number: int, seat: int) -> Any:
         """The action id *number* stands for when *seat* plays it.
 
@@ -238,6 +313,33 @@ class ActionIds:
             msg = f"action id {number} is not an action of seat {seat} (0..{len(self) - 1})"
             raise ValueError(msg)
         return found
+
+
+_TABLES: dict[tuple[Any, Any], tuple[Encoder, ActionIds]] = {}
+TABLES_SIZE = 256
+"""The most configs :func:`tables` keeps (then it starts over)."""
+
+
+def tables(game: Game[Any, Any, Any, Any], config: Any) -> tuple[Encoder, ActionIds]:
+    """The encoder and the action ids of *game* under *config*, made once per game and
+    config: OpenSpiel loads a game again for each state it deserialises, and a vector of
+    environments makes one per copy. Both are immutable (but for the ids' memo, a cache).
+    """
+    try:
+        key: tuple[Any, Any] | None = (game, config)
+        found = _TABLES.get(key)  # type: ignore[arg-type]
+    except TypeError:  # a config that is not hashable: made each time
+        key, found = None, None
+    if found is None:
+        from copa_ref.adapters import action_space
+
+        coder = encoder(game, config)
+        found = coder, ActionIds(action_space(game, config), game.num_players(config), coder)
+        if key is not None:
+            if len(_TABLES) >= TABLES_SIZE:
+                _TABLES.clear()
+            _TABLES[key] = found
+    return found
 
 
 def _rebuild(name: str, config: Any) -> Encoder:

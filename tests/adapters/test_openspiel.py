@@ -5,6 +5,7 @@ seat-independent; the game types are truthful."""
 
 from __future__ import annotations
 
+import pickle
 import random
 from typing import Any
 
@@ -21,7 +22,7 @@ from copa_ref.adapters import (  # noqa: E402
     config_from_parameters,
     openspiel,
 )
-from copa_ref.adapters.tensors import ActionIds, encoder  # noqa: E402
+from copa_ref.adapters.tensors import ActionIds, encoder, tables  # noqa: E402
 from copa_ref.core.errors import InvalidStateError, MalformedInputError  # noqa: E402
 from copa_ref.core.types import Seat  # noqa: E402
 from copa_ref.games import GAMES  # noqa: E402
@@ -46,17 +47,22 @@ def load(name: str, params: dict[str, Any] | None = None) -> Any:
     return pyspiel.load_game(f"copa_ref_{name}", params)
 
 
+def random_step(state: Any, rng: random.Random) -> None:
+    """One uniformly random action (chance, a joint action, or the current player's)."""
+    if state.is_chance_node():
+        state.apply_action(rng.choice(state.chance_outcomes())[0])
+    elif state.is_simultaneous_node():
+        state.apply_actions([rng.choice(state.legal_actions(p))
+                             for p in range(state.num_players())])
+    else:
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
 def play_randomly(game: Any, seed: int) -> Any:
     rng = random.Random(seed)
     state = game.new_initial_state()
     while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(rng.choice(state.chance_outcomes())[0])
-        elif state.is_simultaneous_node():
-            state.apply_actions([rng.choice(state.legal_actions(p))
-                                 for p in range(game.num_players())])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+        random_step(state, rng)
     return state
 
 
@@ -263,11 +269,62 @@ class TestActionIds:
         assert (len(ids), ids.names[0], ids.names[-1]) == (count, first, last)
         assert len(set(ids.names)) == count
 
+    def test_the_legal_ids_are_kept_per_tuple(self) -> None:
+        """The ids of a tuple of legal actions are worked out once per tuple object (KALA
+        hands out prebuilt tuples), the very objects kept; an equal tuple elsewhere gets
+        its own entry; a pickled copy starts without them; one table per config."""
+        game = GAMES["kala"]
+        config = game.default_config()
+        coder, ids = tables(game, config)
+        again_coder, again_ids = tables(game, config)
+        assert again_coder is coder and again_ids is ids  # made once
+        legal = game.legal_actions(game.new_game(config))
+        entry = ids.legal(legal)
+        assert ids.legal(legal) is entry
+        assert entry.ids == sorted(ids.id[a] for a in legal)
+        assert all(entry.by_id[ids.id[a]] is a for a in legal)
+        assert entry.mask.sum() == len(legal) and entry.mask[entry.ids].all()
+        again = tuple(list(legal))
+        assert again is not legal and ids.legal(again) is not entry
+        assert ids.legal(again).ids == entry.ids
+        assert pickle.loads(pickle.dumps(ids))._memo == {}
+
     def test_an_illegal_id_is_refused(self) -> None:
         state = load("kala").new_initial_state()
         illegal = next(a for a in range(418) if a not in state.legal_actions())
         with pytest.raises((ValueError, pyspiel.SpielError), match="not legal"):
             state.apply_action(illegal)
+
+
+PSEUDO = (-1, -2, -3, -4)
+"""OpenSpiel's pseudo-players (chance, simultaneous, invalid, terminal)."""
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_python_answers_are_openspiels(name: str) -> None:
+    """The state answers ``legal_actions``, ``is_chance_node``, ``is_simultaneous_node`` and
+    ``is_player_node`` in Python (no round trip into C++): at every node of a random game,
+    for every player and pseudo-player, as OpenSpiel's C++ ``PyState`` does."""
+    game = load(name, {openspiel.LENGTH: 120})
+    rng = random.Random(3)
+    state, base = game.new_initial_state(), pyspiel.State
+    while True:
+        for method in ("is_chance_node", "is_simultaneous_node", "is_player_node",
+                       "is_terminal", "current_player", "legal_actions"):
+            assert getattr(state, method)() == getattr(base, method)(state), method
+        for player in (*range(game.num_players()), *PSEUDO):
+            try:
+                expected: Any = base.legal_actions(state, player)
+            except pyspiel.SpielError as err:
+                expected = str(err)
+            try:
+                found: Any = state.legal_actions(player)
+            except pyspiel.SpielError as err:
+                found = str(err)
+            assert found == expected, player
+        if state.is_terminal():
+            break
+        random_step(state, rng)
 
 
 # -- observations ------------------------------------------------------------------------

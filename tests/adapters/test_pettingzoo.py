@@ -7,6 +7,7 @@ may not know."""
 from __future__ import annotations
 
 import pickle
+import random
 from typing import Any
 
 import attrs
@@ -16,9 +17,10 @@ import pytest
 pytest.importorskip("pettingzoo", reason="pettingzoo is not installed (extra 'pettingzoo')")
 
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
+from pettingzoo.utils import wrappers
 
 from copa_ref.adapters import TRUNCATED_LENGTH
-from copa_ref.adapters.pettingzoo import env, parallel_env, raw_env
+from copa_ref.adapters.pettingzoo import env, parallel_env, raw_env, stacked_env
 from copa_ref.games import GAMES
 from tests.adapters.configs import option_configs
 
@@ -48,6 +50,13 @@ def make(name: str, config: Any = None, *, bare: bool = False, **kwargs: Any) ->
     if not GAMES[name].random_play_ends:
         kwargs.setdefault("max_steps", KOPA_STEPS)
     return (raw_env if bare else env)(GAMES[name], config, **kwargs)
+
+
+def make_stacked(name: str, config: Any = None, **kwargs: Any) -> Any:
+    """As :func:`make`, wrapped in PettingZoo's own three classes."""
+    if not GAMES[name].random_play_ends:
+        kwargs.setdefault("max_steps", KOPA_STEPS)
+    return stacked_env(GAMES[name], config, **kwargs)
 
 
 @pytest.mark.parametrize(("name", "label", "config"), SAMPLE, ids=IDS)
@@ -137,6 +146,85 @@ def test_the_wrappers_are_the_classic_ones() -> None:
     bare.reset(seed=1)
     with pytest.raises(ValueError, match="not legal"):
         bare.step(illegal)
+
+
+def _answer(call: Any) -> Any:
+    """What *call* gives (arrays as lists), or the exception it raises (type, message)."""
+    try:
+        found = call()
+    except Exception as err:  # compared as values: the same error, the same message
+        return type(err).__name__, str(err)
+    return _plain(found)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, np.ndarray):
+        return value.dtype.str, value.tolist()
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return type(value).__name__, [_plain(v) for v in value]
+    return value
+
+
+def _seen(e: Any) -> Any:
+    """Everything an agent loop reads of an environment."""
+    return [_answer(lambda name=name: getattr(e, name)) for name in (
+        "agents", "agent_selection", "rewards", "_cumulative_rewards", "terminations",
+        "truncations", "infos", "num_agents")] + [_answer(e.last), str(e)]
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_env_behaves_as_the_classic_wrappers_stacked(name: str) -> None:
+    """``env()``'s one layer against PettingZoo's three wrappers stacked
+    (``stacked_env``), the same calls side by side, every answer compared: before
+    ``reset``, legal, illegal and out-of-bounds actions, dead steps, a step after the end,
+    the warnings; the first episode plays legal actions only (to its end or the cut)."""
+    from pettingzoo.utils.env_logger import EnvLogger
+
+    one = make(name, max_steps=80)
+    classic = make_stacked(name, max_steps=80)
+    assert isinstance(one, wrappers.OrderEnforcingWrapper)
+    for e in (one, classic):  # every call before reset
+        e.before = [_answer(lambda e=e: e.step(0)), _answer(lambda e=e: e.observe("player_0")),
+                    _answer(e.last), _answer(e.agent_iter), _answer(e.state),
+                    _answer(lambda e=e: e.agent_selection)]
+    assert one.before == classic.before
+    rng = random.Random(11)
+    for episode in range(4):
+        EnvLogger.flush()
+        for e in (one, classic):
+            e.reset(seed=episode)
+        warned: list[Any] = []
+        loops = [iter(one.agent_iter()), iter(classic.agent_iter())]
+        while True:
+            agents = [_answer(lambda it=it: next(it)) for it in loops]
+            assert agents[0] == agents[1]
+            if agents[0] == ("StopIteration", ""):
+                break
+            assert _seen(one) == _seen(classic)
+            obs, _, terminated, truncated, _ = one.last()
+            legal = np.flatnonzero(obs["action_mask"])
+            illegal = np.flatnonzero(obs["action_mask"] == 0)
+            roll = rng.random()
+            if terminated or truncated:
+                action: Any = None if roll < 0.9 else int(rng.choice(legal.tolist() or [0]))
+            elif episode and roll < 0.04:
+                action = one.unwrapped.action_count  # outside the space
+            elif episode and roll < 0.1 and len(illegal):
+                action = int(rng.choice(illegal))
+            else:
+                action = np.int64(rng.choice(legal)) if roll < 0.5 else int(rng.choice(legal))
+            queued = len(EnvLogger.mqueue)
+            assert _answer(lambda a=action: one.step(a)) == _answer(
+                lambda a=action: classic.step(a))
+            warned.append(len(EnvLogger.mqueue) - queued)
+        assert _seen(one) == _seen(classic)
+        queued = len(EnvLogger.mqueue)
+        assert _answer(lambda: one.step(None)) == _answer(lambda: classic.step(None))
+        assert len(EnvLogger.mqueue) - queued == 2  # the step after the end, twice
+    EnvLogger.flush()
+
 
 
 def test_state_is_every_seats_observation() -> None:
