@@ -19,7 +19,7 @@ with the failure; the verdict function returns it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import attrs
@@ -29,7 +29,15 @@ from copa_ref.conformance.checks import json_diff, shown
 from copa_ref.conformance.corpus import Case
 from copa_ref.conformance.explain import outcome_shown
 from copa_ref.conformance.observables import observables
-from copa_ref.conformance.session import Applied, Refused, Session
+from copa_ref.conformance.session import (
+    Applied,
+    Message,
+    Refused,
+    Session,
+    apply_request,
+    legal_request,
+    observe_request,
+)
 from copa_ref.conformance.vocabulary import Report
 from copa_ref.core import JSON, canonical_json
 from copa_ref.core.replay import replay
@@ -161,8 +169,18 @@ class CaseRun:
                                               f"{canonical_json(case['config'])}, which the "
                                               f"rules allow", diff=str(started), rule=rule))
 
+    @staticmethod
+    def report_requests(expect: Case) -> list[Message]:
+        """The requests :meth:`report` sends for *expect*, in order."""
+        requests = [observe_request()]
+        if expect["legal"] is not None:
+            requests.append(legal_request(None))
+        requests += [legal_request(part["seat"]) for part in expect["legal_by_seat"] or ()]
+        return requests
+
     def report(self, expect: Case) -> Report:
-        """Ask the engine for the observables *expect* lists."""
+        """Ask the engine for the observables *expect* lists (the requests of
+        :meth:`report_requests`)."""
         seen = self.session.observe()
         legal: dict[int | None, list[JSON]] = {}
         if expect["legal"] is not None:
@@ -244,6 +262,9 @@ class CaseRun:
         """Start a game, check the initial position, then apply each action (it must be
         accepted) and check the position after it."""
         self.new_game()
+        # Every step's requests are planned: when a step differs the case ends there, and
+        # the engine, a step or two further, is asked nothing more.
+        self.session.plan(self._steps(actions, expected))
         self.compare(expected[0], 0, [])
         for i, action in enumerate(actions, 1):
             answer = self.session.apply(action)
@@ -251,9 +272,16 @@ class CaseRun:
                 self.refused_legal(i, actions[:i], answer)
             self.compare(expected[i], i, actions[:i])
 
+    def _steps(self, actions: list[JSON], expected: list[Case]) -> Iterator[list[Message]]:
+        """The requests of :meth:`walk` after ``new_game``, a batch a step."""
+        yield self.report_requests(expected[0])
+        for i, action in enumerate(actions, 1):
+            yield [apply_request(action), *self.report_requests(expected[i])]
+
     def walk_quietly(self, actions: list[JSON]) -> None:
         """Replay *actions* without checking (back to a node of a count, without undo)."""
         self.new_game()
+        self.session.plan([apply_request(a)] for a in actions)  # a refusal ends the case
         for i, action in enumerate(actions, 1):
             if not self.session.apply(action).accepted:
                 raise Stop(Failure(step=len(self.case["prefix"]),
@@ -337,6 +365,7 @@ def rejection(run: CaseRun) -> None:
         raise Stop(Failure(step=step, reason=f"refused {text} under {shown(named)}, expected "
                                              f"{shown(expected)}", diff="\n".join(lines),
                            rule=rule, action=action))
+    run.session.plan([run.report_requests(case["position"])])
     try:
         run.compare(case["position"], step, prefix)
     except Stop as stop:
