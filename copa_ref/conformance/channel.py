@@ -69,6 +69,9 @@ STDERR_TAIL = 64 * 1024
 
 _CHUNK = 1 << 16
 
+_VOUCHED = 1 << 16
+"""The most expected answer lines a channel remembers as read unchanged."""
+
 
 def printable(text: object, limit: int = 600) -> str:
     """Text from an engine (its name, version, messages, stderr) made safe for a terminal
@@ -342,9 +345,10 @@ class Channel(abc.ABC):
         """
         raise NotImplementedError(f"{type(self).__name__} asks one request at a time")
 
-    def receive(self) -> Message:
+    def receive(self, expected: bytes | None = None) -> Message | None:
         """The answer to the oldest request sent and not answered yet (a :attr:`pipelined`
-        channel only).
+        channel only); ``None`` when the answer line is *expected*, the canonical line of a
+        JSON value, which the answer then is.
 
         :raises EngineFailure: when no valid response arrives.
         """
@@ -400,6 +404,7 @@ class SubprocessChannel(Channel):
         self._buffer = bytearray()
         self._tail = bytearray()
         self._unread = 0
+        self._vouched: dict[bytes, bool] = {}
         self._deadline: float | None = None
         self._limit = self.start_timeout
 
@@ -512,7 +517,9 @@ class SubprocessChannel(Channel):
 
     def request(self, message: Message) -> Message:
         self.send([message])
-        return self.receive()
+        answer = self.receive()
+        assert answer is not None  # nothing was expected
+        return answer
 
     def send(self, messages: Sequence[Message]) -> None:
         """Write *messages* in one go, their answers to be read by :meth:`receive`, in
@@ -542,12 +549,17 @@ class SubprocessChannel(Channel):
         """Requests written whose answers are not read yet."""
         return self._unread
 
-    def receive(self) -> Message:
+    def receive(self, expected: bytes | None = None) -> Message | None:
         """The answer to the oldest request written and not answered yet, read and parsed
         within the time limit: the first of a batch within the limit from its writing,
         every later one within the limit from this call (the time the runner would have
         sent it, had it waited for the previous answer).
 
+        :param expected: the canonical JSON line of the answer the runner expects (of a
+            JSON value, as a runner builds it with ``canonical_json``): when the engine's
+            line is exactly that, and the line is one the reader takes as it is (ASCII,
+            nothing escaped, within the limits), ``None`` is returned: the answer is that
+            value, and is not parsed again.
         :raises EngineFailure: when no valid answer arrives in time.
         """
         if self._ended:
@@ -560,6 +572,10 @@ class SubprocessChannel(Channel):
             deadline = time.monotonic() + timeout
         self._unread -= 1
         line = self._read_line(max(deadline - time.monotonic(), 0.0), timeout)
+        if expected is not None and line == expected and self._as_written(expected):
+            if time.monotonic() > deadline:
+                raise self._fail(f"no answer read and parsed within {timeout:g} s (timeout)")
+            return None
         try:
             response = _checked(line, self.limits)
         except EngineFailure as exc:
@@ -569,6 +585,23 @@ class SubprocessChannel(Channel):
             # time one line of Limits.max_length takes to read.
             raise self._fail(f"no answer read and parsed within {timeout:g} s (timeout)")
         return response
+
+    def _as_written(self, line: bytes) -> bool:
+        """Whether :func:`_checked` reads the canonical JSON line of a value back as that
+        value, unchanged: ASCII, nothing escaped, no ``NaN``, no long number, within the
+        limits and the depth a report may have (remembered for the lines asked again)."""
+        known = self._vouched.get(line)
+        if known is None:
+            limits = self.limits
+            known = (len(line) <= limits.max_length and limits.max_int_digits >= 16
+                     and line.startswith(b'{"') and line.isascii() and b"\\" not in line
+                     and b"\x7f" not in line and b"NaN" not in line and b"Infinity" not in line
+                     and not _long_number(line)
+                     and _depth_within(line, min(limits.max_depth, MAX_DEPTH)))
+            if len(self._vouched) >= _VOUCHED:
+                self._vouched.clear()
+            self._vouched[line] = known
+        return known
 
     def _write_all(self, data: bytes, timeout: float) -> None:
         """Write *data* to the engine's stdin, waiting at most *timeout* for it to read (an

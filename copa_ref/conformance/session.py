@@ -67,7 +67,9 @@ __all__ = [
     "Started",
     "apply_request",
     "handshake_problem",
+    "legal_line",
     "legal_request",
+    "observe_line",
     "observe_request",
     "undo_request",
 ]
@@ -101,6 +103,22 @@ def legal_request(seat: int | None) -> Message:
 def undo_request() -> Message:
     """The ``undo`` request."""
     return {"op": "undo"}
+
+
+_ACCEPTED = b'{"accepted":true,"ok":true}'
+_OK = b'{"ok":true}'
+
+
+def observe_line(to_move: JSON, public: JSON, outcome: JSON) -> bytes:
+    """The canonical line of the ``observe`` answer reporting *to_move*, *public* and
+    *outcome* (what :meth:`Session.observe` compares an answer with, when given)."""
+    return canonical_json({"ok": True, "outcome": outcome, "public": public,
+                           "to_move": to_move}).encode()
+
+
+def legal_line(actions: JSON) -> bytes:
+    """The canonical line of the ``legal`` answer listing *actions*, in that order."""
+    return canonical_json({"actions": actions, "ok": True}).encode()
 
 
 def _same(planned: Message, message: Message) -> bool:
@@ -154,6 +172,9 @@ class Observation:
     to_move: dict[str, Any]
     public: dict[str, Any]
     outcome: dict[str, Any] | None
+
+
+_APPLIED = Applied(True, None, None)
 
 
 class Session:
@@ -309,28 +330,36 @@ class Session:
             self._set_aside += 1
             self.channel.receive()
 
-    def _send(self, message: Message) -> Message:
+    def _send(self, message: Message, expected: bytes | None = None) -> Message | None:
         """Send *message* within the budget (or take its answer, written ahead); the
-        answer, ``ok`` or not."""
-        assert self.channel is not None, "start() the session first"
+        answer, ``ok`` or not, or ``None`` when it is the line *expected*
+        (:meth:`~copa_ref.conformance.channel.Channel.receive`)."""
+        channel = self.channel
+        assert channel is not None, "start() the session first"
         self._budget -= 1
         if self._budget < 0:
             raise EngineFailure(f"the case needs more than {MAX_REQUESTS} requests; stopped")
         if self._ahead:
             if _same(self._ahead[0], message):
                 self._ahead.popleft()
-                answer = self.channel.receive()
+                answer = channel.receive(expected)
                 if self._plan is not None and len(self._ahead) <= MAX_AHEAD // 2:
                     self._write_ahead()
                 return answer
             self.settle()
         elif self._plan is not None:
             self.settle()  # a plan not written yet: the case went another way
-        return self.channel.request(message)
+        if channel.pipelined:
+            channel.send([message])
+            return channel.receive(expected)
+        return channel.request(message)
 
-    def _request(self, message: Message) -> Message:
-        """Send *message*; an error answer is an engine failure."""
-        answer = self._send(message)
+    def _request(self, message: Message, expected: bytes | None = None) -> Message | None:
+        """Send *message*; an error answer is an engine failure (``None``: the answer is
+        the line *expected*)."""
+        answer = self._send(message, expected)
+        if answer is None:
+            return None
         if not answer["ok"]:
             raise EngineFailure(f"engine answered {message['op']} with an error: "
                                 f"{shown(answer.get('error'))}")
@@ -343,28 +372,42 @@ class Session:
         message: Message = {"op": "new_game", "game": game, "config": config}
         if state is not None:
             message["state"] = state
-        answer = self._send(message)
-        return Started() if answer["ok"] else Refused(answer.get("error"))
+        answer = self._send(message, _OK)
+        return Started() if answer is None or answer["ok"] else Refused(answer.get("error"))
 
     def apply(self, action: JSON) -> Applied:
         """Offer *action*; the engine's answer."""
-        answer = self._request(apply_request(action))
+        answer = self._request(apply_request(action), _ACCEPTED)
+        if answer is None:
+            return _APPLIED
         accepted = answer.get("accepted")
         if type(accepted) is not bool:
             raise EngineFailure(f"apply answer without \"accepted\": {shown(answer)[:300]}")
         return Applied(accepted, answer.get("rule"), answer.get("message"))
 
-    def legal(self, seat: int | None) -> list[JSON]:
-        """The legal actions the engine lists (for *seat* at a joint node)."""
-        answer = self._request(legal_request(seat))
+    def legal(self, seat: int | None, expected: list[JSON] | None = None,
+              line: bytes | None = None) -> list[JSON]:
+        """The legal actions the engine lists (for *seat* at a joint node). With the
+        *expected* listing and its :func:`legal_line`, an answer that is exactly that line
+        is not parsed: *expected* itself is returned."""
+        answer = self._request(legal_request(seat), None if expected is None else line)
+        if answer is None:
+            assert expected is not None
+            return expected
         actions = answer.get("actions")
         if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
             raise EngineFailure(f"legal answer without a list of actions: {shown(answer)[:300]}")
         return actions
 
-    def observe(self) -> Observation:
-        """Who moves, the public view and the outcome, as the engine reports them."""
-        answer = self._request(observe_request())
+    def observe(self, expected: Observation | None = None,
+                line: bytes | None = None) -> Observation:
+        """Who moves, the public view and the outcome, as the engine reports them. With
+        the *expected* observation and its :func:`observe_line`, an answer that is exactly
+        that line is not parsed: *expected* itself is returned."""
+        answer = self._request(observe_request(), None if expected is None else line)
+        if answer is None:
+            assert expected is not None
+            return expected
         mover = answer.get("to_move")
         if not (isinstance(mover, dict) and isinstance(mover.get("kind"), str)
                 and isinstance(mover.get("seats"), list)
@@ -376,7 +419,7 @@ class Session:
 
     def undo(self) -> None:
         """Take back the last action (feature ``undo``)."""
-        self._request(undo_request())
+        self._request(undo_request(), _OK)
 
 
 def handshake_problem(answer: Mapping[str, Any]) -> str | None:
