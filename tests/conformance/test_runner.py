@@ -471,3 +471,35 @@ class TestWrittenAhead:
         assert ahead == alone and sent == asked
         statuses = [line["status"] for line in ahead]
         assert "failed" in statuses and "passed" in statuses
+
+
+def test_ctrl_c_ends_the_run_with_its_summary_and_report(tmp_path: Path) -> None:
+    """Ctrl-C during `conformance run` ends it with the summary of the cases judged so far,
+    a complete report whose footer says it was interrupted (and validates), and exit
+    status 130."""
+    import signal
+    import time
+
+    script = tmp_path / "paced.py"
+    script.write_text(PACED.format(root=str(Path(__file__).resolve().parents[2])))
+    report = tmp_path / "report.jsonl"
+    engine = f"{sys.executable} {script} slow reference"
+    run = subprocess.Popen([sys.executable, "-m", "copa_ref.cli", "conformance", "run",
+                            "--engine", engine, "--report", str(report)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not report.exists() or len(
+            report.read_text().splitlines()) < 3):  # the header and a case or two
+        time.sleep(0.1)
+    run.send_signal(signal.SIGINT)
+    out, err = run.communicate(timeout=60)
+    assert run.returncode == 130, out + err
+    lines = [json.loads(line) for line in report.read_text().splitlines()]
+    check = validator("report")
+    for line in lines:
+        check.validate(line)
+    footer, cases = lines[-1], lines[1:-1]
+    assert footer["type"] == "footer" and footer["interrupted"] is True
+    assert footer["run"] == len(cases) < footer["selected"]
+    assert "Traceback" not in err
+    assert f"{len(cases)} run" in out and "interrupted:" in out
