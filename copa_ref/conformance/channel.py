@@ -202,6 +202,29 @@ def _checked(line: bytes | str, limits: Limits) -> Message:
     return result
 
 
+_LINES: dict[tuple[JSON, ...], str] = {}
+"""The lines of the requests without a value of their own (``observe``, ``undo``, ``legal``
+of a seat), encoded once."""
+
+
+def _request_line(message: Message) -> str:
+    """The canonical line of *message*, newline included."""
+    op = message.get("op")
+    key: tuple[JSON, ...] | None = None
+    if len(message) == 1 and (op == "observe" or op == "undo") and type(op) is str:
+        key = (op,)
+    elif len(message) == 2 and op == "legal" and type(op) is str:
+        seat = message.get("seat", False)
+        if seat is None or (type(seat) is int and 0 <= seat < 64):
+            key = (op, seat)
+    if key is None:
+        return canonical_json(message) + "\n"
+    line = _LINES.get(key)
+    if line is None:
+        line = _LINES[key] = canonical_json(message) + "\n"
+    return line
+
+
 # -- the processes an engine starts ------------------------------------------------------------
 
 _PR_SET_CHILD_SUBREAPER = 36
@@ -538,7 +561,7 @@ class SubprocessChannel(Channel):
         self._limit = timeout
         self.requests += len(messages)
         self._unread += len(messages)
-        data = "".join([canonical_json(m) + "\n" for m in messages]).encode()
+        data = "".join([_request_line(m) for m in messages]).encode()
         try:
             self._write_all(data, timeout)
         except OSError as exc:

@@ -8,6 +8,7 @@ Otherwise the status is 1 when a case failed or errored, else 0.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
@@ -114,10 +115,25 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     corpus = Path(args.corpus) if args.corpus else CORPUS_DIR
-    cases, version = _load(corpus, args.validate)
-    filters = Filters(game=args.game, case=args.case, rule=args.rule, kind=args.kind)
-    chosen = _check_filters(cases, filters)
-    runner = Runner(lambda: SubprocessChannel(args.engine, timeout=args.timeout), cases)
+    # The engine starts while the corpus is read (its own start-up takes as long); it is
+    # spoken to only once the corpus and the filters are found good.
+    early: list[SubprocessChannel] = []
+    with contextlib.suppress(EngineFailure):  # it fails again, and is reported, below
+        early.append(SubprocessChannel(args.engine, timeout=args.timeout))
+    try:
+        cases, version = _load(corpus, args.validate)
+        filters = Filters(game=args.game, case=args.case, rule=args.rule, kind=args.kind)
+        chosen = _check_filters(cases, filters)
+    except BaseException:
+        for channel in early:
+            channel.close()
+        raise
+
+    def connect() -> SubprocessChannel:
+        return early.pop() if early else SubprocessChannel(args.engine,
+                                                            timeout=args.timeout)
+
+    runner = Runner(connect, cases)
     try:
         hello: dict[str, Any] = runner.start()
     except HandshakeError as exc:
