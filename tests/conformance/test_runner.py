@@ -503,3 +503,46 @@ def test_ctrl_c_ends_the_run_with_its_summary_and_report(tmp_path: Path) -> None
     assert footer["run"] == len(cases) < footer["selected"]
     assert "Traceback" not in err
     assert f"{len(cases)} run" in out and "interrupted:" in out
+
+
+class TestWrittenAheadLimits:
+    def test_the_budget_runs_out_at_the_same_request(self, monkeypatch: Any) -> None:
+        """With a budget smaller than some cases need, the cases over a pipe (requests
+        written ahead) are errored exactly where one request at a time errors them, and the
+        others pass: the same results and the same request count."""
+        from copa_ref.conformance import session as module
+
+        monkeypatch.setattr(module, "MAX_REQUESTS", 300)
+        corpus = load_corpus()
+        cases = select(corpus, Filters(kind="count")) + select(
+            corpus, Filters(game="copas", kind="trace"))[:2]
+        alone = _results(Runner(lambda: InProcessChannel(ReferenceEngine), corpus), cases)
+        ahead = _results(Runner(lambda: SubprocessChannel(ENGINE, timeout=20), corpus), cases)
+        assert ahead == alone
+        statuses = {line["status"] for line in ahead[0]}
+        assert statuses == {"errored", "passed"}
+
+    def test_counts_without_undo_replay_the_same_over_a_pipe(self, tmp_path: Path) -> None:
+        """An engine without undo over a pipe: every count replays its way back (requests
+        written ahead) and gets the results of one request at a time."""
+
+        class NoUndo(ReferenceEngine):
+            def hello(self) -> dict[str, Any]:
+                return {**super().hello(), "features": ["rule_ids"]}
+
+        script = tmp_path / "no_undo.py"
+        script.write_text(
+            "import sys\n"
+            f"sys.path.insert(0, {str(Path(__file__).resolve().parents[2])!r})\n"
+            "from copa_ref.conformance.engine import ReferenceEngine, serve\n"
+            "class NoUndo(ReferenceEngine):\n"
+            "    def hello(self):\n"
+            "        return {**super().hello(), 'features': ['rule_ids']}\n"
+            "sys.exit(serve(NoUndo()))\n")
+        corpus = load_corpus()
+        cases = select(corpus, Filters(kind="count"))
+        alone = _results(Runner(lambda: InProcessChannel(NoUndo), corpus), cases)
+        ahead = _results(Runner(lambda: SubprocessChannel([sys.executable, str(script)],
+                                                          timeout=20), corpus), cases)
+        assert ahead == alone
+        assert {line["status"] for line in ahead[0]} == {"passed"}
