@@ -40,7 +40,6 @@ import math
 import os
 import secrets
 import select
-import selectors
 import shlex
 import signal
 import subprocess
@@ -69,6 +68,9 @@ STDERR_TAIL = 64 * 1024
 """The most bytes of an engine's stderr kept (the last ones)."""
 
 _CHUNK = 1 << 16
+
+_VOUCHED = 1 << 16
+"""The most expected answer lines a channel remembers as read unchanged."""
 
 
 def printable(text: object, limit: int = 600) -> str:
@@ -200,6 +202,29 @@ def _checked(line: bytes | str, limits: Limits) -> Message:
     return result
 
 
+_LINES: dict[tuple[JSON, ...], str] = {}
+"""The lines of the requests without a value of their own (``observe``, ``undo``, ``legal``
+of a seat), encoded once."""
+
+
+def _request_line(message: Message) -> str:
+    """The canonical line of *message*, newline included."""
+    op = message.get("op")
+    key: tuple[JSON, ...] | None = None
+    if len(message) == 1 and (op == "observe" or op == "undo") and type(op) is str:
+        key = (op,)
+    elif len(message) == 2 and op == "legal" and type(op) is str:
+        seat = message.get("seat", False)
+        if seat is None or (type(seat) is int and 0 <= seat < 64):
+            key = (op, seat)
+    if key is None:
+        return canonical_json(message) + "\n"
+    line = _LINES.get(key)
+    if line is None:
+        line = _LINES[key] = canonical_json(message) + "\n"
+    return line
+
+
 # -- the processes an engine starts ------------------------------------------------------------
 
 _PR_SET_CHILD_SUBREAPER = 36
@@ -324,6 +349,10 @@ class Channel(abc.ABC):
     requests: int = 0
     """Requests sent so far."""
 
+    pipelined: bool = False
+    """Whether :meth:`send` writes its requests at once, ahead of their answers (a stream
+    to a process); else each is asked when its answer is received."""
+
     @abc.abstractmethod
     def request(self, message: Message) -> Message:
         """Send *message*; return the response object.
@@ -331,13 +360,31 @@ class Channel(abc.ABC):
         :raises EngineFailure: when no valid response arrives.
         """
 
+    def send(self, messages: Sequence[Message]) -> None:
+        """Write *messages* at once, to be answered in order by :meth:`receive` (a
+        :attr:`pipelined` channel only).
+
+        :raises EngineFailure: when the engine takes no request.
+        """
+        raise NotImplementedError(f"{type(self).__name__} asks one request at a time")
+
+    def receive(self, expected: bytes | None = None) -> Message | None:
+        """The answer to the oldest request sent and not answered yet (a :attr:`pipelined`
+        channel only); ``None`` when the answer line is *expected*, the canonical line of a
+        JSON value, which the answer then is.
+
+        :raises EngineFailure: when no valid response arrives.
+        """
+        raise NotImplementedError(f"{type(self).__name__} asks one request at a time")
+
     @abc.abstractmethod
     def close(self) -> None:
         """End the session (sends ``stop`` where the engine is alive)."""
 
 
 class SubprocessChannel(Channel):
-    """An engine command, one JSON object a line on its stdin and stdout.
+    """An engine command, one JSON object a line on its stdin and stdout; requests may be
+    written ahead of their answers (:meth:`send`, :meth:`receive`).
 
     :param timeout: seconds to wait for each answer.
     :param start_timeout: seconds to wait for the first answer (the engine starting up);
@@ -353,6 +400,7 @@ class SubprocessChannel(Channel):
         self.start_timeout = timeout if start_timeout is None else start_timeout
         self.limits = limits
         self.requests = 0
+        self.pipelined = True
         self._ended = False
         self._subreaper = _become_subreaper()
         token = secrets.token_hex(8)
@@ -378,6 +426,10 @@ class SubprocessChannel(Channel):
         self._poll.register(self._err, select.POLLIN)
         self._buffer = bytearray()
         self._tail = bytearray()
+        self._unread = 0
+        self._vouched: dict[bytes, bool] = {}
+        self._deadline: float | None = None
+        self._limit = self.start_timeout
 
     # -- stderr -------------------------------------------------------------------------------
 
@@ -487,17 +539,66 @@ class SubprocessChannel(Channel):
                 f"(Limits.max_length; {size} read)")
 
     def request(self, message: Message) -> Message:
+        self.send([message])
+        answer = self.receive()
+        assert answer is not None  # nothing was expected
+        return answer
+
+    def send(self, messages: Sequence[Message]) -> None:
+        """Write *messages* in one go, their answers to be read by :meth:`receive`, in
+        order. The write and the first answer's read and parse share the request's time
+        limit; while the engine does not take the requests in, its answers are read (and
+        kept, at most one line of ``Limits.max_length`` a request) so that an engine
+        blocked writing them cannot block the runner.
+
+        :raises EngineFailure: when the engine is gone or takes no request within the
+            time limit.
+        """
         if self._ended:
             raise EngineFailure("the engine was stopped")
         timeout = self.start_timeout if self.requests == 0 else self.timeout
-        deadline = time.monotonic() + timeout
-        self.requests += 1
-        data = (canonical_json(message) + "\n").encode()
+        self._deadline = time.monotonic() + timeout
+        self._limit = timeout
+        self.requests += len(messages)
+        self._unread += len(messages)
+        data = "".join([_request_line(m) for m in messages]).encode()
         try:
             self._write_all(data, timeout)
         except OSError as exc:
             raise self._fail(f"engine is gone ({exc})") from None
+
+    @property
+    def unread(self) -> int:
+        """Requests written whose answers are not read yet."""
+        return self._unread
+
+    def receive(self, expected: bytes | None = None) -> Message | None:
+        """The answer to the oldest request written and not answered yet, read and parsed
+        within the time limit: the first of a batch within the limit from its writing,
+        every later one within the limit from this call (the time the runner would have
+        sent it, had it waited for the previous answer).
+
+        :param expected: the canonical JSON line of the answer the runner expects (of a
+            JSON value, as a runner builds it with ``canonical_json``): when the engine's
+            line is exactly that, and the line is one the reader takes as it is (ASCII,
+            nothing escaped, within the limits), ``None`` is returned: the answer is that
+            value, and is not parsed again.
+        :raises EngineFailure: when no valid answer arrives in time.
+        """
+        if self._ended:
+            raise EngineFailure("the engine was stopped")
+        assert self._unread > 0, "receive() without a request written"
+        timeout = self._limit
+        deadline = self._deadline
+        self._deadline = None
+        if deadline is None:
+            deadline = time.monotonic() + timeout
+        self._unread -= 1
         line = self._read_line(max(deadline - time.monotonic(), 0.0), timeout)
+        if expected is not None and line == expected and self._as_written(expected):
+            if time.monotonic() > deadline:
+                raise self._fail(f"no answer read and parsed within {timeout:g} s (timeout)")
+            return None
         try:
             response = _checked(line, self.limits)
         except EngineFailure as exc:
@@ -508,9 +609,29 @@ class SubprocessChannel(Channel):
             raise self._fail(f"no answer read and parsed within {timeout:g} s (timeout)")
         return response
 
+    def _as_written(self, line: bytes) -> bool:
+        """Whether :func:`_checked` reads the canonical JSON line of a value back as that
+        value, unchanged: ASCII, nothing escaped, no ``NaN``, no long number, within the
+        limits and the depth a report may have (remembered for the lines asked again)."""
+        known = self._vouched.get(line)
+        if known is None:
+            limits = self.limits
+            known = (len(line) <= limits.max_length and limits.max_int_digits >= 16
+                     and line.startswith(b'{"') and line.isascii() and b"\\" not in line
+                     and b"\x7f" not in line and b"NaN" not in line and b"Infinity" not in line
+                     and not _long_number(line)
+                     and _depth_within(line, min(limits.max_depth, MAX_DEPTH)))
+            if len(self._vouched) >= _VOUCHED:
+                self._vouched.clear()
+            self._vouched[line] = known
+        return known
+
     def _write_all(self, data: bytes, timeout: float) -> None:
         """Write *data* to the engine's stdin, waiting at most *timeout* for it to read (an
-        engine that never reads cannot block the runner)."""
+        engine that never reads cannot block the runner). Meanwhile the engine's answers
+        are read into the buffer (up to one line of ``Limits.max_length`` for each request
+        awaiting its answer, and one more), and its stderr into the tail: an engine that
+        waits for its answers to be read before it reads on is served."""
         try:
             written = os.write(self._in, data)
         except BlockingIOError:
@@ -519,18 +640,41 @@ class SubprocessChannel(Channel):
             return
         deadline = time.monotonic() + timeout
         view = memoryview(data)[written:]
-        with selectors.DefaultSelector() as writable:
-            writable.register(self._in, selectors.EVENT_WRITE)
-            while view:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0 or not writable.select(remaining):
-                    raise self._fail(f"the engine reads no request within {timeout:g} s "
-                                     "(timeout)")
-                try:
-                    written = os.write(self._in, view)
-                except BlockingIOError:
-                    written = 0
-                view = view[written:]
+        cap = (self._unread + 1) * (self.limits.max_length + 1)
+        waiting = select.poll()
+        waiting.register(self._in, select.POLLOUT)
+        waiting.register(self._out, select.POLLIN)
+        if self._err is not None:
+            waiting.register(self._err, select.POLLIN)
+        while view:
+            remaining = deadline - time.monotonic()
+            events = waiting.poll(math.ceil(remaining * 1000)) if remaining > 0 else []
+            if not events:
+                raise self._fail(f"the engine reads no request within {timeout:g} s "
+                                 "(timeout)")
+            for fd, _ in events:
+                if fd == self._in:
+                    try:
+                        written = os.write(self._in, view)
+                    except BlockingIOError:
+                        written = 0
+                    view = view[written:]
+                elif fd == self._out:
+                    try:
+                        chunk = os.read(self._out, _CHUNK)
+                    except BlockingIOError:
+                        continue
+                    except OSError:
+                        chunk = b""
+                    self._buffer += chunk
+                    if not chunk or len(self._buffer) >= cap:
+                        # Its output ended, or holds more than it may send: what is wrong
+                        # is found when the answers are read.
+                        waiting.unregister(self._out)
+                elif fd == self._err:
+                    self._drain_stderr(_CHUNK * 16)
+                    if self._err is None:
+                        waiting.unregister(fd)
 
     def close(self) -> None:
         """Send ``stop`` and give the engine a second to end; then end its whole process

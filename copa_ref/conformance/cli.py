@@ -8,6 +8,7 @@ Otherwise the status is 1 when a case failed or errored, else 0.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
@@ -32,6 +33,9 @@ from copa_ref.conformance.runner import HandshakeError, Runner
 __all__ = ["UsageError", "describe_failure", "run"]
 
 USAGE_ERROR = 2
+
+INTERRUPTED = 130
+"""The exit status of a run ended by Ctrl-C (128 + SIGINT), after its summary so far."""
 """The exit status of a run that could not start."""
 
 
@@ -97,7 +101,9 @@ def _check_filters(cases: list[Case], filters: Filters) -> list[Case]:
 
 def run(args: argparse.Namespace) -> int:
     """Run the corpus against ``args.engine``: 0 when nothing failed or errored, 1 when
-    something did, 2 when the run could not start (the message says why)."""
+    something did, 2 when the run could not start (the message says why). Ctrl-C ends the
+    run with the summary of the cases judged so far and the report's footer (marked
+    ``"interrupted": true``), and exit status 130."""
     try:
         return _run(args)
     except UsageError as exc:
@@ -109,10 +115,25 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     corpus = Path(args.corpus) if args.corpus else CORPUS_DIR
-    cases, version = _load(corpus, args.validate)
-    filters = Filters(game=args.game, case=args.case, rule=args.rule, kind=args.kind)
-    chosen = _check_filters(cases, filters)
-    runner = Runner(lambda: SubprocessChannel(args.engine, timeout=args.timeout), cases)
+    # The engine starts while the corpus is read (its own start-up takes as long); it is
+    # spoken to only once the corpus and the filters are found good.
+    early: list[SubprocessChannel] = []
+    with contextlib.suppress(EngineFailure):  # it fails again, and is reported, below
+        early.append(SubprocessChannel(args.engine, timeout=args.timeout))
+    try:
+        cases, version = _load(corpus, args.validate)
+        filters = Filters(game=args.game, case=args.case, rule=args.rule, kind=args.kind)
+        chosen = _check_filters(cases, filters)
+    except BaseException:
+        for channel in early:
+            channel.close()
+        raise
+
+    def connect() -> SubprocessChannel:
+        return early.pop() if early else SubprocessChannel(args.engine,
+                                                            timeout=args.timeout)
+
+    runner = Runner(connect, cases)
     try:
         hello: dict[str, Any] = runner.start()
     except HandshakeError as exc:
@@ -140,6 +161,7 @@ def _run(args: argparse.Namespace) -> int:
     show_progress = args.progress == "always" or (args.progress == "auto"
                                                   and sys.stderr.isatty())
     tally = Tally(len(cases), len(chosen))
+    interrupted = False
     started = time.perf_counter()
     engine = {k: hello.get(k) for k in ("name", "version", "games", "features")}
     print(f"corpus {version} ({len(cases)} cases loaded, {len(chosen)} selected); engine "
@@ -152,28 +174,38 @@ def _run(args: argparse.Namespace) -> int:
                                 "filters": filters.as_json(),
                                 "loaded": len(cases), "selected": len(chosen)})
         last = 0.0
-        for result in runner.run(chosen):
-            tally.add(result)
-            if report is not None:
-                write_line(report, result.as_json())
-            now = time.perf_counter()
-            if show_progress and (now - last > 0.2 or tally.done == len(chosen)):
-                last = now
-                sys.stderr.write("\r" + tally.progress_line() + " ")
-                sys.stderr.flush()
+        try:
+            for result in runner.run(chosen):
+                tally.add(result)
+                if report is not None:
+                    write_line(report, result.as_json())
+                now = time.perf_counter()
+                if show_progress and (now - last > 0.2 or tally.done == len(chosen)):
+                    last = now
+                    sys.stderr.write("\r" + tally.progress_line() + " ")
+                    sys.stderr.flush()
+        except KeyboardInterrupt:
+            interrupted = True  # the case under way is dropped; the others are summed up
         if show_progress:
             sys.stderr.write("\n")
     finally:
         runner.close()
     seconds = time.perf_counter() - started
     if report is not None:
-        write_line(report, tally.footer(runner.requests, seconds))
+        footer = tally.footer(runner.requests, seconds)
+        if interrupted:
+            footer["interrupted"] = True
+        write_line(report, footer)
         if report is not sys.stdout:
             report.close()
     summary(tally, out, failures_only=args.failures_only, seconds=seconds,
             requests=runner.requests,
             show=("failed", "errored") if args.failures_only else ("failed", "errored",
                                                                     "skipped"))
+    if interrupted:
+        print(f"interrupted: {tally.done} of the {len(chosen)} selected cases run",
+              file=out)
+        return INTERRUPTED
     return 0 if tally.ok else 1
 
 

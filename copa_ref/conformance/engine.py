@@ -13,10 +13,12 @@ exactly one canonical JSON line back (keys sorted, UTF-8), an error answer where
 from __future__ import annotations
 
 import abc
+import contextlib
 import io
+import os
 import sys
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, Any, ClassVar
 
 from copa_ref import __version__
@@ -412,6 +414,43 @@ def _lines(source: IO[Any], limit: int) -> Iterator[bytes | str | None]:
             yield None
 
 
+def _fd_lines(fd: int, limit: int, idle: Callable[[], None]) -> Iterator[bytes | None]:
+    """The lines read from the descriptor *fd*, as :func:`_lines` gives them; *idle* is
+    called before each read that may wait (every line read is answered: the answers are
+    flushed before the engine waits for more requests)."""
+    buffer = bytearray()
+    skipping = False  # in a line longer than the limit, dropped up to its newline
+    start = 0  # where the next line starts in the buffer
+    while True:
+        newline = buffer.find(b"\n", start)
+        if newline >= 0:
+            if skipping:
+                skipping = False
+                yield None
+            elif newline - start > limit:
+                yield None
+            else:
+                yield bytes(buffer[start:newline])
+            start = newline + 1
+            continue
+        if len(buffer) - start > limit:
+            skipping = True
+        if skipping:
+            buffer.clear()
+        else:
+            del buffer[:start]
+        start = 0
+        idle()
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            if skipping:
+                yield None
+            elif buffer:
+                yield bytes(buffer)  # the last line, without a newline
+            return
+        buffer += chunk
+
+
 def _answer(request: JSON, engine: Engine) -> str:
     if not isinstance(request, dict):
         return _encode({"ok": False, "error": "a request is a JSON object"})
@@ -446,7 +485,19 @@ def serve(engine: Engine, stdin: IO[Any] | None = None, stdout: IO[Any] | None =
     text = isinstance(sink, io.TextIOBase)
     seen: dict[bytes | str, JSON] | None = {} if engine.leaves_requests_alone else None
     kept = 0
-    for line in _lines(source, limits.max_length):
+    # The process's own stdin is read in chunks: the answers to the requests read in one
+    # go are flushed together, before the engine waits for more (a runner that writes
+    # requests ahead gets them in one write). Any other input is read a line at a time,
+    # each answer flushed at once.
+    own = stdin is None and stdout is None
+
+    def flush() -> None:
+        with contextlib.suppress(BrokenPipeError, ValueError):  # the runner is gone
+            sink.flush()
+
+    lines = _fd_lines(source.fileno(), limits.max_length, flush) if own else _lines(
+        source, limits.max_length)
+    for line in lines:
         request: JSON = None
         if line is None:
             response = _encode({"ok": False, "error": f"request line longer than "
@@ -474,9 +525,11 @@ def serve(engine: Engine, stdin: IO[Any] | None = None, stdout: IO[Any] | None =
                 sink.write(answer)
             else:
                 sink.write(answer.encode("utf-8", "backslashreplace"))
-            sink.flush()
+            if not own:
+                sink.flush()
         except (BrokenPipeError, ValueError):  # the other side is gone, or closed the sink
             return 0
         if isinstance(request, dict) and request.get("op") == "stop":
             break
+    flush()
     return 0

@@ -4,7 +4,10 @@ A count (perft) walks the tree below the case's prefix to its depth through the
 :class:`~copa_ref.conformance.session.Session` and checks, at every node, who moves and the
 legal actions the engine lists against the reference; going back up uses ``undo`` where the
 engine declares it, else a replay from the start. The per-move totals of the first level
-are compared with the case's ``breakdown``.
+are compared with the case's ``breakdown``. A node's requests are planned (written ahead,
+:meth:`~copa_ref.conformance.session.Session.plan`) from the reference's node: an engine
+that differs there fails the count at that node, before any answer it was not asked for
+in turn is used; with ``undo``, the whole last level below a node at once.
 
     failure = count(run)     # a Failure, or None: the verdict, like the other kinds'
 """
@@ -12,6 +15,7 @@ are compared with the case's ``breakdown``.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import attrs
@@ -19,6 +23,13 @@ import attrs
 from copa_ref.conformance import naming
 from copa_ref.conformance.checks import shown
 from copa_ref.conformance.observables import observables
+from copa_ref.conformance.session import (
+    Message,
+    apply_request,
+    legal_request,
+    observe_request,
+    undo_request,
+)
 from copa_ref.conformance.verdicts import CaseRun, Failure, Stop, legal_lines
 from copa_ref.conformance.vocabulary import Report
 from copa_ref.core import JSON, Seat, canonical_json
@@ -47,6 +58,16 @@ class _Tree:
         where = f" after {canonical_json(self.path)}" if self.path else ""
         self.run.fail(step, actions, f"the engine differs at the count's node{where}", lines,
                       differing, extra)
+
+    def node_requests(self, node: Any) -> list[Message]:
+        """The requests :meth:`children` sends at *node* when the engine reports the
+        reference's mover there (else the count fails at the node)."""
+        mover = self.game.to_move(node)
+        if mover.kind.value in ("seat", "any", "nobody"):
+            return [observe_request(), legal_request(None)]
+        if mover.kind.value == "joint":
+            return [observe_request(), *[legal_request(int(part)) for part in mover.seats]]
+        return [observe_request()]
 
     def children(self, node: Any) -> list[JSON]:
         """The engine's actions at the current node, checked against the reference's."""
@@ -89,11 +110,28 @@ class _Tree:
         moves = self.children(node)
         if left == 1:
             return len(moves)
-        return sum(self.descend(node, move, left) for move in moves)
+        return sum(self.descents(node, moves, left))
 
-    def descend(self, node: Any, move: JSON, left: int) -> int:
-        """Play *move* at *node*, count below it, and come back."""
-        answer = self.run.session.apply(move)
+    def descents(self, node: Any, moves: list[JSON], left: int) -> Iterator[int]:
+        """The leaves below each of *moves* at *node* (*left* levels below it), in order,
+        counted one after the other; the requests of each are planned."""
+        game = self.game
+        after = [game.apply(node, game.action_from_json(move)) for move in moves]
+        whole = left == 2 and self.undo
+        if whole:  # every child a leaf's parent: apply, its node's requests, undo
+            self.run.session.plan([apply_request(move), *self.node_requests(child),
+                                   undo_request()] for move, child in zip(moves, after,
+                                                                          strict=True))
+        for move, child in zip(moves, after, strict=True):
+            yield self.descend(move, child, left, planned=whole)
+
+    def descend(self, move: JSON, child: Any, left: int, planned: bool = False) -> int:
+        """Play *move* to *child*, count below it, and come back (*planned*: its requests
+        are planned already)."""
+        session = self.run.session
+        if not planned:
+            session.plan([[apply_request(move), *self.node_requests(child)]])
+        answer = session.apply(move)
         if not answer.accepted:
             raise Stop(Failure(step=len(self.prefix),
                                reason=f"refused {canonical_json(move)}, which it listed as "
@@ -101,7 +139,6 @@ class _Tree:
                                diff=f"engine names {shown(answer.rule)}: "
                                     f"{shown(answer.message, bare=True)}", action=move))
         self.path.append(move)
-        child = self.game.apply(node, self.game.action_from_json(move))
         total = self.perft(child, left - 1)
         self.path.pop()
         self.back()
@@ -117,10 +154,12 @@ def _count(run: CaseRun) -> None:
     state = replay(game, game.config_from_json(case["config"]), prefix)[-1]
     depth = case["depth"]
     breakdown: dict[str, int] = {}
-    for move in tree.children(state):
+    run.session.plan([tree.node_requests(state)])
+    moves = tree.children(state)
+    counts = iter(()) if depth == 1 else tree.descents(state, moves, depth)
+    for move in moves:
         key = canonical_json(move)
-        breakdown[key] = breakdown.get(key, 0) + (1 if depth == 1 else tree.descend(
-            state, move, depth))
+        breakdown[key] = breakdown.get(key, 0) + (1 if depth == 1 else next(counts))
     expected = {canonical_json(e["action"]): e["count"] for e in case["breakdown"]}
     if breakdown != expected:
         lines = [f"{key}: expected {expected.get(key, '(not legal)')}, "

@@ -122,6 +122,12 @@ class Runner:
                 return CaseResult(**base, status="skipped", reason=reason)
             with starting_from(case.get("state")):
                 failure = judge(CaseRun(session, case, self.traces, self._known))
+            try:
+                session.settle()
+            except EngineFailure:
+                # It failed to answer a request written ahead that the case no longer
+                # asked (it ended before): the case stands, the engine is started again.
+                session.close()
         except EngineFailure as exc:
             session.close()
             return CaseResult(**base, status="errored", reason=str(exc),

@@ -19,7 +19,7 @@ with the failure; the verdict function returns it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import attrs
@@ -29,7 +29,18 @@ from copa_ref.conformance.checks import json_diff, shown
 from copa_ref.conformance.corpus import Case
 from copa_ref.conformance.explain import outcome_shown
 from copa_ref.conformance.observables import observables
-from copa_ref.conformance.session import Applied, Refused, Session
+from copa_ref.conformance.session import (
+    Applied,
+    Message,
+    Observation,
+    Refused,
+    Session,
+    apply_request,
+    legal_line,
+    legal_request,
+    observe_line,
+    observe_request,
+)
 from copa_ref.conformance.vocabulary import Report
 from copa_ref.core import JSON, canonical_json
 from copa_ref.core.replay import replay
@@ -114,8 +125,8 @@ def legal_lines(seat: int | None, listed: list[JSON], wanted: list[JSON],
     A listing in the wanted order is recognised by its text as a whole (one encoding, not
     one an action); any other order is compared action by action.
     """
-    if canonical_json(listed) == known(wanted, canonical_json):
-        return False
+    if listed is wanted or canonical_json(listed) == known(wanted, canonical_json):
+        return False  # (the wanted listing itself: the engine's answer was its very line)
     got, want = _text(listed), known(wanted, _text)
     if got == want:
         return False
@@ -129,6 +140,12 @@ def legal_lines(seat: int | None, listed: list[JSON], wanted: list[JSON],
     if not missing and not extra[seat]:
         lines.append(f"{label}: duplicates in {len(got)} actions")
     return True
+
+
+def _observation(expect: Case) -> tuple[Observation, bytes]:
+    """The observation *expect* describes, and the line of its ``observe`` answer."""
+    return (Observation(expect["to_move"], expect["public"], expect["outcome"]),
+            observe_line(expect["to_move"], expect["public"], expect["outcome"]))
 
 
 @attrs.define
@@ -161,14 +178,28 @@ class CaseRun:
                                               f"{canonical_json(case['config'])}, which the "
                                               f"rules allow", diff=str(started), rule=rule))
 
+    @staticmethod
+    def report_requests(expect: Case) -> list[Message]:
+        """The requests :meth:`report` sends for *expect*, in order."""
+        requests = [observe_request()]
+        if expect["legal"] is not None:
+            requests.append(legal_request(None))
+        requests += [legal_request(part["seat"]) for part in expect["legal_by_seat"] or ()]
+        return requests
+
     def report(self, expect: Case) -> Report:
-        """Ask the engine for the observables *expect* lists."""
-        seen = self.session.observe()
+        """Ask the engine for the observables *expect* lists (the requests of
+        :meth:`report_requests`). An answer that is the very line of the expected one is
+        taken as the expected value (the same JSON) without being parsed."""
+        session, known = self.session, self.known
+        seen = session.observe(*known(expect, _observation))
         legal: dict[int | None, list[JSON]] = {}
         if expect["legal"] is not None:
-            legal[None] = self.session.legal(None)
+            wanted = expect["legal"]
+            legal[None] = session.legal(None, wanted, known(wanted, legal_line))
         for part in expect["legal_by_seat"] or ():
-            legal[part["seat"]] = self.session.legal(part["seat"])
+            wanted = part["actions"]
+            legal[part["seat"]] = session.legal(part["seat"], wanted, known(wanted, legal_line))
         return Report(to_move=seen.to_move, public=seen.public, outcome=seen.outcome,
                       legal=legal)
 
@@ -199,17 +230,19 @@ class CaseRun:
         differing: list[str] = []
         # ``to_move`` is checked for its shape (a string, integers) when it is read, so
         # Python's equality is exact for it.
-        if report.to_move != expect["to_move"]:
+        if report.to_move is not expect["to_move"] and report.to_move != expect["to_move"]:
             lines.append(f"to_move: expected {shown(expect['to_move'])}, "
                          f"got {shown(report.to_move)}")
             differing.append("to_move")
-        if canonical_json(report.public) != text(expect["public"]):
+        if report.public is not expect["public"] and canonical_json(
+                report.public) != text(expect["public"]):
             found = json_diff(expect["public"], report.public, "public", limit=40)
             lines += found[:12] or ["public: differs in JSON types"]
             differing += [line.split(":", 1)[0] for line in found] or ["public"]
         want_outcome = outcome_shown(expect["outcome"], self.rule_ids)
         got_outcome = outcome_shown(report.outcome, self.rule_ids)
-        if canonical_json(got_outcome) != canonical_json(want_outcome):
+        if report.outcome is not expect["outcome"] and canonical_json(
+                got_outcome) != canonical_json(want_outcome):
             found = json_diff(want_outcome, got_outcome, "outcome", limit=12)
             lines += found or [f"outcome: expected {shown(want_outcome)}, "
                                f"got {shown(got_outcome)}"]
@@ -244,6 +277,9 @@ class CaseRun:
         """Start a game, check the initial position, then apply each action (it must be
         accepted) and check the position after it."""
         self.new_game()
+        # Every step's requests are planned: when a step differs the case ends there, and
+        # the engine, a step or two further, is asked nothing more.
+        self.session.plan(self._steps(actions, expected))
         self.compare(expected[0], 0, [])
         for i, action in enumerate(actions, 1):
             answer = self.session.apply(action)
@@ -251,9 +287,16 @@ class CaseRun:
                 self.refused_legal(i, actions[:i], answer)
             self.compare(expected[i], i, actions[:i])
 
+    def _steps(self, actions: list[JSON], expected: list[Case]) -> Iterator[list[Message]]:
+        """The requests of :meth:`walk` after ``new_game``, a batch a step."""
+        yield self.report_requests(expected[0])
+        for i, action in enumerate(actions, 1):
+            yield [apply_request(action), *self.report_requests(expected[i])]
+
     def walk_quietly(self, actions: list[JSON]) -> None:
         """Replay *actions* without checking (back to a node of a count, without undo)."""
         self.new_game()
+        self.session.plan([apply_request(a)] for a in actions)  # a refusal ends the case
         for i, action in enumerate(actions, 1):
             if not self.session.apply(action).accepted:
                 raise Stop(Failure(step=len(self.case["prefix"]),
@@ -337,6 +380,7 @@ def rejection(run: CaseRun) -> None:
         raise Stop(Failure(step=step, reason=f"refused {text} under {shown(named)}, expected "
                                              f"{shown(expected)}", diff="\n".join(lines),
                            rule=rule, action=action))
+    run.session.plan([run.report_requests(case["position"])])
     try:
         run.compare(case["position"], step, prefix)
     except Stop as stop:

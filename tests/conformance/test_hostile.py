@@ -373,3 +373,28 @@ def test_the_corpus_error_handler_never_crashes(error: Exception, tmp_path: Path
         cli._load(_small_corpus(tmp_path), validate=False)
     message = str(info.value)
     assert len(message) < 1000 and "\x1b" not in message and "\n" not in message
+
+
+def test_requests_written_ahead_never_wait_for_answers_unread() -> None:
+    """Thousands of requests written in one go (more than a pipe holds) to an engine whose
+    answers fill the other pipe meanwhile: the runner reads the answers while it writes, so
+    neither side waits for the other, and every answer comes back, in order."""
+    from copa_ref.games import GAMES
+
+    kala = GAMES["kala"]
+    channel = SubprocessChannel([sys.executable, "-m", "copa_ref.cli", "engine"], timeout=30)
+    try:
+        assert channel.request({"op": "start", "protocol": "1.1"})["ok"]
+        assert channel.request({"op": "new_game", "game": "kala",
+                                "config": kala.to_json(kala.default_config())})["ok"]
+        batch: list[dict[str, Any]] = [{"op": "observe"}, {"op": "legal", "seat": None}] * 3000
+        assert len(json.dumps(batch)) > 1 << 17  # twice what a Linux pipe holds
+        channel.send(batch)
+        assert channel.unread == len(batch)
+        answers = [channel.receive() for _ in batch]
+        assert channel.unread == 0
+        assert sum(len(json.dumps(a)) for a in answers) > 1 << 21  # 32 pipes full
+        assert all(a == answers[i % 2] for i, a in enumerate(answers))
+        assert "to_move" in answers[0] and answers[1]["actions"]
+    finally:
+        channel.close()

@@ -362,3 +362,187 @@ class TestTheEnginesOwnRule:
         assert {r.status for r in results} == {"failed"}  # after the end too: none errored
         rule_of = {c["id"]: c["rule"] for c in cases}
         assert all(r.broken_rule == rule_of[r.id] for r in results), results[:3]
+
+
+# -- requests written ahead ------------------------------------------------------------------
+
+PACED = '''
+"""An engine that serves *NAME* (the reference, or a wrong engine of tests/conformance/
+engines.py) at its own pace: "slow" sleeps before each answer; "greedy" reads every request
+it can get (until none comes for a few milliseconds) before it answers any."""
+import os, select, sys, time
+sys.path.insert(0, {root!r})
+from copa_ref.conformance.engine import ReferenceEngine, _encode
+from copa_ref.core.codec import loads
+from tests.conformance.engines import WRONG
+
+mode, name = sys.argv[1], sys.argv[2]
+engine = ReferenceEngine() if name == "reference" else WRONG[name]()
+
+def answer(line):
+    request = loads(line, what="request")
+    reply = engine.respond(request) if isinstance(request, dict) else _encode(
+        {{"ok": False, "error": "not an object"}})
+    return reply + "\\n", isinstance(request, dict) and request.get("op") == "stop"
+
+if mode == "slow":
+    for line in sys.stdin.buffer:
+        reply, stop = answer(line)
+        time.sleep(0.0003)
+        sys.stdout.write(reply)
+        sys.stdout.flush()
+        if stop:
+            break
+else:
+    pending = b""
+    while True:
+        chunk = os.read(0, 1 << 16)
+        if not chunk:
+            break
+        pending += chunk
+        while select.select([0], [], [], 0.003)[0]:
+            more = os.read(0, 1 << 16)
+            if not more:
+                break
+            pending += more
+        *lines, pending = pending.split(b"\\n")
+        replies = [answer(line) for line in lines if line.strip()]
+        sys.stdout.write("".join(reply for reply, _ in replies))
+        sys.stdout.flush()
+        if any(stop for _, stop in replies):
+            break
+'''
+
+
+def _results(runner: Runner, cases: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """Every result's report line without its time, and the requests counted."""
+    try:
+        lines = [{k: v for k, v in r.as_json().items() if k != "seconds"}
+                 for r in runner.run(cases)]
+    finally:
+        runner.close()
+    return lines, runner.requests
+
+
+class TestWrittenAhead:
+    """Over a pipe the runner writes a step's requests (and the next steps') before it reads
+    their answers: an engine that answers slowly, or reads everything it can before it
+    answers, gets exactly the results, failure texts and request count of an engine asked
+    one request at a time (in-process)."""
+
+    @pytest.mark.parametrize("mode", ["slow", "greedy"])
+    @pytest.mark.parametrize(("name", "game"), [("reference", "kala"),
+                                                ("kala-sixth-bean-kept", "kala"),
+                                                ("copas-q-above-j", "copas"),
+                                                ("da-capo-tie-awards-top-bid", "da_capo")])
+    def test_paced_engines_get_the_results_of_one_request_at_a_time(
+            self, mode: str, name: str, game: str, tmp_path: Path) -> None:
+        from tests.conformance.engines import WRONG
+
+        script = tmp_path / "paced.py"
+        script.write_text(PACED.format(root=str(Path(__file__).resolve().parents[2])))
+        corpus = load_corpus()
+        cases = select(corpus, Filters(game=game))
+        if game == "copas":  # its long traces: the rejections and counts follow them
+            cases = [c for c in cases if c["kind"] != "trace"][:12]
+        engine = ReferenceEngine if name == "reference" else WRONG[name]
+        alone, asked = _results(Runner(lambda: InProcessChannel(engine), corpus), cases)
+        ahead, sent = _results(Runner(lambda: SubprocessChannel(
+            [sys.executable, str(script), mode, name], timeout=20), corpus), cases)
+        assert ahead == alone
+        assert sent == asked
+        if name != "reference":
+            assert any(line["status"] == "failed" for line in ahead)
+
+    def test_a_plan_left_by_a_failure_is_set_aside(self) -> None:
+        """A case that fails mid-trace leaves the answers of the requests written ahead
+        unread; they are read and set aside, and the next case is judged from its own
+        answers (the wrong engine over a real pipe: failures, then passes, in order)."""
+        from tests.conformance.engines import WRONG
+
+        corpus = load_corpus()
+        cases = select(corpus, Filters(game="kala", kind="trace"))
+        alone, asked = _results(Runner(lambda: InProcessChannel(
+            WRONG["kala-sixth-bean-kept"]), corpus), cases)
+        command = f"{sys.executable} {Path(__file__).parent / 'engines.py'} " \
+                  "kala-sixth-bean-kept"
+        ahead, sent = _results(Runner(lambda: SubprocessChannel(command, timeout=20), corpus),
+                               cases)
+        assert ahead == alone and sent == asked
+        statuses = [line["status"] for line in ahead]
+        assert "failed" in statuses and "passed" in statuses
+
+
+def test_ctrl_c_ends_the_run_with_its_summary_and_report(tmp_path: Path) -> None:
+    """Ctrl-C during `conformance run` ends it with the summary of the cases judged so far,
+    a complete report whose footer says it was interrupted (and validates), and exit
+    status 130."""
+    import signal
+    import time
+
+    script = tmp_path / "paced.py"
+    script.write_text(PACED.format(root=str(Path(__file__).resolve().parents[2])))
+    report = tmp_path / "report.jsonl"
+    engine = f"{sys.executable} {script} slow reference"
+    run = subprocess.Popen([sys.executable, "-m", "copa_ref.cli", "conformance", "run",
+                            "--engine", engine, "--report", str(report)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not report.exists() or len(
+            report.read_text().splitlines()) < 3):  # the header and a case or two
+        time.sleep(0.1)
+    run.send_signal(signal.SIGINT)
+    out, err = run.communicate(timeout=60)
+    assert run.returncode == 130, out + err
+    lines = [json.loads(line) for line in report.read_text().splitlines()]
+    check = validator("report")
+    for line in lines:
+        check.validate(line)
+    footer, cases = lines[-1], lines[1:-1]
+    assert footer["type"] == "footer" and footer["interrupted"] is True
+    assert footer["run"] == len(cases) < footer["selected"]
+    assert "Traceback" not in err
+    assert f"{len(cases)} run" in out and "interrupted:" in out
+
+
+class TestWrittenAheadLimits:
+    def test_the_budget_runs_out_at_the_same_request(self, monkeypatch: Any) -> None:
+        """With a budget smaller than some cases need, the cases over a pipe (requests
+        written ahead) are errored exactly where one request at a time errors them, and the
+        others pass: the same results and the same request count."""
+        from copa_ref.conformance import session as module
+
+        monkeypatch.setattr(module, "MAX_REQUESTS", 300)
+        corpus = load_corpus()
+        cases = select(corpus, Filters(kind="count")) + select(
+            corpus, Filters(game="copas", kind="trace"))[:2]
+        alone = _results(Runner(lambda: InProcessChannel(ReferenceEngine), corpus), cases)
+        ahead = _results(Runner(lambda: SubprocessChannel(ENGINE, timeout=20), corpus), cases)
+        assert ahead == alone
+        statuses = {line["status"] for line in ahead[0]}
+        assert statuses == {"errored", "passed"}
+
+    def test_counts_without_undo_replay_the_same_over_a_pipe(self, tmp_path: Path) -> None:
+        """An engine without undo over a pipe: every count replays its way back (requests
+        written ahead) and gets the results of one request at a time."""
+
+        class NoUndo(ReferenceEngine):
+            def hello(self) -> dict[str, Any]:
+                return {**super().hello(), "features": ["rule_ids"]}
+
+        script = tmp_path / "no_undo.py"
+        script.write_text(
+            "import sys\n"
+            f"sys.path.insert(0, {str(Path(__file__).resolve().parents[2])!r})\n"
+            "from copa_ref.conformance.engine import ReferenceEngine, serve\n"
+            "class NoUndo(ReferenceEngine):\n"
+            "    def hello(self):\n"
+            "        return {**super().hello(), 'features': ['rule_ids']}\n"
+            "sys.exit(serve(NoUndo()))\n")
+        corpus = load_corpus()
+        cases = select(corpus, Filters(kind="count"))
+        alone = _results(Runner(lambda: InProcessChannel(NoUndo), corpus), cases)
+        ahead = _results(Runner(lambda: SubprocessChannel([sys.executable, str(script)],
+                                                          timeout=20), corpus), cases)
+        assert ahead == alone
+        assert {line["status"] for line in ahead[0]} == {"passed"}
