@@ -448,8 +448,9 @@ def build_parser() -> argparse.ArgumentParser:
         csub, "run", _run, "run the corpus against an engine",
         "Start the engine, run every selected case of the corpus against it and report each "
         "as passed, failed (with a diff and the rule), errored or skipped; exit status 1 "
-        "when any failed or errored. Works from any installed copy: the corpus ships inside "
-        "the package.",
+        "when any failed or errored; Ctrl-C ends the run with the summary of the cases run "
+        "so far and a complete report (its footer marked interrupted), exit status 130. "
+        "Works from any installed copy: the corpus ships inside the package.",
         ['copa-ref conformance run --engine "copa-ref engine"',
          'copa-ref conformance run --engine "./my-engine" --game kala --failures-only',
          'copa-ref conformance run --engine "./my-engine" --rule COPAS-9 --report out.jsonl'])
