@@ -27,6 +27,13 @@ would end the same processes. Elsewhere, and as a first step everywhere, the eng
 process group is killed. :func:`end_orphans` ends, at the end of a run, any child of the
 runner left (an orphan that also cleared its environment); ``copa-ref conformance run``
 calls it.
+
+For a program that uses the runner as a library: the subreaper mark is set on the process
+the first time it starts an engine and stays for the rest of its life (Linux has no
+per-thread mark). From then on any orphaned descendant of that process, an engine's or not,
+is reparented to it rather than to init, and stays a zombie until the process reaps it (a
+``subprocess`` child is reaped as usual by its ``wait``). A program that starts daemons of
+its own beside the runner should run the runner in a child process.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 import attrs
 
-from copa_ref.conformance.channel import Channel, EngineFailure
+from copa_ref.conformance.channel import Channel, EngineFailure, printable
 from copa_ref.conformance.corpus import Case
 from copa_ref.conformance.session import HandshakeError, Message, Session
 from copa_ref.conformance.verdicts import CaseRun, Known, judge
@@ -136,7 +136,7 @@ class Runner:
             session.close()
             return CaseResult(**base, status="errored",
                               reason=f"the runner could not judge the engine's answers "
-                                     f"({type(exc).__name__}: {str(exc)[:300]})",
+                                     f"({type(exc).__name__}: {printable(str(exc), 300)})",
                               seconds=time.perf_counter() - started)
         if failure is not None:
             return CaseResult(**base, status="failed", step=failure.step, reason=failure.reason,

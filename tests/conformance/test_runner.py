@@ -69,6 +69,27 @@ class TestInProcess:
         runner.close()
         assert {r.status for r in results} == {"passed"}
 
+    def test_an_answer_the_runner_cannot_judge_is_reported_escaped(
+            self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """Whatever breaks the judging of a case, the case errors with a reason that is
+        clipped and has its control characters escaped (no escape sequence reaches a
+        terminal through a report)."""
+        import copa_ref.conformance.runner as runner_module
+
+        def broken(run: object) -> None:
+            raise ValueError("\x1b[31mred\n" * 100)
+
+        monkeypatch.setattr(runner_module, "judge", broken)
+        runner = Runner(lambda: InProcessChannel(ReferenceEngine))
+        case = select(load_corpus(), Filters(game="kala", kind="trace"))[0]
+        [result] = list(runner.run([case]))
+        runner.close()
+        assert result.status == "errored"
+        reason = result.reason or ""
+        assert "could not judge" in reason and "ValueError" in reason
+        assert "\x1b" not in reason and "\n" not in reason
+        assert len(reason) < 420
+
     def test_filters(self) -> None:
         """Cases filter by game, kind, rule and ID (exact or glob)."""
         cases = load_corpus()
