@@ -14,7 +14,6 @@ Every rule lives in one small function that the others call through this module'
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Callable
 from fractions import Fraction
@@ -328,37 +327,69 @@ def eight_ready(up: tuple[Card, ...], down: tuple[Card, ...]) -> bool:
     return bool(up) and up[-1].number == 7 and bool(down) and down[-1].number == 9
 
 
-@functools.lru_cache(maxsize=4096)
+_SUIT_PLACES = tuple((row, _up_pile(row), _down_pile(row), _eight_of(row)) for row in range(4))
+"""Each suit's table row, the places of its up- and down-pile (KOPA-14) and its 8."""
+
+_wanted_memo: list[tuple[object, object, tuple[Card, ...], frozenset[Card]]] = [
+    (None, None, (), frozenset())]
+"""The last table asked about (its piles and 8s), the cards it takes, and them as a set (a
+card hashes by identity, in C: :func:`legal_cards` looks each card of a hand up in it). A
+turn asks about its table twice (the legal actions, then the pass's check), and a pass leaves
+the table as it was, the same tuples. Compared by identity, which costs nothing; hashing the
+table by value (an ``lru_cache``) costs more than working the answer out. The memo holds the
+tuples it was asked about, so an identity is never reused for another value; the function is
+pure."""
+
+_suit_memo: list[tuple[object, object, object, tuple[Card, ...]]] = [(None, None, None, ())] * 4
+"""Per suit, the last up-pile, down-pile and 8s asked about and the suit's cards the table
+takes (a play changes one pile: the other suits' piles are the same tuples)."""
+
+
 def wanted(piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...]) -> tuple[Card, ...]:
-    """Every card the table takes now: each pile's next card and each ready 8.
-
-    A pure function of its values, remembered for the last tables asked about (a turn asks
-    about its table twice, and a pass leaves the table as it was)."""
-    found: list[Card] = []
-    for row in range(4):
-        takes, ready = _suit_wanted(row, piles[_up_pile(row)], piles[_down_pile(row)])
-        found += takes
-        if ready and _eight_of(row) not in eights:
-            found.append(_eight_of(row))
-    return tuple(found)
+    """Every card the table takes now: each pile's next card and each ready 8 (remembered,
+    by identity, for the last table and the last piles of each suit asked about)."""
+    return _wanted(piles, eights)[2]
 
 
-@functools.lru_cache(maxsize=4096)
-def _suit_wanted(row: int, up: tuple[Card, ...], down: tuple[Card, ...]
-                 ) -> tuple[tuple[Card, ...], bool]:
-    """The cards a suit's two piles take now, and whether its 8 may be laid (remembered by
-    value: a play changes one pile, so the other suits are asked about again unchanged)."""
-    takes = pile_accepts(_up_pile(row), up) + pile_accepts(_down_pile(row), down)
-    return takes, eight_ready(up, down)
+def _wanted(piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...]
+            ) -> tuple[object, object, tuple[Card, ...], frozenset[Card]]:
+    """:func:`wanted`'s memo entry for the table: its piles, its 8s, the cards it takes, and
+    them as a set."""
+    memo = _wanted_memo[0]
+    if memo[0] is piles and memo[1] is eights:
+        return memo
+    found: tuple[Card, ...] = ()
+    for row, up_place, down_place, eight in _SUIT_PLACES:
+        up, down = piles[up_place], piles[down_place]
+        suit = _suit_memo[row]
+        if suit[0] is not up or suit[1] is not down or suit[2] is not eights:
+            takes = pile_accepts(up_place, up) + pile_accepts(down_place, down)
+            if eight_ready(up, down) and eight not in eights:
+                takes += (eight,)
+            suit = (up, down, eights, takes)
+            _suit_memo[row] = suit
+        found += suit[3]
+    memo = (piles, eights, found, frozenset(found))
+    _wanted_memo[0] = memo
+    return memo
 
 
-@functools.lru_cache(maxsize=4096)
+_legal_memo: list[tuple[object, object, object, tuple[Card, ...]]] = [(None, None, None, ())]
+"""The last hand and table asked about and the hand's legal cards (a pass asks about the
+hand and table its legal actions were worked out for)."""
+
+
 def legal_cards(hand: tuple[Card, ...], piles: tuple[tuple[Card, ...], ...],
                 eights: tuple[Card, ...]) -> tuple[Card, ...]:
     """The cards of *hand* that may be played now, in the hand's order (remembered, like
-    :func:`wanted`, for the last hands and tables asked about)."""
-    take = wanted(piles, eights)
-    return tuple([c for c in hand if c in take])
+    :func:`wanted`, for the last hand and table asked about)."""
+    memo = _legal_memo[0]
+    if memo[0] is hand and memo[1] is piles and memo[2] is eights:
+        return memo[3]
+    take = _wanted(piles, eights)[3]
+    result = tuple([c for c in hand if c in take])
+    _legal_memo[0] = (hand, piles, eights, result)
+    return result
 
 
 @seam
@@ -684,9 +715,11 @@ def _deal(state: State, action: Deal) -> State:
     if 1 in in_deck:  # pragma: no cover - sizes and uniqueness imply it
         raise IllegalActionError("KOPA-4", "the deal is not the whole deck")
     dealt = tuple(tuple(sorted(hand, key=_index)) for hand in hands[:n])
-    return attrs.evolve(
-        state,
+    return State(
+        config=state.config,
         phase=_PLAY,
+        round=state.round,
+        dealer=state.dealer,
         # KOPA-5: the player to the dealer's left begins.
         turn=leader(state.dealer, n),
         hands=dealt,
@@ -696,6 +729,8 @@ def _deal(state: State, action: Deal) -> State:
         piles=((),) * 8,
         eights=(),
         penalties=(0,) * n,
+        scores=state.scores,
+        last_round=state.last_round,
     )
 
 
@@ -736,13 +771,36 @@ def _play(state: State, action: Play) -> State:
         place = _place(card, piles)
         if place < 0:
             raise refusal(card, piles)
-        piles = (*piles[:place], (*piles[place], card), *piles[place + 1:])
-    new_hand = tuple([c for c in hand if c is not card])
-    hands = (*hands[:seat], new_hand, *hands[seat + 1:])
+        piles = piles[:place] + (piles[place] + (card,),) + piles[place + 1:]
+    new_hand = _without(hand, card)
+    hands = hands[:seat] + (new_hand,) + hands[seat + 1:]
     if round_over(new_hand):
         return _end_round(state, hands, piles, eights, seat)
-    return attrs.evolve(state, phase=_PLAY, turn=next_seat(seat, len(hands)), hands=hands,
-                        drawn=None, piles=piles, eights=eights)
+    return State(
+        config=state.config,
+        phase=_PLAY,
+        round=state.round,
+        dealer=state.dealer,
+        turn=next_seat(seat, len(hands)),
+        hands=hands,
+        stock=state.stock,
+        drawn=None,
+        piles=piles,
+        eights=eights,
+        penalties=state.penalties,
+        scores=state.scores,
+        last_round=state.last_round,
+    )
+
+
+def _without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    """*hand* without *card*; *hand* itself if it does not hold it (where KOPA-7 is read
+    otherwise, a card from another hand)."""
+    try:
+        at = hand.index(card)
+    except ValueError:
+        return hand
+    return hand[:at] + hand[at + 1:]
 
 
 def _row(card: Card) -> int:
@@ -792,8 +850,21 @@ def _pass(state: State, action: Pass) -> State:
         else:
             # KOPA-15: a turn without a card costs one point.
             penalties = _charge(penalties, seat, failed_turn_penalty())
-    return attrs.evolve(state, phase=phase, turn=turn, hands=hands, stock=stock, drawn=drawn,
-                        penalties=penalties)
+    return State(
+        config=config,
+        phase=phase,
+        round=state.round,
+        dealer=state.dealer,
+        turn=turn,
+        hands=hands,
+        stock=stock,
+        drawn=drawn,
+        piles=state.piles,
+        eights=state.eights,
+        penalties=penalties,
+        scores=state.scores,
+        last_round=state.last_round,
+    )
 
 
 def _end_round(state: State, hands: tuple[tuple[Card, ...], ...],
@@ -805,15 +876,24 @@ def _end_round(state: State, hands: tuple[tuple[Card, ...], ...],
     # KOPA-20: the round's points and penalties are booked.
     scores = tuple([a + b for a, b in zip(state.scores, changes, strict=True)])
     over = match_over(scores, config.target)
-    # KOPA-21: otherwise the deal passes clockwise and a new round begins.
-    if over:
-        # KOPA-22: the match ends when a seat reaches the target.
-        return attrs.evolve(state, phase=_OVER, turn=winner, hands=hands, drawn=None,
-                            piles=piles, eights=eights, scores=scores, last_round=changes)
-    dealer = next_dealer(state.dealer, n)
-    return attrs.evolve(state, phase=_DEAL, round=state.round + 1, dealer=dealer,
-                        turn=leader(dealer, n), hands=hands, drawn=None, piles=piles,
-                        eights=eights, scores=scores, last_round=changes)
+    # KOPA-22: the match ends when a seat reaches the target; KOPA-21: otherwise the deal
+    # passes clockwise and a new round begins.
+    dealer = state.dealer if over else next_dealer(state.dealer, n)
+    return State(
+        config=config,
+        phase=_OVER if over else _DEAL,
+        round=state.round if over else state.round + 1,
+        dealer=dealer,
+        turn=winner if over else leader(dealer, n),
+        hands=hands,
+        stock=state.stock,
+        drawn=None,
+        piles=piles,
+        eights=eights,
+        penalties=state.penalties,
+        scores=scores,
+        last_round=changes,
+    )
 
 
 # -- chance, outcome, observation -----------------------------------------------------------------
