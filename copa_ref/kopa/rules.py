@@ -34,7 +34,7 @@ from copa_ref.core import (
     shuffled,
 )
 from copa_ref.core.codec import MAX_INT, excerpt
-from copa_ref.core.entry import StateChecks, check_rng, rule
+from copa_ref.core.entry import CHECKED, StateChecks, check_rng, rule
 from copa_ref.core.fields import check_instance, check_int, check_position, check_tuple
 from copa_ref.core.misreading import seam
 from copa_ref.kopa.state import (
@@ -123,6 +123,7 @@ _PLAYS: tuple[tuple[Play, ...], ...] = tuple(
     tuple(Play(seat, card) for card in DECK) for seat in range(5)
 )
 _PASSES: tuple[Pass, ...] = tuple(Pass(seat) for seat in range(5))
+_PASS_ONLY: tuple[tuple[Action, ...], ...] = tuple((p,) for p in _PASSES)
 _MOVERS = tuple(ToMove.seat(s) for s in range(5))
 
 
@@ -330,6 +331,21 @@ def eight_ready(up: tuple[Card, ...], down: tuple[Card, ...]) -> bool:
 _SUIT_PLACES = tuple((row, _up_pile(row), _down_pile(row), _eight_of(row)) for row in range(4))
 """Each suit's table row, the places of its up- and down-pile (KOPA-14) and its 8."""
 
+_pile_memo: list[tuple[object, tuple[Card, ...]]] = [(None, ())] * 8
+"""Per place, the last pile asked about and the cards it takes (:func:`pile_accepts`): the
+legal actions ask about a table, then the play of one of them asks its pile again."""
+
+
+def _accepts(place: int, cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    """:func:`pile_accepts`, remembered by identity for the last pile asked about per place."""
+    memo = _pile_memo[place]
+    if memo[0] is cards:
+        return memo[1]
+    takes = pile_accepts(place, cards)
+    _pile_memo[place] = (cards, takes)
+    return takes
+
+
 _wanted_memo: list[tuple[object, object, tuple[Card, ...], frozenset[Card]]] = [
     (None, None, (), frozenset())]
 """The last table asked about (its piles and 8s), the cards it takes, and them as a set (a
@@ -363,7 +379,7 @@ def _wanted(piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...]
         up, down = piles[up_place], piles[down_place]
         suit = _suit_memo[row]
         if suit[0] is not up or suit[1] is not down or suit[2] is not eights:
-            takes = pile_accepts(up_place, up) + pile_accepts(down_place, down)
+            takes = _accepts(up_place, up) + _accepts(down_place, down)
             if eight_ready(up, down) and eight not in eights:
                 takes += (eight,)
             suit = (up, down, eights, takes)
@@ -386,7 +402,8 @@ def legal_cards(hand: tuple[Card, ...], piles: tuple[tuple[Card, ...], ...],
     memo = _legal_memo[0]
     if memo[0] is hand and memo[1] is piles and memo[2] is eights:
         return memo[3]
-    take = _wanted(piles, eights)[3]
+    table = _wanted_memo[0]
+    take = (table if table[0] is piles and table[1] is eights else _wanted(piles, eights))[3]
     result = tuple([c for c in hand if c in take])
     _legal_memo[0] = (hand, piles, eights, result)
     return result
@@ -403,10 +420,10 @@ def arrange(piles: tuple[tuple[Card, ...], ...]) -> tuple[tuple[Card, ...], ...]
 def _place(card: Card, piles: tuple[tuple[Card, ...], ...]) -> int:
     """The place of the pile that takes *card* now, or -1."""
     own = card.pile
-    if card in pile_accepts(own, piles[own]):
+    if card in _accepts(own, piles[own]):
         return own
     for i in range(8):
-        if i != own and card in pile_accepts(i, piles[i]):
+        if i != own and card in _accepts(i, piles[i]):
             return i
     return -1
 
@@ -567,8 +584,10 @@ def _legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
             raise InvalidStateError("KOPA-18", "the drawn phase without a drawn card")
         return (plays[drawn.index], _PASSES[mover])
     cards = legal_cards(state.hands[mover], state.piles, state.eights)
+    if not cards:
+        return _PASS_ONLY[mover]
     actions: list[Action] = [plays[c.index] for c in cards]
-    if not cards or not pass_refused(state.config):
+    if not pass_refused(state.config):
         actions.append(_PASSES[mover])
     return tuple(actions)
 
@@ -641,7 +660,7 @@ def _check_state(state: object, seat: object = None) -> None:
     :raises MalformedInputError: otherwise.
     :raises InvalidStateError: KOPA-2/KOPA-3/KOPA-22 for a config no match is played with.
     """
-    if type(state) is not State or state._checked is None:
+    if type(state) is not State or getattr(state, CHECKED, None) is None:
         _ENTRY.enter(state)
     if seat is not None:
         check_position(state, State, "a Kopa state", seat, _seats)
@@ -735,6 +754,8 @@ def _deal(state: State, action: Deal) -> State:
 
 
 def _seat_to_act(state: State, seat: object) -> None:
+    """Raise unless *seat* is the seat to act in a round in play (the callers ask only when
+    the turn is not *seat*'s or no round is in play, the common case without a call)."""
     phase = state.phase
     if phase is not _PLAY and phase is not _DRAWN:
         raise _wrong_node(state, "play or pass")
@@ -747,7 +768,9 @@ def _seat_to_act(state: State, seat: object) -> None:
 def _play(state: State, action: Play) -> State:
     seat = action.seat
     card = action.card
-    _seat_to_act(state, seat)
+    phase = state.phase
+    if seat != state.turn or (phase is not _PLAY and phase is not _DRAWN):
+        _seat_to_act(state, seat)
     hands = state.hands
     hand = hands[seat]
     # KOPA-7: a card from one's own hand.
@@ -755,7 +778,7 @@ def _play(state: State, action: Play) -> State:
         msg = f"seat {seat} does not hold {card}"
         raise IllegalActionError("KOPA-7", msg)
     # KOPA-18: after a draw, only the drawn card may be played.
-    if state.phase is _DRAWN and card is not state.drawn:
+    if phase is _DRAWN and card is not state.drawn:
         msg = f"seat {seat} may play only the card it drew ({state.drawn}), not {card}"
         raise IllegalActionError("KOPA-18", msg)
     piles = state.piles
@@ -771,9 +794,14 @@ def _play(state: State, action: Play) -> State:
         place = _place(card, piles)
         if place < 0:
             raise refusal(card, piles)
-        piles = piles[:place] + (piles[place] + (card,),) + piles[place + 1:]
-    new_hand = _without(hand, card)
-    hands = hands[:seat] + (new_hand,) + hands[seat + 1:]
+        piles = (*piles[:place], piles[place] + (card,), *piles[place + 1:])
+    try:
+        at = hand.index(card)
+    except ValueError:  # KOPA-7 read otherwise: a card from another hand
+        new_hand = hand
+    else:
+        new_hand = hand[:at] + hand[at + 1:]
+    hands = (*hands[:seat], new_hand, *hands[seat + 1:])
     if round_over(new_hand):
         return _end_round(state, hands, piles, eights, seat)
     return State(
@@ -793,41 +821,26 @@ def _play(state: State, action: Play) -> State:
     )
 
 
-def _without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
-    """*hand* without *card*; *hand* itself if it does not hold it (where KOPA-7 is read
-    otherwise, a card from another hand)."""
-    try:
-        at = hand.index(card)
-    except ValueError:
-        return hand
-    return hand[:at] + hand[at + 1:]
-
-
 def _row(card: Card) -> int:
     return card.row
 
 
-def _charge(penalties: tuple[int, ...], seat: int, points: int) -> tuple[int, ...]:
-    if not points:
-        return penalties
-    return (*penalties[:seat], penalties[seat] + points, *penalties[seat + 1:])
-
-
 def _pass(state: State, action: Pass) -> State:
     seat = action.seat
-    _seat_to_act(state, seat)
+    if seat != state.turn or (state.phase is not _PLAY and state.phase is not _DRAWN):
+        _seat_to_act(state, seat)
     config = state.config
     n = config.players
     hands = state.hands
-    penalties = state.penalties
     stock = state.stock
     phase = _PLAY
     turn = next_seat(seat, n)
     drawn = None
+    cost = 0  # the penalty points this turn charges the seat
     if state.phase is _DRAWN:
         # KOPA-18: keeping a playable drawn card is a turn without a card (KOPA-Q6).
-        cost = failed_turn_penalty() if config.declined_draw is _DECLINE_COSTS else 0
-        penalties = _charge(penalties, seat, cost)
+        if config.declined_draw is _DECLINE_COSTS:
+            cost = failed_turn_penalty()
     else:
         could = legal_cards(hands[seat], state.piles, state.eights)
         if could:
@@ -835,7 +848,7 @@ def _pass(state: State, action: Pass) -> State:
             if pass_refused(config):
                 msg = f"seat {seat} claims it cannot play but holds {could[0]}"
                 raise IllegalActionError("KOPA-16", msg)
-            penalties = _charge(penalties, seat, false_claim_penalty())
+            cost = false_claim_penalty()
         if draws(n, stock):
             # KOPA-18: draw the top card of the stock; play it at once if playable, else keep
             # it and take the one-point penalty.
@@ -846,10 +859,13 @@ def _pass(state: State, action: Pass) -> State:
             if offer_drawn(card, state.piles, state.eights):
                 phase, turn, drawn = _DRAWN, seat, card
             else:
-                penalties = _charge(penalties, seat, failed_turn_penalty())
+                cost += failed_turn_penalty()
         else:
             # KOPA-15: a turn without a card costs one point.
-            penalties = _charge(penalties, seat, failed_turn_penalty())
+            cost += failed_turn_penalty()
+    penalties = state.penalties
+    if cost:
+        penalties = (*penalties[:seat], penalties[seat] + cost, *penalties[seat + 1:])
     return State(
         config=config,
         phase=phase,
