@@ -11,7 +11,9 @@ scored and the match end checked automatically (no action). Rule IDs (``COPAS-n`
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from fractions import Fraction
+from operator import attrgetter
 from typing import cast
 
 from copa_ref.copas.state import (
@@ -99,8 +101,8 @@ _PLAYS: tuple[tuple[Play, ...], ...] = tuple(
 )
 
 
-def _index(card: Card) -> int:
-    return card.index
+_index: Callable[[Card], int] = attrgetter("index")
+"""A card's place in the canonical order (the sort key of hands; an ``attrgetter`` sorts in C)."""
 
 
 def left_out(players: int) -> Card | None:

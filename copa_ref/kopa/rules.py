@@ -156,6 +156,10 @@ def _is_down_pile(pile: int) -> bool:
     return pile % 2 == 1
 
 
+_DOWN_PILES = frozenset(p for p in range(8) if _is_down_pile(p))
+"""The places of the down-piles (:func:`_is_down_pile`, asked on every pile's answer)."""
+
+
 def _suit_row(pile: int) -> int:
     """The table row of the suit whose pile is in place *pile*."""
     return pile // 2
@@ -315,7 +319,7 @@ def pile_accepts(pile: int, cards: tuple[Card, ...]) -> tuple[Card, ...]:
     if not cards:
         return start_cards(pile)
     top = cards[-1]
-    return next_down(top) if _is_down_pile(pile) else next_up(top)
+    return next_down(top) if pile in _DOWN_PILES else next_up(top)
 
 
 def eight_ready(up: tuple[Card, ...], down: tuple[Card, ...]) -> bool:
