@@ -424,7 +424,9 @@ def arrange(piles: tuple[tuple[Card, ...], ...]) -> tuple[tuple[Card, ...], ...]
 def _place(card: Card, piles: tuple[tuple[Card, ...], ...]) -> int:
     """The place of the pile that takes *card* now, or -1."""
     own = card.pile
-    if card in _accepts(own, piles[own]):
+    pile = piles[own]
+    memo = _pile_memo[own]  # the legal actions asked about this pile just now, as a rule
+    if card in (memo[1] if memo[0] is pile else _accepts(own, pile)):
         return own
     for i in range(8):
         if i != own and card in _accepts(i, piles[i]):
@@ -922,9 +924,7 @@ def _end_round(state: State, hands: tuple[tuple[Card, ...], ...],
 def _seat_lists(state: State, cards: list[Card]) -> Deal:
     n = state.config.players
     lists, _ = deal_shape(n)
-    dealt: list[list[Card]] = [[] for _ in range(lists)]
-    for k, card in enumerate(cards):
-        dealt[k % lists].append(card)
+    dealt = [cards[k::lists] for k in range(lists)]  # one card at a time, round the lists
     # The k-th list is dealt to the k-th seat clockwise from the dealer's left (the stock,
     # with two players, last); the Deal lists hands in seat order.
     by_seat: list[tuple[Card, ...]] = [()] * lists
