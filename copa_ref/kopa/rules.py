@@ -548,7 +548,8 @@ def to_move(state: State) -> ToMove:
 
     :raises MalformedInputError: for a value that is not a Kopa state.
     """
-    _check_state(state)
+    if type(state) is not State or getattr(state, CHECKED, None) is None:
+        _check_state(state)  # the common case, a state checked or built before, without it
     return _to_move(state)
 
 
@@ -570,7 +571,8 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
     :raises MalformedInputError: for a value that is not a Kopa state, or a seat that is not
         at the table.
     """
-    _check_state(state, seat)
+    if seat is not None or type(state) is not State or getattr(state, CHECKED, None) is None:
+        _check_state(state, seat)
     return _legal_actions(state, seat)
 
 
@@ -635,7 +637,8 @@ def apply(state: State, action: Action) -> State:
         fields do not have exactly their types (KOPA-1: a card is a ``Card``; ``True`` is
         not a seat; a list is not a hand).
     """
-    _check_state(state)
+    if type(state) is not State or getattr(state, CHECKED, None) is None:
+        _check_state(state)
     _check_action(action)
     return StateChecks.built(_apply(state, action))
 
