@@ -558,7 +558,9 @@ def _play(state: State, action: Play) -> State:
                 msg = f"seat {seat} led {card} before copas were broken, holding {c}"
                 raise IllegalActionError("COPAS-15", msg)
     new_hand = hand[:at] + hand[at + 1:]
-    hands = (*hands[:seat], new_hand, *hands[seat + 1:])
+    held = list(hands)  # a list, one entry set, a tuple: cheaper than slices
+    held[seat] = new_hand
+    hands = tuple(held)
     trick += (card,)
     tricks = state.tricks
     if len(trick) == n:

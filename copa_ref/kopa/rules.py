@@ -803,14 +803,18 @@ def _play(state: State, action: Play) -> State:
         place = _place(card, piles)
         if place < 0:
             raise refusal(card, piles)
-        piles = (*piles[:place], piles[place] + (card,), *piles[place + 1:])
+        table = list(piles)  # a list, one entry set, a tuple: cheaper than slices
+        table[place] = piles[place] + (card,)
+        piles = tuple(table)
     try:
         at = hand.index(card)
     except ValueError:  # KOPA-7 read otherwise: a card from another hand
         new_hand = hand
     else:
         new_hand = hand[:at] + hand[at + 1:]
-    hands = (*hands[:seat], new_hand, *hands[seat + 1:])
+    held = list(hands)
+    held[seat] = new_hand
+    hands = tuple(held)
     if round_over(new_hand):
         return _end_round(state, hands, piles, eights, seat)
     return State(
@@ -864,7 +868,9 @@ def _pass(state: State, action: Pass) -> State:
             card = stock[0]
             stock = stock[1:]
             hand = tuple(sorted((*hands[seat], card), key=_index))
-            hands = (*hands[:seat], hand, *hands[seat + 1:])
+            held = list(hands)
+            held[seat] = hand
+            hands = tuple(held)
             if offer_drawn(card, state.piles, state.eights):
                 phase, turn, drawn = _DRAWN, seat, card
             else:
@@ -874,7 +880,9 @@ def _pass(state: State, action: Pass) -> State:
             cost += failed_turn_penalty()
     penalties = state.penalties
     if cost:
-        penalties = (*penalties[:seat], penalties[seat] + cost, *penalties[seat + 1:])
+        charged = list(penalties)
+        charged[seat] += cost
+        penalties = tuple(charged)
     return State(
         config=config,
         phase=phase,
