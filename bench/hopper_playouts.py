@@ -7,20 +7,20 @@ ending bounds a game (HOPPER-Q9): a game is cut at ``CAP`` actions (never reache
 default model; a cut game would be reported). Rates are per second of this process's CPU
 time (``time.process_time``). Two loops: the public functions, and the generic loop
 (``copa_ref.core.steps``: the rules' inner functions on the values they built). Each figure
-is measured in interleaved rounds with the fixed baseline loop below and given as its ratio
-to it (min/median/max of the rounds), so a regression shows in one run whatever the load.
+is measured in interleaved rounds with the fixed baseline loop of ``bench/baseline.py`` and
+given as its ratio to it (min/median/max of the rounds), so a regression shows in one run
+whatever the load.
 Usage: ``python bench/hopper_playouts.py [seconds] [rounds]``.
 """
 
 from __future__ import annotations
 
 import random
-import statistics
 import sys
 import time
-from collections.abc import Callable
 
-from copa_ref.core import steps, uniform
+from baseline import against_baseline, steps_rate
+
 from copa_ref.hopper import GAME, rules
 from copa_ref.hopper.state import Config, Ending, Phase
 
@@ -54,55 +54,6 @@ def run(config: Config, seconds: float, seed: int = 1) -> dict[str, float]:
             "chance/s": chances / elapsed, "games/s": games / elapsed, "cut": cut}
 
 
-def generic(config: Config, seconds: float, seed: int = 1) -> float:
-    """Actions per CPU second through ``copa_ref.core.steps``."""
-    rng = random.Random(seed)
-    actions = 0
-    t0 = time.process_time()
-    while time.process_time() - t0 < seconds:
-        for _ in steps(GAME, uniform, rng, config=config, max_steps=CAP):
-            actions += 1
-    return actions / (time.process_time() - t0)
-
-
-# -- the fixed baseline loop -----------------------------------------------------------------
-# The same work in every version of the project: a plain random playout of a toy game (a
-# tuple state rebuilt at every step, the legal moves listed, one chosen at random), the
-# shape of the reference's own loops before any of their speed-ups. Its rate moves with the
-# machine only, so the game's rate divided by it, round by round, shows a regression of the
-# game's code in one run whatever the load.
-
-
-def baseline(seconds: float, seed: int = 1) -> float:
-    """Steps per CPU second of the fixed baseline loop."""
-    rng = random.Random(seed)
-    steps = 0
-    t0 = time.process_time()
-    while time.process_time() - t0 < seconds:
-        state = (0,) * 10
-        for _ in range(200):
-            legal = [i for i, v in enumerate(state) if v < 5]
-            if not legal:
-                break
-            i = rng.choice(legal)
-            state = (*state[:i], state[i] + 1, *state[i + 1:])
-            steps += 1
-    return steps / (time.process_time() - t0)
-
-
-def against_baseline(figure: Callable[[float], float], seconds: float, rounds: int
-                     ) -> tuple[float, float, float, float]:
-    """*figure* (a rate measured over *seconds*) divided by the baseline loop's rate, in
-    *rounds* interleaved rounds: (min, median, max) of the ratios, and the median rate."""
-    ratios, rates = [], []
-    for _ in range(rounds):
-        base = baseline(seconds / 2)
-        rate = figure(seconds)
-        ratios.append(rate / base)
-        rates.append(rate)
-    return min(ratios), statistics.median(ratios), max(ratios), statistics.median(rates)
-
-
 def main() -> None:
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
@@ -119,7 +70,7 @@ def main() -> None:
                   + (f", {rates['cut']} cut" if rates["cut"] else ""))
             for name, figure in (
                     ("public apply", lambda s, c=config: run(c, s)["actions/s"]),
-                    ("core.steps", lambda s, c=config: generic(c, s))):
+                    ("core.steps", lambda s, c=config: steps_rate(GAME, c, s, cap=CAP))):
                 low, mid, high, rate = against_baseline(figure, seconds, rounds)
                 print(f"  {name:12}: {rate:>9,.0f} actions/s, x baseline "
                       f"{low:.3f} / {mid:.3f} / {high:.3f}")

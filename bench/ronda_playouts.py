@@ -4,23 +4,22 @@ Each game: one sampled arrangement, then uniformly random legal actions (``legal
 asked at every decision, as a random player must) until a player has no beans left. RONDA
 has no bound on its length (RONDA-Q14), so every game is capped at ``CAP`` decisions; a
 capped game is counted and reported (random games end long before: about 1,000 to 2,000
-decisions). Rates are per second of this process's CPU time. Two loops: the public
-functions (``apply`` validating every action), and the generic loop (``copa_ref.core.steps``:
-the rules' inner functions on the values they built). Each figure is measured in interleaved
-rounds with the fixed baseline loop below and given as its ratio to it (min/median/max of
-the rounds), so a regression shows in one run whatever the load.
+decisions). Rates are per second of this process's CPU time. Two loops: the public functions
+(``apply`` validating every action), and the generic loop (``copa_ref.core.steps``: the
+rules' inner functions on the values they built). Each figure is measured in interleaved
+rounds with the fixed baseline loop of ``bench/baseline.py`` and given as its ratio to it
+(min/median/max of the rounds), so a regression shows in one run whatever the load.
 Usage: ``python bench/ronda_playouts.py [seconds] [rounds]``.
 """
 
 from __future__ import annotations
 
 import random
-import statistics
 import sys
 import time
-from collections.abc import Callable
 
-from copa_ref.core import steps, uniform
+from baseline import against_baseline, steps_rate
+
 from copa_ref.ronda import GAME, rules
 from copa_ref.ronda.state import Config, Phase
 
@@ -48,55 +47,6 @@ def run(config: Config, seconds: float, seed: int = 1) -> tuple[float, float, in
     return decisions / elapsed, games / elapsed, capped
 
 
-def generic(config: Config, seconds: float, seed: int = 1) -> float:
-    """Actions per CPU second through ``copa_ref.core.steps`` (the arrangement included)."""
-    rng = random.Random(seed)
-    actions = 0
-    t0 = time.process_time()
-    while time.process_time() - t0 < seconds:
-        for _ in steps(GAME, uniform, rng, config=config, max_steps=CAP):
-            actions += 1
-    return actions / (time.process_time() - t0)
-
-
-# -- the fixed baseline loop -----------------------------------------------------------------
-# The same work in every version of the project: a plain random playout of a toy game (a
-# tuple state rebuilt at every step, the legal moves listed, one chosen at random), the
-# shape of the reference's own loops before any of their speed-ups. Its rate moves with the
-# machine only, so the game's rate divided by it, round by round, shows a regression of the
-# game's code in one run whatever the load.
-
-
-def baseline(seconds: float, seed: int = 1) -> float:
-    """Steps per CPU second of the fixed baseline loop."""
-    rng = random.Random(seed)
-    steps = 0
-    t0 = time.process_time()
-    while time.process_time() - t0 < seconds:
-        state = (0,) * 10
-        for _ in range(200):
-            legal = [i for i, v in enumerate(state) if v < 5]
-            if not legal:
-                break
-            i = rng.choice(legal)
-            state = (*state[:i], state[i] + 1, *state[i + 1:])
-            steps += 1
-    return steps / (time.process_time() - t0)
-
-
-def against_baseline(figure: Callable[[float], float], seconds: float, rounds: int
-                     ) -> tuple[float, float, float, float]:
-    """*figure* (a rate measured over *seconds*) divided by the baseline loop's rate, in
-    *rounds* interleaved rounds: (min, median, max) of the ratios, and the median rate."""
-    ratios, rates = [], []
-    for _ in range(rounds):
-        base = baseline(seconds / 2)
-        rate = figure(seconds)
-        ratios.append(rate / base)
-        rates.append(rate)
-    return min(ratios), statistics.median(ratios), max(ratios), statistics.median(rates)
-
-
 def main() -> None:
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
@@ -114,7 +64,7 @@ def main() -> None:
                   f"{games:>7,.1f} games/s ({capped} capped at {CAP:,})")
             for label, figure in (
                     ("public apply", lambda s, c=config: run(c, s)[0]),
-                    ("core.steps", lambda s, c=config: generic(c, s))):
+                    ("core.steps", lambda s, c=config: steps_rate(GAME, c, s, cap=CAP))):
                 low, mid, high, rate = against_baseline(figure, seconds, rounds)
                 print(f"  {label:12}: {rate:>9,.0f}/s, x baseline "
                       f"{low:.3f} / {mid:.3f} / {high:.3f}")

@@ -11,7 +11,9 @@ scored and the match end checked automatically (no action). Rule IDs (``COPAS-n`
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from fractions import Fraction
+from operator import attrgetter
 from typing import cast
 
 from copa_ref.copas.state import (
@@ -46,6 +48,7 @@ from copa_ref.core import (
     shuffled,
 )
 from copa_ref.core.codec import excerpt
+from copa_ref.core.entry import CHECKED
 from copa_ref.core.fields import check_bool, check_instance, check_int, check_seat, check_tuple
 
 __all__ = [
@@ -98,8 +101,8 @@ _PLAYS: tuple[tuple[Play, ...], ...] = tuple(
 )
 
 
-def _index(card: Card) -> int:
-    return card.index
+_index: Callable[[Card], int] = attrgetter("index")
+"""A card's place in the canonical order (the sort key of hands; an ``attrgetter`` sorts in C)."""
 
 
 def left_out(players: int) -> Card | None:
@@ -236,7 +239,8 @@ def to_move(state: State) -> ToMove:
     :raises MalformedInputError: for a value that is not a Copas state.
     :raises InvalidStateError: for a Copas state no legal play can produce.
     """
-    _CHECKS.enter(state)
+    if type(state) is not State or getattr(state, CHECKED, None) is None:
+        _CHECKS.enter(state)
     return _to_move(state)
 
 
@@ -297,8 +301,10 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
         at the table.
     :raises InvalidStateError: for a Copas state no legal play can produce.
     """
-    _CHECKS.enter(state)
-    check_seat(seat, len(state.hands), optional=True)
+    if type(state) is not State or getattr(state, CHECKED, None) is None:
+        _CHECKS.enter(state)
+    if seat is not None:
+        check_seat(seat, len(state.hands))
     return _legal_actions(state, seat)
 
 
@@ -425,7 +431,8 @@ def apply(state: State, action: Action) -> State:
         not a seat; a list is not a hand).
     :raises InvalidStateError: for a Copas state no legal play can produce.
     """
-    _CHECKS.enter(state)
+    if type(state) is not State or getattr(state, CHECKED, None) is None:
+        _CHECKS.enter(state)
     _check_action(action)
     return _CHECKS.built(_apply(state, action))
 
@@ -454,6 +461,9 @@ def _check_action(action: object) -> None:
 
     :raises MalformedInputError: otherwise.
     """
+    if type(action) is Play and type(action.card) is Card and type(action.seat) is int and (
+            0 <= action.seat < 5):
+        return  # the common case, without the calls below
     check_instance(action, (Play, Deal), "a Copas action")
     if isinstance(action, Play):
         check_int(action.seat, "seat")
@@ -524,9 +534,11 @@ def _play(state: State, action: Play) -> State:
         raise IllegalActionError("COPAS-9", msg)
     hand = hands[seat]
     # COPAS-10: a card from one's own hand.
-    if card not in hand:
+    try:
+        at = hand.index(card)
+    except ValueError:
         msg = f"seat {seat} does not hold {card}"
-        raise IllegalActionError("COPAS-10", msg)
+        raise IllegalActionError("COPAS-10", msg) from None
     config = state.config
     suit = card.suit
     if trick:
@@ -545,9 +557,11 @@ def _play(state: State, action: Play) -> State:
             if c.suit is not _COPAS:
                 msg = f"seat {seat} led {card} before copas were broken, holding {c}"
                 raise IllegalActionError("COPAS-15", msg)
-    new_hand = tuple([c for c in hand if c is not card])
-    hands = (*hands[:seat], new_hand, *hands[seat + 1 :])
-    trick = (*trick, card)
+    new_hand = hand[:at] + hand[at + 1:]
+    all_hands = list(hands)  # a list, one entry set, a tuple: cheaper than slices
+    all_hands[seat] = new_hand
+    hands = tuple(all_hands)
+    trick += (card,)
     tricks = state.tricks
     if len(trick) == n:
         # COPAS-13: the highest card of the led suit takes the trick and leads the next.

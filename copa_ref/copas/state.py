@@ -10,7 +10,7 @@ import enum
 
 import attrs
 
-from copa_ref.core.entry import memo_slot
+from copa_ref.core.entry import Checked
 
 __all__ = [
     "RANKS",
@@ -228,8 +228,9 @@ class Trick:
 
 
 @attrs.frozen(kw_only=True)
-class State:
-    """A position of a whole Copas match."""
+class State(Checked):
+    """A position of a whole Copas match (its checked mark: :class:`~copa_ref.core.entry.Checked`,
+    no field)."""
 
     config: Config
     """The variant options."""
@@ -254,9 +255,6 @@ class State:
     last_round: tuple[int, ...]
     """The points booked to each seat at the end of the previous round (empty before)."""
 
-    _checked = memo_slot()
-    """Set once the state passed its checks or the rules built it (no field: see
-    :mod:`copa_ref.core.entry`)."""
 
 
 @attrs.frozen

@@ -293,7 +293,7 @@ its own, so it never reads a mover worked out under another reading."""
 
 def _to_move(state: State) -> ToMove:
     """Who moves, worked out once per state (DACAPO-4, DACAPO-13) and kept in its memo."""
-    memo = state._mover
+    memo = getattr(state, "_mover", None)
     if memo is not None and memo[0] is _MEMO:
         mover: ToMove = memo[1]
         return mover

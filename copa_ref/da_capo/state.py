@@ -9,7 +9,7 @@ import enum
 
 import attrs
 
-from copa_ref.core.entry import memo_slot
+from copa_ref.core.entry import Checked
 
 __all__ = [
     "MAX_BID",
@@ -95,8 +95,17 @@ class LastStep:
     """The beans he held: one went into his next cup, the others to the box."""
 
 
+class _Memos(Checked):
+    """The memos of a DA CAPO state, plain slots that are no field (never compared, encoded
+    or copied; read them with ``getattr(state, name, None)``): its checked mark
+    (:class:`~copa_ref.core.entry.Checked`) and ``_mover``, who moves, once worked out
+    (``copa_ref.da_capo.rules._to_move``)."""
+
+    __slots__ = ("_mover",)
+
+
 @attrs.frozen
-class State:
+class State(_Memos):
     """A DA CAPO position. Everything in it is public (DACAPO-8)."""
 
     config: Config
@@ -115,12 +124,6 @@ class State:
     """Every round played, in order."""
     last_step: LastStep | None
     """The last-player step, once it has happened."""
-
-    _checked = memo_slot()
-    """Set once the state passed its checks or the rules built it (no field: see
-    :mod:`copa_ref.core.entry`)."""
-    _mover = memo_slot()
-    """Who moves, once worked out (``copa_ref.da_capo.rules._to_move``; no field)."""
 
 
 @attrs.frozen

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import attrs
 
-from copa_ref.core.entry import CheckedSlot
+from copa_ref.core.entry import Checked
 
 __all__ = [
     "BLACK",
@@ -126,11 +126,11 @@ class Config:
 
 
 @attrs.frozen
-class State(CheckedSlot):
+class State(Checked):
     """A HOPPER position. Everything in it is public (HOPPER-18).
 
     Whether the rules checked it where it entered, or built it, is kept in the slot of
-    :class:`~copa_ref.core.entry.CheckedSlot`: no field, never compared, encoded or copied.
+    :class:`~copa_ref.core.entry.Checked`: no field, never compared, encoded or copied.
     """
 
     config: Config

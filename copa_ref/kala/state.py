@@ -6,7 +6,7 @@ import enum
 
 import attrs
 
-from copa_ref.core.entry import memo_slot
+from copa_ref.core.entry import Checked
 
 __all__ = [
     "BOARD",
@@ -97,8 +97,9 @@ class Config:
 
 
 @attrs.frozen
-class State:
-    """A KALA position. Everything is public (KALA-11)."""
+class State(Checked):
+    """A KALA position. Everything is public (KALA-11). Its checked mark:
+    :class:`~copa_ref.core.entry.Checked` (no field, never compared, encoded or copied)."""
 
     config: Config
     """The variant options in force."""
@@ -121,10 +122,6 @@ class State:
     """True while the sowing being finished (harvest, placement) is the bonus sowing."""
     last: Square | None = None
     """The square of the last bean sown, during the harvest and placement decisions."""
-
-    _checked = memo_slot()
-    """Set once the state passed its checks or the rules built it (no field: see
-    :mod:`copa_ref.core.entry`)."""
 
 
 @attrs.frozen

@@ -14,7 +14,6 @@ Every rule lives in one small function that the others call through this module'
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Callable
 from fractions import Fraction
@@ -35,7 +34,7 @@ from copa_ref.core import (
     shuffled,
 )
 from copa_ref.core.codec import MAX_INT, excerpt
-from copa_ref.core.entry import StateChecks, check_rng, rule
+from copa_ref.core.entry import CHECKED, StateChecks, check_rng, rule
 from copa_ref.core.fields import check_instance, check_int, check_position, check_tuple
 from copa_ref.core.misreading import seam
 from copa_ref.kopa.state import (
@@ -124,6 +123,7 @@ _PLAYS: tuple[tuple[Play, ...], ...] = tuple(
     tuple(Play(seat, card) for card in DECK) for seat in range(5)
 )
 _PASSES: tuple[Pass, ...] = tuple(Pass(seat) for seat in range(5))
+_PASS_ONLY: tuple[tuple[Action, ...], ...] = tuple((p,) for p in _PASSES)
 _MOVERS = tuple(ToMove.seat(s) for s in range(5))
 
 
@@ -154,6 +154,10 @@ def _down_pile(row: int) -> int:
 def _is_down_pile(pile: int) -> bool:
     """Whether the place *pile* holds a down-pile (KOPA-10) rather than an up-pile (KOPA-9)."""
     return pile % 2 == 1
+
+
+_DOWN_PILES = frozenset(p for p in range(8) if _is_down_pile(p))
+"""The places of the down-piles (:func:`_is_down_pile`, asked on every pile's answer)."""
 
 
 def _suit_row(pile: int) -> int:
@@ -315,7 +319,7 @@ def pile_accepts(pile: int, cards: tuple[Card, ...]) -> tuple[Card, ...]:
     if not cards:
         return start_cards(pile)
     top = cards[-1]
-    return next_down(top) if _is_down_pile(pile) else next_up(top)
+    return next_down(top) if pile in _DOWN_PILES else next_up(top)
 
 
 def eight_ready(up: tuple[Card, ...], down: tuple[Card, ...]) -> bool:
@@ -328,37 +332,85 @@ def eight_ready(up: tuple[Card, ...], down: tuple[Card, ...]) -> bool:
     return bool(up) and up[-1].number == 7 and bool(down) and down[-1].number == 9
 
 
-@functools.lru_cache(maxsize=4096)
+_SUIT_PLACES = tuple((row, _up_pile(row), _down_pile(row), _eight_of(row)) for row in range(4))
+"""Each suit's table row, the places of its up- and down-pile (KOPA-14) and its 8."""
+
+_pile_memo: list[tuple[object, tuple[Card, ...]]] = [(None, ())] * 8
+"""Per place, the last pile asked about and the cards it takes (:func:`pile_accepts`): the
+legal actions ask about a table, then the play of one of them asks its pile again."""
+
+
+def _accepts(place: int, cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    """:func:`pile_accepts`, remembered by identity for the last pile asked about per place."""
+    memo = _pile_memo[place]
+    if memo[0] is cards:
+        return memo[1]
+    takes = pile_accepts(place, cards)
+    _pile_memo[place] = (cards, takes)
+    return takes
+
+
+_wanted_memo: list[tuple[object, object, tuple[Card, ...], frozenset[Card]]] = [
+    (None, None, (), frozenset())]
+"""The last table asked about (its piles and 8s), the cards it takes, and them as a set (a
+card hashes by identity, in C: :func:`legal_cards` looks each card of a hand up in it). A
+turn asks about its table twice (the legal actions, then the pass's check), and a pass leaves
+the table as it was, the same tuples. Compared by identity, which costs nothing; hashing the
+table by value (an ``lru_cache``) costs more than working the answer out. The memo holds the
+tuples it was asked about, so an identity is never reused for another value; the function is
+pure."""
+
+_suit_memo: list[tuple[object, object, object, tuple[Card, ...]]] = [(None, None, None, ())] * 4
+"""Per suit, the last up-pile, down-pile and 8s asked about and the suit's cards the table
+takes (a play changes one pile: the other suits' piles are the same tuples)."""
+
+
 def wanted(piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...]) -> tuple[Card, ...]:
-    """Every card the table takes now: each pile's next card and each ready 8.
-
-    A pure function of its values, remembered for the last tables asked about (a turn asks
-    about its table twice, and a pass leaves the table as it was)."""
-    found: list[Card] = []
-    for row in range(4):
-        takes, ready = _suit_wanted(row, piles[_up_pile(row)], piles[_down_pile(row)])
-        found += takes
-        if ready and _eight_of(row) not in eights:
-            found.append(_eight_of(row))
-    return tuple(found)
+    """Every card the table takes now: each pile's next card and each ready 8 (remembered,
+    by identity, for the last table and the last piles of each suit asked about)."""
+    return _wanted(piles, eights)[2]
 
 
-@functools.lru_cache(maxsize=4096)
-def _suit_wanted(row: int, up: tuple[Card, ...], down: tuple[Card, ...]
-                 ) -> tuple[tuple[Card, ...], bool]:
-    """The cards a suit's two piles take now, and whether its 8 may be laid (remembered by
-    value: a play changes one pile, so the other suits are asked about again unchanged)."""
-    takes = pile_accepts(_up_pile(row), up) + pile_accepts(_down_pile(row), down)
-    return takes, eight_ready(up, down)
+def _wanted(piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...]
+            ) -> tuple[object, object, tuple[Card, ...], frozenset[Card]]:
+    """:func:`wanted`'s memo entry for the table: its piles, its 8s, the cards it takes, and
+    them as a set."""
+    memo = _wanted_memo[0]
+    if memo[0] is piles and memo[1] is eights:
+        return memo
+    found: tuple[Card, ...] = ()
+    for row, up_place, down_place, eight in _SUIT_PLACES:
+        up, down = piles[up_place], piles[down_place]
+        suit = _suit_memo[row]
+        if suit[0] is not up or suit[1] is not down or suit[2] is not eights:
+            takes = _accepts(up_place, up) + _accepts(down_place, down)
+            if eight_ready(up, down) and eight not in eights:
+                takes += (eight,)
+            suit = (up, down, eights, takes)
+            _suit_memo[row] = suit
+        found += suit[3]
+    memo = (piles, eights, found, frozenset(found))
+    _wanted_memo[0] = memo
+    return memo
 
 
-@functools.lru_cache(maxsize=4096)
+_legal_memo: list[tuple[object, object, object, tuple[Card, ...]]] = [(None, None, None, ())]
+"""The last hand and table asked about and the hand's legal cards (a pass asks about the
+hand and table its legal actions were worked out for)."""
+
+
 def legal_cards(hand: tuple[Card, ...], piles: tuple[tuple[Card, ...], ...],
                 eights: tuple[Card, ...]) -> tuple[Card, ...]:
     """The cards of *hand* that may be played now, in the hand's order (remembered, like
-    :func:`wanted`, for the last hands and tables asked about)."""
-    take = wanted(piles, eights)
-    return tuple([c for c in hand if c in take])
+    :func:`wanted`, for the last hand and table asked about)."""
+    memo = _legal_memo[0]
+    if memo[0] is hand and memo[1] is piles and memo[2] is eights:
+        return memo[3]
+    table = _wanted_memo[0]
+    take = (table if table[0] is piles and table[1] is eights else _wanted(piles, eights))[3]
+    result = tuple([c for c in hand if c in take])
+    _legal_memo[0] = (hand, piles, eights, result)
+    return result
 
 
 @seam
@@ -372,10 +424,12 @@ def arrange(piles: tuple[tuple[Card, ...], ...]) -> tuple[tuple[Card, ...], ...]
 def _place(card: Card, piles: tuple[tuple[Card, ...], ...]) -> int:
     """The place of the pile that takes *card* now, or -1."""
     own = card.pile
-    if card in pile_accepts(own, piles[own]):
+    pile = piles[own]
+    memo = _pile_memo[own]  # the legal actions asked about this pile just now, as a rule
+    if card in (memo[1] if memo[0] is pile else _accepts(own, pile)):
         return own
     for i in range(8):
-        if i != own and card in pile_accepts(i, piles[i]):
+        if i != own and card in _accepts(i, piles[i]):
             return i
     return -1
 
@@ -494,7 +548,8 @@ def to_move(state: State) -> ToMove:
 
     :raises MalformedInputError: for a value that is not a Kopa state.
     """
-    _check_state(state)
+    if type(state) is not State or getattr(state, CHECKED, None) is None:
+        _check_state(state)  # the common case, a state checked or built before, without it
     return _to_move(state)
 
 
@@ -516,7 +571,8 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
     :raises MalformedInputError: for a value that is not a Kopa state, or a seat that is not
         at the table.
     """
-    _check_state(state, seat)
+    if seat is not None or type(state) is not State or getattr(state, CHECKED, None) is None:
+        _check_state(state, seat)
     return _legal_actions(state, seat)
 
 
@@ -536,8 +592,10 @@ def _legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
             raise InvalidStateError("KOPA-18", "the drawn phase without a drawn card")
         return (plays[drawn.index], _PASSES[mover])
     cards = legal_cards(state.hands[mover], state.piles, state.eights)
+    if not cards:
+        return _PASS_ONLY[mover]
     actions: list[Action] = [plays[c.index] for c in cards]
-    if not cards or not pass_refused(state.config):
+    if not pass_refused(state.config):
         actions.append(_PASSES[mover])
     return tuple(actions)
 
@@ -579,7 +637,8 @@ def apply(state: State, action: Action) -> State:
         fields do not have exactly their types (KOPA-1: a card is a ``Card``; ``True`` is
         not a seat; a list is not a hand).
     """
-    _check_state(state)
+    if type(state) is not State or getattr(state, CHECKED, None) is None:
+        _check_state(state)
     _check_action(action)
     return StateChecks.built(_apply(state, action))
 
@@ -610,7 +669,7 @@ def _check_state(state: object, seat: object = None) -> None:
     :raises MalformedInputError: otherwise.
     :raises InvalidStateError: KOPA-2/KOPA-3/KOPA-22 for a config no match is played with.
     """
-    if type(state) is not State or state._checked is None:
+    if type(state) is not State or getattr(state, CHECKED, None) is None:
         _ENTRY.enter(state)
     if seat is not None:
         check_position(state, State, "a Kopa state", seat, _seats)
@@ -684,9 +743,11 @@ def _deal(state: State, action: Deal) -> State:
     if 1 in in_deck:  # pragma: no cover - sizes and uniqueness imply it
         raise IllegalActionError("KOPA-4", "the deal is not the whole deck")
     dealt = tuple(tuple(sorted(hand, key=_index)) for hand in hands[:n])
-    return attrs.evolve(
-        state,
+    return State(
+        config=state.config,
         phase=_PLAY,
+        round=state.round,
+        dealer=state.dealer,
         # KOPA-5: the player to the dealer's left begins.
         turn=leader(state.dealer, n),
         hands=dealt,
@@ -696,10 +757,14 @@ def _deal(state: State, action: Deal) -> State:
         piles=((),) * 8,
         eights=(),
         penalties=(0,) * n,
+        scores=state.scores,
+        last_round=state.last_round,
     )
 
 
 def _seat_to_act(state: State, seat: object) -> None:
+    """Raise unless *seat* is the seat to act in a round in play (the callers ask only when
+    the turn is not *seat*'s or no round is in play, the common case without a call)."""
     phase = state.phase
     if phase is not _PLAY and phase is not _DRAWN:
         raise _wrong_node(state, "play or pass")
@@ -712,7 +777,9 @@ def _seat_to_act(state: State, seat: object) -> None:
 def _play(state: State, action: Play) -> State:
     seat = action.seat
     card = action.card
-    _seat_to_act(state, seat)
+    phase = state.phase
+    if seat != state.turn or (phase is not _PLAY and phase is not _DRAWN):
+        _seat_to_act(state, seat)
     hands = state.hands
     hand = hands[seat]
     # KOPA-7: a card from one's own hand.
@@ -720,7 +787,7 @@ def _play(state: State, action: Play) -> State:
         msg = f"seat {seat} does not hold {card}"
         raise IllegalActionError("KOPA-7", msg)
     # KOPA-18: after a draw, only the drawn card may be played.
-    if state.phase is _DRAWN and card is not state.drawn:
+    if phase is _DRAWN and card is not state.drawn:
         msg = f"seat {seat} may play only the card it drew ({state.drawn}), not {card}"
         raise IllegalActionError("KOPA-18", msg)
     piles = state.piles
@@ -736,40 +803,57 @@ def _play(state: State, action: Play) -> State:
         place = _place(card, piles)
         if place < 0:
             raise refusal(card, piles)
-        piles = (*piles[:place], (*piles[place], card), *piles[place + 1:])
-    new_hand = tuple([c for c in hand if c is not card])
-    hands = (*hands[:seat], new_hand, *hands[seat + 1:])
+        table = list(piles)  # a list, one entry set, a tuple: cheaper than slices
+        table[place] = piles[place] + (card,)
+        piles = tuple(table)
+    try:
+        at = hand.index(card)
+    except ValueError:  # KOPA-7 read otherwise: a card from another hand
+        new_hand = hand
+    else:
+        new_hand = hand[:at] + hand[at + 1:]
+    held = list(hands)
+    held[seat] = new_hand
+    hands = tuple(held)
     if round_over(new_hand):
         return _end_round(state, hands, piles, eights, seat)
-    return attrs.evolve(state, phase=_PLAY, turn=next_seat(seat, len(hands)), hands=hands,
-                        drawn=None, piles=piles, eights=eights)
+    return State(
+        config=state.config,
+        phase=_PLAY,
+        round=state.round,
+        dealer=state.dealer,
+        turn=next_seat(seat, len(hands)),
+        hands=hands,
+        stock=state.stock,
+        drawn=None,
+        piles=piles,
+        eights=eights,
+        penalties=state.penalties,
+        scores=state.scores,
+        last_round=state.last_round,
+    )
 
 
 def _row(card: Card) -> int:
     return card.row
 
 
-def _charge(penalties: tuple[int, ...], seat: int, points: int) -> tuple[int, ...]:
-    if not points:
-        return penalties
-    return (*penalties[:seat], penalties[seat] + points, *penalties[seat + 1:])
-
-
 def _pass(state: State, action: Pass) -> State:
     seat = action.seat
-    _seat_to_act(state, seat)
+    if seat != state.turn or (state.phase is not _PLAY and state.phase is not _DRAWN):
+        _seat_to_act(state, seat)
     config = state.config
     n = config.players
     hands = state.hands
-    penalties = state.penalties
     stock = state.stock
     phase = _PLAY
     turn = next_seat(seat, n)
     drawn = None
+    cost = 0  # the penalty points this turn charges the seat
     if state.phase is _DRAWN:
         # KOPA-18: keeping a playable drawn card is a turn without a card (KOPA-Q6).
-        cost = failed_turn_penalty() if config.declined_draw is _DECLINE_COSTS else 0
-        penalties = _charge(penalties, seat, cost)
+        if config.declined_draw is _DECLINE_COSTS:
+            cost = failed_turn_penalty()
     else:
         could = legal_cards(hands[seat], state.piles, state.eights)
         if could:
@@ -777,23 +861,43 @@ def _pass(state: State, action: Pass) -> State:
             if pass_refused(config):
                 msg = f"seat {seat} claims it cannot play but holds {could[0]}"
                 raise IllegalActionError("KOPA-16", msg)
-            penalties = _charge(penalties, seat, false_claim_penalty())
+            cost = false_claim_penalty()
         if draws(n, stock):
             # KOPA-18: draw the top card of the stock; play it at once if playable, else keep
             # it and take the one-point penalty.
             card = stock[0]
             stock = stock[1:]
             hand = tuple(sorted((*hands[seat], card), key=_index))
-            hands = (*hands[:seat], hand, *hands[seat + 1:])
+            held = list(hands)
+            held[seat] = hand
+            hands = tuple(held)
             if offer_drawn(card, state.piles, state.eights):
                 phase, turn, drawn = _DRAWN, seat, card
             else:
-                penalties = _charge(penalties, seat, failed_turn_penalty())
+                cost += failed_turn_penalty()
         else:
             # KOPA-15: a turn without a card costs one point.
-            penalties = _charge(penalties, seat, failed_turn_penalty())
-    return attrs.evolve(state, phase=phase, turn=turn, hands=hands, stock=stock, drawn=drawn,
-                        penalties=penalties)
+            cost += failed_turn_penalty()
+    penalties = state.penalties
+    if cost:
+        charged = list(penalties)
+        charged[seat] += cost
+        penalties = tuple(charged)
+    return State(
+        config=config,
+        phase=phase,
+        round=state.round,
+        dealer=state.dealer,
+        turn=turn,
+        hands=hands,
+        stock=stock,
+        drawn=drawn,
+        piles=state.piles,
+        eights=state.eights,
+        penalties=penalties,
+        scores=state.scores,
+        last_round=state.last_round,
+    )
 
 
 def _end_round(state: State, hands: tuple[tuple[Card, ...], ...],
@@ -805,15 +909,24 @@ def _end_round(state: State, hands: tuple[tuple[Card, ...], ...],
     # KOPA-20: the round's points and penalties are booked.
     scores = tuple([a + b for a, b in zip(state.scores, changes, strict=True)])
     over = match_over(scores, config.target)
-    # KOPA-21: otherwise the deal passes clockwise and a new round begins.
-    if over:
-        # KOPA-22: the match ends when a seat reaches the target.
-        return attrs.evolve(state, phase=_OVER, turn=winner, hands=hands, drawn=None,
-                            piles=piles, eights=eights, scores=scores, last_round=changes)
-    dealer = next_dealer(state.dealer, n)
-    return attrs.evolve(state, phase=_DEAL, round=state.round + 1, dealer=dealer,
-                        turn=leader(dealer, n), hands=hands, drawn=None, piles=piles,
-                        eights=eights, scores=scores, last_round=changes)
+    # KOPA-22: the match ends when a seat reaches the target; KOPA-21: otherwise the deal
+    # passes clockwise and a new round begins.
+    dealer = state.dealer if over else next_dealer(state.dealer, n)
+    return State(
+        config=config,
+        phase=_OVER if over else _DEAL,
+        round=state.round if over else state.round + 1,
+        dealer=dealer,
+        turn=winner if over else leader(dealer, n),
+        hands=hands,
+        stock=state.stock,
+        drawn=None,
+        piles=piles,
+        eights=eights,
+        penalties=state.penalties,
+        scores=scores,
+        last_round=changes,
+    )
 
 
 # -- chance, outcome, observation -----------------------------------------------------------------
@@ -822,9 +935,7 @@ def _end_round(state: State, hands: tuple[tuple[Card, ...], ...],
 def _seat_lists(state: State, cards: list[Card]) -> Deal:
     n = state.config.players
     lists, _ = deal_shape(n)
-    dealt: list[list[Card]] = [[] for _ in range(lists)]
-    for k, card in enumerate(cards):
-        dealt[k % lists].append(card)
+    dealt = [cards[k::lists] for k in range(lists)]  # one card at a time, round the lists
     # The k-th list is dealt to the k-th seat clockwise from the dealer's left (the stock,
     # with two players, last); the Deal lists hands in seat order.
     by_seat: list[tuple[Card, ...]] = [()] * lists

@@ -10,7 +10,7 @@ import enum
 
 import attrs
 
-from copa_ref.core.entry import memo_slot
+from copa_ref.core.entry import Checked
 
 __all__ = [
     "SUITS",
@@ -193,12 +193,9 @@ class Config:
 
 
 @attrs.frozen(kw_only=True)
-class State:
-    """A position of a whole Kopa match."""
-
-    _checked = memo_slot()
-    """Whether the rules checked this state where it entered, or built it (a memo slot of
-    :mod:`copa_ref.core.entry`: no field, never compared, encoded or copied)."""
+class State(Checked):
+    """A position of a whole Kopa match (its checked mark: :class:`~copa_ref.core.entry.Checked`,
+    no field)."""
 
     config: Config
     """The variant options."""

@@ -10,7 +10,7 @@ import enum
 
 import attrs
 
-from copa_ref.core.entry import CheckedSlot
+from copa_ref.core.entry import Checked
 
 __all__ = [
     "CIRCLE_BEANS",
@@ -71,11 +71,11 @@ class Config:
 
 
 @attrs.frozen(kw_only=True)
-class State(CheckedSlot):
+class State(Checked):
     """A RONDA position. ``cups`` is hidden from every seat (RONDA-14).
 
     Whether the rules checked it where it entered, or built it, is kept in the slot of
-    :class:`~copa_ref.core.entry.CheckedSlot`: no field, never compared, encoded or copied.
+    :class:`~copa_ref.core.entry.Checked`: no field, never compared, encoded or copied.
     """
 
     config: Config
