@@ -209,7 +209,9 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # u
             else:
                 env.step(action)
             return
-        chosen = env._chosen(agent, number if number >= 0 else int(action))
+        entry = env._now_entry  # CopaEnv._chosen, inline
+        chosen = (entry.by_id.get(number if number >= 0 else int(action))
+                  if entry is not None and env._seats[agent] == env._now else None)
         if chosen is None:  # the mask does not mark it
             EnvLogger.warn_on_illegal_move()
             env._cumulative_rewards[agent] = 0
@@ -620,7 +622,33 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         parts = self._parts
-        if not parts and self._to_move().kind is not _JOINT:  # the usual node: one seat
+        mover = self._mover
+        if mover is None:
+            mover = self._to_move()
+        if not parts and mover.kind is _SEAT and not self.coder.remembers:
+            # the usual node, inline (_advance, _play_chance, _select): one seat chooses,
+            # no seat remembers anything
+            after = self._apply_of(self.game_state, chosen)
+            if self._trusted:  # built by the rules from a checked state: valid already
+                object.__setattr__(after, CHECKED, True)
+            self._set_state(after)
+            self.steps += 1
+            mover = self._mover = self._to_move_of(after)
+            if mover.kind is _CHANCE:
+                self._play_chance()
+                mover = self._mover
+            limit = self.max_steps
+            if mover.kind is _SEAT and (limit is None or self.steps < limit):
+                seat = int(mover.seats[0])
+                legal = self._legal_of(self.game_state, None)
+                entry = self.ids._memo.get(id(legal))  # ActionIds.legal, inline
+                if entry is None:
+                    entry = self.ids.legal(legal)
+                self._acting, self._entries = (seat,), {seat: entry}
+                self._now, self._now_entry = seat, entry
+                self.agent_selection = self.possible_agents[seat]
+                return
+        elif not parts and mover.kind is not _JOINT:  # the usual node: one seat
             self._advance(chosen, chosen, True)
             self.steps += 1
             self._play_chance()
