@@ -631,10 +631,11 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             after = self._apply_of(self.game_state, chosen)
             if self._trusted:  # built by the rules from a checked state: valid already
                 object.__setattr__(after, CHECKED, True)
-            self._set_state(after)
+            self.game_state, self._views = after, {}  # _set_state, inline
             self.steps += 1
             mover = self._mover = self._to_move_of(after)
             if mover.kind is _CHANCE:
+                self._acting, self._entries = None, {}
                 self._play_chance()
                 mover = self._mover
             limit = self.max_steps
@@ -648,6 +649,7 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
                 self._now, self._now_entry = seat, entry
                 self.agent_selection = self.possible_agents[seat]
                 return
+            self._acting, self._entries = None, {}
         elif not parts and mover.kind is not _JOINT:  # the usual node: one seat
             self._advance(chosen, chosen, True)
             self.steps += 1
