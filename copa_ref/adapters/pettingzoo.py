@@ -547,9 +547,11 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             mask = np.zeros(self.action_count, dtype=np.int8)
         if self.information:
             return {"observation": self._vector(seat), "action_mask": mask}
-        view = self._views.get(seat)  # the observation tensor of the seat's view, inline
-        if view is None:
-            view = self._view(seat)
+        views = self._views  # the observation tensor of the seat's view, inline
+        view = views.get(seat)
+        if view is None:  # a seat number is a Seat (a NewType: no call)
+            view = views[seat] = self.game.observe(
+                self.game_state, seat)  # type: ignore[arg-type]
         return {"observation": self.coder.observation_tensor(view, seat), "action_mask": mask}
 
 

@@ -35,7 +35,7 @@ _AT = OBSERVATION.offsets()
 _FIELD, _CUPS, _CUP_BEANS, _STORES, _BANK, _TO_MOVE, _BONUS, _LAST = (
     _AT[name] for name in ("field", "cups", "cup_beans", "stores", "bank", "to_move",
                            "bonus_sowing", "last"))
-_PHASE_AT = {phase: _AT["phase"] + i for i, phase in enumerate(PHASES)}
+_PHASE_AT = tuple(_AT["phase"] + i for i in range(len(PHASES)))
 _CELLS = BOARD * BOARD
 _SIZE = OBSERVATION.size
 
@@ -62,7 +62,7 @@ class KalaEncoder(Encoder):
         values[_STORES + 1] = stores[other]
         values[_BANK] = o.bank
         values[_TO_MOVE + (o.turn != seat)] = 1
-        values[_PHASE_AT[o.phase]] = 1
+        values[_PHASE_AT[PHASES.index(o.phase)]] = 1
         if o.bonus_sowing:
             values[_BONUS] = 1
         last = o.last
