@@ -561,7 +561,8 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self._restart(seed)
         self._parts = []
         self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards = self._zeros = dict.fromkeys(self.agents, 0.0)
+        """The rewards of a step while every one is 0 (never written to: replaced)."""
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -593,8 +594,10 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         if self.truncated and self.game.outcome(self.game_state) is None:
             for agent in self.possible_agents:
                 self.truncations[agent] = True
+            self.rewards = dict(self.rewards)  # the dead steps shrink it, not the zeros
             return False
         rewards = self._final_rewards()
+        self.rewards = {}  # a new dict: a step's rewards, all 0, are kept as they were
         for s, agent in enumerate(self.possible_agents):
             self.rewards[agent] = rewards[s]
             self.terminations[agent] = True
@@ -622,7 +625,8 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
     def _step(self, agent: str, chosen: Any) -> None:
         """Step the agent selected with *chosen*, legal for it now."""
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self.rewards is not self._zeros:  # else every reward is 0 still
+            self.rewards = self._zeros = dict.fromkeys(self.agents, 0.0)
         parts = self._parts
         mover = self._mover
         if mover is None:

@@ -92,6 +92,27 @@ def test_full_game_ends_with_outcome_or_truncation(name: str) -> None:
         assert GAMES[name].outcome(base.game_state) is None and base.steps == KOPA_STEPS
 
 
+@pytest.mark.parametrize(("name", "max_steps"), [("kala", None), ("kala", 6), ("kopa", 40)])
+def test_a_steps_rewards_keep_their_values(name: str, max_steps: int | None) -> None:
+    """The zero rewards of the steps are one dict, never written to: every ``rewards`` read
+    keeps the values it had (the final ones and the truncation's are a dict of their own),
+    but the last, which PettingZoo's steps of the finished agents empty."""
+    e = env(GAMES[name], max_steps=max_steps)
+    e.reset(seed=5)
+    rng = random.Random(5)
+    kept: list[tuple[dict[str, float], dict[str, float]]] = []
+    for _ in e.agent_iter():
+        obs, _, terminated, truncated, _ = e.last()
+        e.step(None if terminated or truncated
+               else rng.choice(np.flatnonzero(obs["action_mask"])))
+        kept.append((e.rewards, dict(e.rewards)))
+    assert len(kept) > 3 and any(any(r.values()) for _, r in kept) == (max_steps is None)
+    for read, then in kept[:-len(e.possible_agents) - 1]:  # the last: PettingZoo's dead
+        assert read == then                                  # steps empty it, as ever
+    e.reset(seed=6)
+    assert e.rewards == dict.fromkeys(e.possible_agents, 0.0)
+
+
 def test_kopa_is_truncated_by_default_only() -> None:
     assert raw_env(GAMES["kopa"]).max_steps == TRUNCATED_LENGTH
     assert raw_env(GAMES["kala"]).max_steps is None
