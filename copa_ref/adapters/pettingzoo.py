@@ -525,6 +525,8 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self.action_spaces = self._action_spaces
         self.observation_spaces = self._observation_spaces
         self._parts: list[Any] = []
+        self._remembers = self.coder.remembers
+        """Whether a seat's memory folds over the actions (then a step takes the long way)."""
         self._now: int | None = None
         """The seat to choose now (worked out once a step)."""
         self._now_entry: LegalIds | None = None
@@ -631,7 +633,7 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         mover = self._mover
         if mover is None:
             mover = self._to_move()
-        if not parts and mover.kind is _SEAT and not self.coder.remembers:
+        if not parts and mover.kind is _SEAT and not self._remembers:
             # the usual node, inline (_advance, _play_chance, _select): one seat chooses,
             # no seat remembers anything
             after = self._apply_of(self.game_state, chosen)

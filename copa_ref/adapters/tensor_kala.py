@@ -38,6 +38,8 @@ _FIELD, _CUPS, _CUP_BEANS, _STORES, _BANK, _TO_MOVE, _BONUS, _LAST = (
 _PHASE_AT = tuple(_AT["phase"] + i for i in range(len(PHASES)))
 _CELLS = BOARD * BOARD
 _SIZE = OBSERVATION.size
+assert _FIELD == 0
+_AFTER_FIELD = bytes(_SIZE - _CELLS)
 
 
 class KalaEncoder(Encoder):
@@ -49,8 +51,8 @@ class KalaEncoder(Encoder):
         byte array is filled several times faster than an array of floats. The two seats
         written one after the other (own first), inline."""
         o = observation
-        values = bytearray(_SIZE)
-        values[_FIELD:_FIELD + _CELLS] = o.field
+        values = bytearray(o.field)  # the field first (at offset 0), then zeros
+        values += _AFTER_FIELD
         other = 1 - seat
         (row, col), (other_row, other_col) = o.cups[seat], o.cups[other]
         values[_CUPS + BOARD * row + col] = 1
