@@ -288,7 +288,11 @@ class GameTable:
         layout = self.coder.information if self.information else self.coder.observation
         assert layout is not None
         self.observation_size = layout.size
-        self._rng = random.Random()
+        self._rng: random.Random | None = random.Random()
+        """Chance's generator; ``None`` after a ``reset(seed=...)`` until chance first
+        needs it (then made from :attr:`_seed`: seeding one costs more than a KALA game's
+        decisions, and KALA has no chance)."""
+        self._seed: int | None = None
         self._inner()
         self.game_state: Any = game.new_game(self.config)
         """The reference's own state (``game.outcome(env.game_state)``, ``game.svg``)."""
@@ -326,7 +330,7 @@ class GameTable:
 
     def _restart(self, seed: int | None) -> None:
         if seed is not None:  # else the generator goes on (Gymnasium's convention)
-            self._rng = random.Random(seed)
+            self._rng, self._seed = None, seed
         self._set_state(self.game.new_game(self.config))
         self._memories = [None] * self.players
         self.steps = 0
@@ -424,7 +428,10 @@ class GameTable:
 
     def _play_chance(self) -> None:
         while self._to_move().kind is _CHANCE:
-            self._advance(self.game.sample_chance(self.game_state, self._rng), None, True)
+            rng = self._rng
+            if rng is None:  # seeded by reset, made when first needed: the same draws
+                rng = self._rng = random.Random(self._seed)
+            self._advance(self.game.sample_chance(self.game_state, rng), None, True)
 
     def _check(self, agent: str, number: int) -> Any:
         """The action id *number* stands for when *agent* plays it now (the object the game

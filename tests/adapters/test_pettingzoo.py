@@ -21,6 +21,7 @@ from pettingzoo.utils import wrappers
 
 from copa_ref.adapters import TRUNCATED_LENGTH
 from copa_ref.adapters.pettingzoo import env, parallel_env, raw_env, stacked_env
+from copa_ref.core import MoverKind
 from copa_ref.games import GAMES
 from tests.adapters.configs import option_configs
 
@@ -111,6 +112,35 @@ def test_a_steps_rewards_keep_their_values(name: str, max_steps: int | None) -> 
         assert read == then                                  # steps empty it, as ever
     e.reset(seed=6)
     assert e.rewards == dict.fromkeys(e.possible_agents, 0.0)
+
+
+@pytest.mark.parametrize("name", ["ronda", "copas", "kala"])
+def test_reset_seeds_chance_as_one_generator(name: str) -> None:
+    """``reset(seed=s)`` deals as ``random.Random(s)`` does (made when chance first needs
+    it), and a ``reset()`` after it goes on with the same generator."""
+    game = GAMES[name]
+    e = raw_env(game)
+    rng = random.Random(9)
+
+    draws = 0
+
+    def dealt() -> Any:
+        nonlocal draws
+        state = game.new_game(game.default_config())
+        while game.to_move(state).kind is MoverKind.CHANCE:
+            state = game.apply(state, game.sample_chance(state, rng))
+            draws += 1
+        return state
+
+    e.reset(seed=9)
+    assert e.game_state == dealt()
+    e.reset()
+    assert e.game_state == dealt()
+    e.reset(seed=9)
+    rng = random.Random(9)
+    assert e.game_state == dealt()
+    assert (draws > 0) == (name != "kala")  # KALA has no chance: its generator is never made
+    assert (e._rng is None) == (name == "kala")
 
 
 def test_kopa_is_truncated_by_default_only() -> None:
