@@ -290,8 +290,8 @@ class GameTable:
         self.observation_size = layout.size
         self._rng: random.Random | None = random.Random()
         """Chance's generator; ``None`` after a ``reset(seed=...)`` until chance first
-        needs it (then made from :attr:`_seed`: seeding one costs more than a KALA game's
-        decisions, and KALA has no chance)."""
+        needs it (then made from :attr:`_seed`: seeding one costs more than a plain KALA
+        decision, at every reset, and KALA has no chance)."""
         self._seed: int | None = None
         self._inner()
         self.game_state: Any = game.new_game(self.config)
