@@ -293,6 +293,11 @@ class GameTable:
         needs it (then made from :attr:`_seed`: seeding one costs more than a plain KALA
         decision, at every reset, and KALA has no chance)."""
         self._seed: int | None = None
+        self._whole = not game.facts.hidden_information
+        """Whether each seat's view is the whole state: a game whose fact sheet declares no
+        hidden information (KALA, HOPPER, DA CAPO) has ``observe(state, seat)`` return the
+        state itself (``tests/test_games.py`` checks the declaration against play, an
+        adapter test the views), so the view is the state, without the call."""
         self._inner()
         self.game_state: Any = game.new_game(self.config)
         """The reference's own state (``game.outcome(env.game_state)``, ``game.svg``)."""
@@ -346,6 +351,8 @@ class GameTable:
         self._entries: dict[int, LegalIds] = {}
 
     def _view(self, seat: int) -> Any:
+        if self._whole:
+            return self.game_state
         view = self._views.get(seat)
         if view is None:
             view = self._views[seat] = self.game.observe(self.game_state, Seat(seat))
@@ -556,11 +563,14 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             mask = np.zeros(self.action_count, dtype=np.int8)
         if self.information:
             return {"observation": self._vector(seat), "action_mask": mask}
-        views = self._views  # the observation tensor of the seat's view, inline
-        view = views.get(seat)
-        if view is None:  # a seat number is a Seat (a NewType: no call)
-            view = views[seat] = self.game.observe(
-                self.game_state, seat)  # type: ignore[arg-type]
+        if self._whole:  # the seat's view is the state (see GameTable._whole)
+            view = self.game_state
+        else:  # the observation tensor of the seat's view, inline
+            views = self._views
+            view = views.get(seat)
+            if view is None:  # a seat number is a Seat (a NewType: no call)
+                view = views[seat] = self.game.observe(
+                    self.game_state, seat)  # type: ignore[arg-type]
         return {"observation": self.coder.observation_tensor(view, seat), "action_mask": mask}
 
 

@@ -337,9 +337,20 @@ def test_parallel_bids_are_applied_together() -> None:
 # -- what a seat may know ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["copas", "kopa"])
-def test_another_seats_hidden_cards_change_nothing_for_this_seat(name: str) -> None:
-    e = make(name, bare=True)
+def _swap_hidden_cards(e: Any, *, plant: bool = False) -> dict[str, bool]:
+    """For each agent, whether its observation changes when seats 1 and 2 swap a card of
+    their hands (a fresh deal of *e*'s game); *plant*: with a planted leak, each seat's
+    view given the next seat's hand as its own."""
+    name = e.game.name
+    if plant:
+        honest = e.game.observe
+
+        def leaky(state: Any, seat: Any) -> Any:
+            view = honest(state, seat)
+            return view if seat is None else attrs.evolve(
+                view, hand=state.hands[(seat + 1) % len(state.hands)])
+
+        e.game = attrs.evolve(e.game, observe=leaky)
     e.reset(seed=2)
     dealt = e.game_state
     hands = [list(h) for h in dealt.hands]
@@ -351,8 +362,44 @@ def test_another_seats_hidden_cards_change_nothing_for_this_seat(name: str) -> N
     for state in (dealt, swapped):
         e._set_state(state)
         seen[state] = {a: e.observe(a)["observation"] for a in e.possible_agents}
-    others = [a for a in e.possible_agents if a not in ("player_1", "player_2")]
-    for agent in others:  # neither hand is theirs to see
-        assert np.array_equal(seen[dealt][agent], seen[swapped][agent])
-    for agent in ("player_1", "player_2"):
-        assert not np.array_equal(seen[dealt][agent], seen[swapped][agent])
+    return {a: not np.array_equal(seen[dealt][a], seen[swapped][a]) for a in e.possible_agents}
+
+
+@pytest.mark.parametrize("name", ["copas", "kopa"])
+def test_another_seats_hidden_cards_change_nothing_for_this_seat(name: str) -> None:
+    changed = _swap_hidden_cards(make(name, bare=True))
+    for agent, differs in changed.items():  # seats 1 and 2 see their own hands change
+        assert differs == (agent in ("player_1", "player_2")), agent
+
+
+@pytest.mark.parametrize("name", ["copas", "kopa"])
+def test_a_planted_leak_is_caught(name: str) -> None:
+    """The test above can fail: a view showing the next seat's hand shows seat 0 seat 1's
+    change (seat 1 sees seat 2's, seat 2 seat 3's, none its own)."""
+    changed = _swap_hidden_cards(make(name, bare=True), plant=True)
+    assert changed["player_0"] and changed["player_1"]
+
+
+def test_a_game_without_hidden_information_shows_every_seat_the_state() -> None:
+    """What the environments rely on to read the state as a seat's view (no ``observe``
+    call) for a game whose fact sheet declares no hidden information; a game declaring
+    hidden information has its views made by ``observe``."""
+    whole = sorted(n for n, g in GAMES.items() if not g.facts.hidden_information)
+    assert whole == ["da_capo", "hopper", "kala"]
+    for name in whole:
+        game = GAMES[name]
+        for seed in range(3):
+            e = make(name, bare=True)
+            e.reset(seed=seed)
+            for agent in e.agent_iter(500):
+                state = e.game_state
+                for seat in range(e.players):
+                    assert game.observe(state, seat) is state
+                    assert e._view(seat) is state
+                _, _, terminated, truncated, _ = e.last()
+                mask = e.observe(agent)["action_mask"]
+                e.step(None if terminated or truncated else int(np.flatnonzero(mask)[0]))
+    for name in ("copas", "kopa", "ronda"):
+        e = make(name, bare=True)
+        e.reset(seed=0)
+        assert not e._whole and e._view(0) == GAMES[name].observe(e.game_state, 0)
