@@ -30,6 +30,7 @@ from __future__ import annotations
 import random
 import sys
 import types
+from collections.abc import Iterator
 from typing import Any
 
 import gymnasium
@@ -39,7 +40,6 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped]
 from pettingzoo.utils.wrappers.order_enforcing import (  # type: ignore[import-untyped]
     AECOrderEnforcingIterable,
-    AECOrderEnforcingIterator,
 )
 
 from copa_ref.adapters import default_truncation, returns_scheme
@@ -230,23 +230,20 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # u
 
 
 class _AgentIterable(AECOrderEnforcingIterable):  # type: ignore[misc]  # untyped
-    def __iter__(self) -> _AgentIterator:
-        return _AgentIterator(self.env, self.max_iter)
+    def __iter__(self) -> Iterator[str]:
+        return _agents(self.env, self.max_iter)
 
 
-class _AgentIterator(AECOrderEnforcingIterator):  # type: ignore[misc]  # untyped
-    """``OrderEnforcingWrapper``'s agent iterator, reading the environment directly."""
-
-    def __next__(self) -> str:
-        wrapper = self.env
-        env = wrapper.env
-        if not env.agents or self.iters_til_term <= 0:
-            raise StopIteration
-        self.iters_til_term -= 1
+def _agents(wrapper: ClassicWrapper, max_iter: int) -> Iterator[str]:
+    """``OrderEnforcingWrapper``'s agent iterator (``AECOrderEnforcingIterator``: the same
+    checks, each before an agent is handed out), reading the environment directly; a
+    generator (resumed without a method call)."""
+    env = wrapper.env
+    while env.agents and max_iter > 0:
+        max_iter -= 1
         assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
         wrapper._has_updated = False
-        agent: str = env.agent_selection
-        return agent
+        yield env.agent_selection
 
 
 def parallel_env(game: Game[Any, Any, Any, Any] | str, config: Any = None,
@@ -558,7 +555,7 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         entry = self._now_entry
         if entry is not None and seat == self._now and not (
                 self.terminations[agent] or self.truncations[agent]):
-            mask = entry.mask.copy()
+            mask = np.array(entry.mask)  # a copy (a user may write to it)
         else:
             mask = np.zeros(self.action_count, dtype=np.int8)
         if self.information:
@@ -656,7 +653,9 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             after = self._apply_of(self.game_state, chosen)
             if self._trusted:  # built by the rules from a checked state: valid already
                 object.__setattr__(after, CHECKED, True)
-            self.game_state, self._views = after, {}  # _set_state, inline
+            self.game_state = after  # _set_state, inline
+            if not self._whole:  # else no view is kept
+                self._views = {}
             self.steps += 1
             mover = self._mover = self._to_move_of(after)
             if mover.kind is _CHANCE:
