@@ -559,7 +559,7 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         entry = self._now_entry
         if entry is not None and seat == self._now and not (
                 self.terminations[agent] or self.truncations[agent]):
-            mask = np.array(entry.mask)  # a copy (a user may write to it)
+            mask = entry.mask.copy()  # a user may write to it
         else:
             mask = np.zeros(self.action_count, dtype=np.int8)
         if self.information:
