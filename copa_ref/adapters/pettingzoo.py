@@ -19,9 +19,11 @@ agent to act (all zero for the others). ``obs["observation"]`` is the game's fea
 (:mod:`copa_ref.adapters.tensors`): by default the information-state tensor where the game
 gives one (the view and the seat's bounded memory), else the observation tensor; built from
 ``observe(state, seat)`` and what the seat saw before, so it reveals nothing the seat may not
-know. ``state()`` is every seat's observation tensor, one after another (what the seats see
-between them: a centralised critic's input). Chance actions are sampled inside the
-environment from its generator, seeded by ``reset(seed=...)``. The returns are
+know (a game whose fact sheet declares no hidden information shows each seat the state
+itself: there the state is read as the view). ``state()`` is every seat's observation
+tensor, one after another (what the seats see between them: a centralised critic's input).
+Chance actions are sampled inside the environment from its generator, seeded by
+``reset(seed=...)``. The returns are
 :func:`~copa_ref.adapters.returns_scheme`'s (the docs give them per game).
 """
 
