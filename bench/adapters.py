@@ -1,7 +1,7 @@
 """The adapters' overhead against the plain loop (a benchmark, not a test).
 
     .venv/bin/python bench/adapters.py [GAME ...] [--games N] [--rounds R] [--seed S]
-        [--decisions D]
+        [--decisions D] [--policy nonzero|flatnonzero|sample]
 
 What is measured, for each game (default: KALA, as issue 22 asks): decisions per CPU second
 (``time.process_time``) of uniformly random play with the default config,
@@ -63,6 +63,16 @@ def plain(game: Any, n: int, seed: int, cap: int | None) -> int:
     return decisions
 
 
+POLICIES = ("nonzero", "flatnonzero", "sample")
+"""How the PettingZoo loops pick among the mask's legal ids (``--policy``), each uniform:
+``rng.choice(mask.nonzero()[0])`` (default), ``rng.choice(np.flatnonzero(mask))`` (the
+same ids and picks, through NumPy's wrappers), ``env.action_space(agent).sample(mask)``
+(PettingZoo's idiom: the space's own Gymnasium generator, not seeded by ``reset``, and
+its checks)."""
+
+POLICY = POLICIES[0]
+
+
 def pettingzoo(game: Any, n: int, seed: int, cap: int | None, kind: str = "env") -> int:
     from copa_ref.adapters import pettingzoo as adapter
 
@@ -71,13 +81,22 @@ def pettingzoo(game: Any, n: int, seed: int, cap: int | None, kind: str = "env")
         e = _MADE["pettingzoo", game.name, kind] = getattr(adapter, kind)(game, max_steps=cap)
     rng = random.Random(seed)
     decisions = 0
+    policy = POLICIES.index(POLICY)
     for i in range(n):
         e.reset(seed=seed + i)
-        for _ in e.agent_iter():
+        for agent in e.agent_iter():
             obs, _, terminated, truncated, _ = e.last()
-            done = terminated or truncated
-            e.step(None if done else rng.choice(np.flatnonzero(obs["action_mask"])))
-            decisions += not done
+            if terminated or truncated:
+                e.step(None)
+                continue
+            mask = obs["action_mask"]
+            if policy == 0:
+                e.step(rng.choice(mask.nonzero()[0]))
+            elif policy == 1:
+                e.step(rng.choice(np.flatnonzero(mask)))
+            else:
+                e.step(e.action_space(agent).sample(mask))
+            decisions += 1
     return decisions
 
 
@@ -157,14 +176,18 @@ def main() -> None:
                         help="games a variant plays in each round")
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--policy", choices=POLICIES, default=POLICIES[0],
+                        help="how the PettingZoo loops pick among the mask's legal ids")
     parser.add_argument("--decisions", type=int, default=None,
                         help="cut each game after this many decisions (default: none, but "
                              "the adapters' truncation for a game whose random play need "
                              "not end)")
     args = parser.parse_args()
+    global POLICY  # a benchmark's one switch
+    POLICY = args.policy
     print(f"{args.rounds} rounds of {args.count} random games a variant, default config, "
-          f"seed {args.seed}: an adapter's decisions per CPU second over the plain loop's "
-          "in the same round, min/median/max")
+          f"seed {args.seed}, PettingZoo policy {args.policy}: an adapter's decisions per "
+          "CPU second over the plain loop's in the same round, min/median/max")
     for name in args.games:
         game = get_game(name)
         cap = args.decisions or default_truncation(game)

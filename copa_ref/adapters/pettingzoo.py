@@ -19,9 +19,11 @@ agent to act (all zero for the others). ``obs["observation"]`` is the game's fea
 (:mod:`copa_ref.adapters.tensors`): by default the information-state tensor where the game
 gives one (the view and the seat's bounded memory), else the observation tensor; built from
 ``observe(state, seat)`` and what the seat saw before, so it reveals nothing the seat may not
-know. ``state()`` is every seat's observation tensor, one after another (what the seats see
-between them: a centralised critic's input). Chance actions are sampled inside the
-environment from its generator, seeded by ``reset(seed=...)``. The returns are
+know (a game whose fact sheet declares no hidden information shows each seat the state
+itself: there the state is read as the view). ``state()`` is every seat's observation
+tensor, one after another (what the seats see between them: a centralised critic's input).
+Chance actions are sampled inside the environment from its generator, seeded by
+``reset(seed=...)``. The returns are
 :func:`~copa_ref.adapters.returns_scheme`'s (the docs give them per game).
 """
 
@@ -30,6 +32,7 @@ from __future__ import annotations
 import random
 import sys
 import types
+from collections.abc import Iterator
 from typing import Any
 
 import gymnasium
@@ -39,7 +42,6 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped]
 from pettingzoo.utils.wrappers.order_enforcing import (  # type: ignore[import-untyped]
     AECOrderEnforcingIterable,
-    AECOrderEnforcingIterator,
 )
 
 from copa_ref.adapters import default_truncation, returns_scheme
@@ -209,7 +211,9 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # u
             else:
                 env.step(action)
             return
-        chosen = env._chosen(agent, number if number >= 0 else int(action))
+        entry = env._now_entry  # CopaEnv._chosen, inline
+        chosen = (entry.by_id.get(number if number >= 0 else int(action))
+                  if entry is not None and env._seats[agent] == env._now else None)
         if chosen is None:  # the mask does not mark it
             EnvLogger.warn_on_illegal_move()
             env._cumulative_rewards[agent] = 0
@@ -228,23 +232,20 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # u
 
 
 class _AgentIterable(AECOrderEnforcingIterable):  # type: ignore[misc]  # untyped
-    def __iter__(self) -> _AgentIterator:
-        return _AgentIterator(self.env, self.max_iter)
+    def __iter__(self) -> Iterator[str]:
+        return _agents(self.env, self.max_iter)
 
 
-class _AgentIterator(AECOrderEnforcingIterator):  # type: ignore[misc]  # untyped
-    """``OrderEnforcingWrapper``'s agent iterator, reading the environment directly."""
-
-    def __next__(self) -> str:
-        wrapper = self.env
-        env = wrapper.env
-        if not env.agents or self.iters_til_term <= 0:
-            raise StopIteration
-        self.iters_til_term -= 1
+def _agents(wrapper: ClassicWrapper, max_iter: int) -> Iterator[str]:
+    """``OrderEnforcingWrapper``'s agent iterator (``AECOrderEnforcingIterator``: the same
+    checks, each before an agent is handed out), reading the environment directly; a
+    generator (resumed without a method call)."""
+    env = wrapper.env
+    while env.agents and max_iter > 0:
+        max_iter -= 1
         assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
         wrapper._has_updated = False
-        agent: str = env.agent_selection
-        return agent
+        yield env.agent_selection
 
 
 def parallel_env(game: Game[Any, Any, Any, Any] | str, config: Any = None,
@@ -286,9 +287,22 @@ class GameTable:
         layout = self.coder.information if self.information else self.coder.observation
         assert layout is not None
         self.observation_size = layout.size
-        self._rng = random.Random()
+        self._rng: random.Random | None = random.Random()
+        """Chance's generator; ``None`` after a ``reset(seed=...)`` until chance first
+        needs it (then made from :attr:`_seed`: seeding one costs more than a plain KALA
+        decision, at every reset, and KALA has no chance)."""
+        self._seed: int | None = None
+        self._whole = not game.facts.hidden_information
+        """Whether each seat's view is the whole state: a game whose fact sheet declares no
+        hidden information (KALA, HOPPER, DA CAPO) has ``observe(state, seat)`` return the
+        state itself (``tests/test_games.py`` checks the declaration against play, an
+        adapter test the views), so the view is the state, without the call."""
         self._inner()
-        self.game_state: Any = game.new_game(self.config)
+        self._start = game.new_game(self.config)
+        """The starting state: ``new_game`` is a pure function of the config and a state an
+        immutable value, so every reset starts from this one (making it again cost about
+        half a plain KALA decision at each reset)."""
+        self.game_state: Any = self._start
         """The reference's own state (``game.outcome(env.game_state)``, ``game.svg``)."""
         self._set_state(self.game_state)
         self.steps = 0
@@ -324,8 +338,8 @@ class GameTable:
 
     def _restart(self, seed: int | None) -> None:
         if seed is not None:  # else the generator goes on (Gymnasium's convention)
-            self._rng = random.Random(seed)
-        self._set_state(self.game.new_game(self.config))
+            self._rng, self._seed = None, seed
+        self._set_state(self._start)
         self._memories = [None] * self.players
         self.steps = 0
         self._play_chance()
@@ -340,6 +354,8 @@ class GameTable:
         self._entries: dict[int, LegalIds] = {}
 
     def _view(self, seat: int) -> Any:
+        if self._whole:
+            return self.game_state
         view = self._views.get(seat)
         if view is None:
             view = self._views[seat] = self.game.observe(self.game_state, Seat(seat))
@@ -422,7 +438,10 @@ class GameTable:
 
     def _play_chance(self) -> None:
         while self._to_move().kind is _CHANCE:
-            self._advance(self.game.sample_chance(self.game_state, self._rng), None, True)
+            rng = self._rng
+            if rng is None:  # seeded by reset, made when first needed: the same draws
+                rng = self._rng = random.Random(self._seed)
+            self._advance(self.game.sample_chance(self.game_state, rng), None, True)
 
     def _check(self, agent: str, number: int) -> Any:
         """The action id *number* stands for when *agent* plays it now (the object the game
@@ -523,6 +542,8 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self.action_spaces = self._action_spaces
         self.observation_spaces = self._observation_spaces
         self._parts: list[Any] = []
+        self._remembers = self.coder.remembers
+        """Whether a seat's memory folds over the actions (then a step takes the long way)."""
         self._now: int | None = None
         """The seat to choose now (worked out once a step)."""
         self._now_entry: LegalIds | None = None
@@ -540,14 +561,19 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         entry = self._now_entry
         if entry is not None and seat == self._now and not (
                 self.terminations[agent] or self.truncations[agent]):
-            mask = entry.mask.copy()
+            mask = entry.mask.copy()  # a user may write to it
         else:
             mask = np.zeros(self.action_count, dtype=np.int8)
         if self.information:
             return {"observation": self._vector(seat), "action_mask": mask}
-        view = self._views.get(seat)  # the observation tensor of the seat's view, inline
-        if view is None:
-            view = self._view(seat)
+        if self._whole:  # the seat's view is the state (see GameTable._whole)
+            view = self.game_state
+        else:  # the observation tensor of the seat's view, inline
+            views = self._views
+            view = views.get(seat)
+            if view is None:  # a seat number is a Seat (a NewType: no call)
+                view = views[seat] = self.game.observe(
+                    self.game_state, seat)  # type: ignore[arg-type]
         return {"observation": self.coder.observation_tensor(view, seat), "action_mask": mask}
 
 
@@ -557,7 +583,8 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self._restart(seed)
         self._parts = []
         self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards = self._zeros = dict.fromkeys(self.agents, 0.0)
+        """The rewards of a step while every one is 0 (never written to: replaced)."""
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -589,8 +616,10 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         if self.truncated and self.game.outcome(self.game_state) is None:
             for agent in self.possible_agents:
                 self.truncations[agent] = True
+            self.rewards = dict(self.rewards)  # the dead steps shrink it, not the zeros
             return False
         rewards = self._final_rewards()
+        self.rewards = {}  # a new dict: a step's rewards, all 0, are kept as they were
         for s, agent in enumerate(self.possible_agents):
             self.rewards[agent] = rewards[s]
             self.terminations[agent] = True
@@ -618,9 +647,40 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
     def _step(self, agent: str, chosen: Any) -> None:
         """Step the agent selected with *chosen*, legal for it now."""
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self.rewards is not self._zeros:  # else every reward is 0 still
+            self.rewards = self._zeros = dict.fromkeys(self.agents, 0.0)
         parts = self._parts
-        if not parts and self._to_move().kind is not _JOINT:  # the usual node: one seat
+        mover = self._mover
+        if mover is None:
+            mover = self._to_move()
+        if not parts and mover.kind is _SEAT and not self._remembers:
+            # the usual node, inline (_advance, _play_chance, _select): one seat chooses,
+            # no seat remembers anything
+            after = self._apply_of(self.game_state, chosen)
+            if self._trusted:  # built by the rules from a checked state: valid already
+                object.__setattr__(after, CHECKED, True)
+            self.game_state = after  # _set_state, inline
+            if not self._whole:  # else no view is kept
+                self._views = {}
+            self.steps += 1
+            mover = self._mover = self._to_move_of(after)
+            if mover.kind is _CHANCE:
+                self._acting, self._entries = None, {}
+                self._play_chance()
+                mover = self._mover
+            limit = self.max_steps
+            if mover.kind is _SEAT and (limit is None or self.steps < limit):
+                seat = int(mover.seats[0])
+                legal = self._legal_of(self.game_state, None)
+                entry = self.ids._memo.get(id(legal))  # ActionIds.legal, inline
+                if entry is None:
+                    entry = self.ids.legal(legal)
+                self._acting, self._entries = (seat,), {seat: entry}
+                self._now, self._now_entry = seat, entry
+                self.agent_selection = self.possible_agents[seat]
+                return
+            self._acting, self._entries = None, {}
+        elif not parts and mover.kind is not _JOINT:  # the usual node: one seat
             self._advance(chosen, chosen, True)
             self.steps += 1
             self._play_chance()

@@ -38,6 +38,8 @@ _FIELD, _CUPS, _CUP_BEANS, _STORES, _BANK, _TO_MOVE, _BONUS, _LAST = (
 _PHASE_AT = tuple(_AT["phase"] + i for i in range(len(PHASES)))
 _CELLS = BOARD * BOARD
 _SIZE = OBSERVATION.size
+assert _FIELD == 0
+_AFTER_FIELD = bytes(_SIZE - _CELLS)
 
 
 class KalaEncoder(Encoder):
@@ -46,22 +48,28 @@ class KalaEncoder(Encoder):
     def _values(self, observation: Any, seat: int) -> bytearray:
         """The tensor's values at the layout's offsets as bytes (a seat's row relative, own
         first): every value is a count of at most 56 beans (KALA-18) or a 0/1 flag, and a
-        byte array is filled several times faster than an array of floats."""
+        byte array is filled several times faster than an array of floats. The two seats
+        written one after the other (own first), inline."""
         o = observation
-        values = bytearray(_SIZE)
-        values[_FIELD:_FIELD + _CELLS] = o.field
-        for s in (0, 1):
-            r = (s - seat) % 2
-            row, col = o.cups[s]
-            values[_CUPS + _CELLS * r + BOARD * row + col] = 1
-            values[_CUP_BEANS + r] = o.cup_beans[s]
-            values[_STORES + r] = o.stores[s]
+        values = bytearray(o.field)  # the field first (at offset 0), then zeros
+        values += _AFTER_FIELD
+        other = 1 - seat
+        (row, col), (other_row, other_col) = o.cups[seat], o.cups[other]
+        values[_CUPS + BOARD * row + col] = 1
+        values[_CUPS + _CELLS + BOARD * other_row + other_col] = 1
+        beans, stores = o.cup_beans, o.stores
+        values[_CUP_BEANS] = beans[seat]
+        values[_CUP_BEANS + 1] = beans[other]
+        values[_STORES] = stores[seat]
+        values[_STORES + 1] = stores[other]
         values[_BANK] = o.bank
-        values[_TO_MOVE + (o.turn - seat) % 2] = 1
+        values[_TO_MOVE + (o.turn != seat)] = 1
         values[_PHASE_AT[PHASES.index(o.phase)]] = 1
-        values[_BONUS] = 1 if o.bonus_sowing else 0
-        if o.last is not None:
-            values[_LAST + BOARD * o.last[0] + o.last[1]] = 1
+        if o.bonus_sowing:
+            values[_BONUS] = 1
+        last = o.last
+        if last is not None:
+            values[_LAST + BOARD * last[0] + last[1]] = 1
         return values
 
     def encode(self, observation: Any, seat: int, out: Any) -> None:

@@ -21,6 +21,7 @@ from pettingzoo.utils import wrappers
 
 from copa_ref.adapters import TRUNCATED_LENGTH
 from copa_ref.adapters.pettingzoo import env, parallel_env, raw_env, stacked_env
+from copa_ref.core import MoverKind
 from copa_ref.games import GAMES
 from tests.adapters.configs import option_configs
 
@@ -90,6 +91,56 @@ def test_full_game_ends_with_outcome_or_truncation(name: str) -> None:
             0.0 if name != "copas" else sum(base._cumulative_rewards.values()))
     else:  # cut short by max_steps: undecided, every agent truncated
         assert GAMES[name].outcome(base.game_state) is None and base.steps == KOPA_STEPS
+
+
+@pytest.mark.parametrize(("name", "max_steps"), [("kala", None), ("kala", 6), ("kopa", 40)])
+def test_a_steps_rewards_keep_their_values(name: str, max_steps: int | None) -> None:
+    """The zero rewards of the steps are one dict, never written to: every ``rewards`` read
+    keeps the values it had (the final ones and the truncation's are a dict of their own),
+    but the last, which PettingZoo's steps of the finished agents empty."""
+    e = env(GAMES[name], max_steps=max_steps)
+    e.reset(seed=5)
+    rng = random.Random(5)
+    kept: list[tuple[dict[str, float], dict[str, float]]] = []
+    for _ in e.agent_iter():
+        obs, _, terminated, truncated, _ = e.last()
+        e.step(None if terminated or truncated
+               else rng.choice(np.flatnonzero(obs["action_mask"])))
+        kept.append((e.rewards, dict(e.rewards)))
+    assert len(kept) > 3 and any(any(r.values()) for _, r in kept) == (max_steps is None)
+    for read, then in kept[:-len(e.possible_agents) - 1]:  # the last: PettingZoo's dead
+        assert read == then                                  # steps empty it, as ever
+    e.reset(seed=6)
+    assert e.rewards == dict.fromkeys(e.possible_agents, 0.0)
+
+
+@pytest.mark.parametrize("name", ["ronda", "copas", "kala"])
+def test_reset_seeds_chance_as_one_generator(name: str) -> None:
+    """``reset(seed=s)`` deals as ``random.Random(s)`` does (made when chance first needs
+    it), and a ``reset()`` after it goes on with the same generator."""
+    game = GAMES[name]
+    e = raw_env(game)
+    rng = random.Random(9)
+
+    draws = 0
+
+    def dealt() -> Any:
+        nonlocal draws
+        state = game.new_game(game.default_config())
+        while game.to_move(state).kind is MoverKind.CHANCE:
+            state = game.apply(state, game.sample_chance(state, rng))
+            draws += 1
+        return state
+
+    e.reset(seed=9)
+    assert e.game_state == dealt()
+    e.reset()
+    assert e.game_state == dealt()
+    e.reset(seed=9)
+    rng = random.Random(9)
+    assert e.game_state == dealt()
+    assert (draws > 0) == (name != "kala")  # KALA has no chance: its generator is never made
+    assert (e._rng is None) == (name == "kala")
 
 
 def test_kopa_is_truncated_by_default_only() -> None:
@@ -286,9 +337,20 @@ def test_parallel_bids_are_applied_together() -> None:
 # -- what a seat may know ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["copas", "kopa"])
-def test_another_seats_hidden_cards_change_nothing_for_this_seat(name: str) -> None:
-    e = make(name, bare=True)
+def _swap_hidden_cards(e: Any, *, plant: bool = False) -> dict[str, bool]:
+    """For each agent, whether its observation changes when seats 1 and 2 swap a card of
+    their hands (a fresh deal of *e*'s game); *plant*: with a planted leak, each seat's
+    view given the next seat's hand as its own."""
+    name = e.game.name
+    if plant:
+        honest = e.game.observe
+
+        def leaky(state: Any, seat: Any) -> Any:
+            view = honest(state, seat)
+            return view if seat is None else attrs.evolve(
+                view, hand=state.hands[(seat + 1) % len(state.hands)])
+
+        e.game = attrs.evolve(e.game, observe=leaky)
     e.reset(seed=2)
     dealt = e.game_state
     hands = [list(h) for h in dealt.hands]
@@ -300,8 +362,44 @@ def test_another_seats_hidden_cards_change_nothing_for_this_seat(name: str) -> N
     for state in (dealt, swapped):
         e._set_state(state)
         seen[state] = {a: e.observe(a)["observation"] for a in e.possible_agents}
-    others = [a for a in e.possible_agents if a not in ("player_1", "player_2")]
-    for agent in others:  # neither hand is theirs to see
-        assert np.array_equal(seen[dealt][agent], seen[swapped][agent])
-    for agent in ("player_1", "player_2"):
-        assert not np.array_equal(seen[dealt][agent], seen[swapped][agent])
+    return {a: not np.array_equal(seen[dealt][a], seen[swapped][a]) for a in e.possible_agents}
+
+
+@pytest.mark.parametrize("name", ["copas", "kopa"])
+def test_another_seats_hidden_cards_change_nothing_for_this_seat(name: str) -> None:
+    changed = _swap_hidden_cards(make(name, bare=True))
+    for agent, differs in changed.items():  # seats 1 and 2 see their own hands change
+        assert differs == (agent in ("player_1", "player_2")), agent
+
+
+@pytest.mark.parametrize("name", ["copas", "kopa"])
+def test_a_planted_leak_is_caught(name: str) -> None:
+    """The test above can fail: a view showing the next seat's hand shows seat 0 seat 1's
+    change (seat 1 sees seat 2's, seat 2 seat 3's, none its own)."""
+    changed = _swap_hidden_cards(make(name, bare=True), plant=True)
+    assert changed["player_0"] and changed["player_1"]
+
+
+def test_a_game_without_hidden_information_shows_every_seat_the_state() -> None:
+    """What the environments rely on to read the state as a seat's view (no ``observe``
+    call) for a game whose fact sheet declares no hidden information; a game declaring
+    hidden information has its views made by ``observe``."""
+    whole = sorted(n for n, g in GAMES.items() if not g.facts.hidden_information)
+    assert whole == ["da_capo", "hopper", "kala"]
+    for name in whole:
+        game = GAMES[name]
+        for seed in range(3):
+            e = make(name, bare=True)
+            e.reset(seed=seed)
+            for agent in e.agent_iter(500):
+                state = e.game_state
+                for seat in range(e.players):
+                    assert game.observe(state, seat) is state
+                    assert e._view(seat) is state
+                _, _, terminated, truncated, _ = e.last()
+                mask = e.observe(agent)["action_mask"]
+                e.step(None if terminated or truncated else int(np.flatnonzero(mask)[0]))
+    for name in ("copas", "kopa", "ronda"):
+        e = make(name, bare=True)
+        e.reset(seed=0)
+        assert not e._whole and e._view(0) == GAMES[name].observe(e.game_state, 0)
