@@ -207,3 +207,17 @@ def assert_malformed(game: AnyGame, state: Any, action: Any) -> MalformedInputEr
         return err
     msg = f"{action!r} was accepted; expected a MalformedInputError"
     raise AssertionError(msg)
+
+
+def count_shape_checks(monkeypatch: Any, rules: Any) -> list[object]:
+    """The states the entry check's shape test of a rules module (its ``_ENTRY``) reads from
+    now on, in order (a list that grows as they are read)."""
+    seen: list[object] = []
+    shape = rules._ENTRY.shape
+
+    def counted(state: object) -> None:
+        seen.append(state)
+        shape(state)
+
+    monkeypatch.setattr(rules, "_ENTRY", attrs.evolve(rules._ENTRY, shape=counted))
+    return seen

@@ -33,6 +33,7 @@ from copa_ref.hopper.rules import (
 )
 from copa_ref.hopper.state import Phase
 from copa_ref.hopper.svg import svg
+from tests.support import count_shape_checks
 
 BAD_FIELDS: list[tuple[str, Any]] = [
     ("hands", None), ("hands", (40,)), ("hands", [40, 40]), ("hands", (40.0, 40)),
@@ -149,15 +150,7 @@ class TestCheckedOnce:
         """The states the entry check's shape test reads, in order."""
         from copa_ref.hopper import rules
 
-        seen: list[object] = []
-        shape = rules._ENTRY.shape
-
-        def counted(state: object) -> None:
-            seen.append(state)
-            shape(state)
-
-        monkeypatch.setattr(rules, "_ENTRY", attrs.evolve(rules._ENTRY, shape=counted))
-        return seen
+        return count_shape_checks(monkeypatch, rules)
 
     def test_states_the_rules_built_are_never_checked(self, shape_checks: list[object]
                                                       ) -> None:

@@ -29,6 +29,7 @@ from copa_ref.ronda.rules import (
 )
 from copa_ref.ronda.svg import svg
 from tests.ronda.helpers import arranged
+from tests.support import count_shape_checks
 
 BAD_FIELDS: list[tuple[str, Any]] = [
     ("cups", None), ("cups", (1,) * 9), ("cups", [1, 1, 2, 2, 3, 3, 4, 4, 0, 0]),
@@ -92,15 +93,7 @@ class TestCheckedOnce:
         """The states the entry check's shape test reads, in order."""
         from copa_ref.ronda import rules
 
-        seen: list[object] = []
-        shape = rules._ENTRY.shape
-
-        def counted(state: object) -> None:
-            seen.append(state)
-            shape(state)
-
-        monkeypatch.setattr(rules, "_ENTRY", attrs.evolve(rules._ENTRY, shape=counted))
-        return seen
+        return count_shape_checks(monkeypatch, rules)
 
     def test_states_the_rules_built_are_never_checked(self, shape_checks: list[object]
                                                       ) -> None:
