@@ -22,6 +22,7 @@ __all__ = [
     "Observation",
     "Round",
     "State",
+    "StateMemos",
     "TargetReached",
     "TieBreak",
     "TieResolution",
@@ -95,7 +96,7 @@ class LastStep:
     """The beans he held: one went into his next cup, the others to the box."""
 
 
-class _Memos(Checked):
+class StateMemos(Checked):
     """The memos of a DA CAPO state, plain slots that are no field (never compared, encoded
     or copied; read them with ``getattr(state, name, None)``): its checked mark
     (:class:`~copa_ref.core.entry.Checked`) and ``_mover``, who moves, once worked out
@@ -105,7 +106,7 @@ class _Memos(Checked):
 
 
 @attrs.frozen
-class State(_Memos):
+class State(StateMemos):
     """A DA CAPO position. Everything in it is public (DACAPO-8)."""
 
     config: Config
