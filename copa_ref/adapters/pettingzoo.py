@@ -185,8 +185,9 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # u
             raise AttributeError(msg)
         agent = env.agent_selection
         assert agent is not None
-        return (env.observe(agent) if observe else None, env._cumulative_rewards[agent],
-                env.terminations[agent], env.truncations[agent], env.infos[agent])
+        terminated, truncated = env.terminations[agent], env.truncations[agent]
+        return (env._observation(agent, terminated or truncated) if observe else None,
+                env._cumulative_rewards[agent], terminated, truncated, env.infos[agent])
 
     def step(self, action: Any) -> None:
         env = self.env
@@ -557,10 +558,21 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         return seats[len(self._parts)]
 
     def observe(self, agent: str) -> dict[str, Any]:
+        return self._observation(agent, self.terminations[agent] or self.truncations[agent])
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``AECEnv.last``, the agent's terminated and truncated flags read once."""
+        agent = self.agent_selection
+        assert agent is not None
+        terminated, truncated = self.terminations[agent], self.truncations[agent]
+        return (self._observation(agent, terminated or truncated) if observe else None,
+                self._cumulative_rewards[agent], terminated, truncated, self.infos[agent])
+
+    def _observation(self, agent: str, done: bool) -> dict[str, Any]:
+        """*agent*'s observation, *done* whether it is terminated or truncated."""
         seat = self._seats[agent]
         entry = self._now_entry
-        if entry is not None and seat == self._now and not (
-                self.terminations[agent] or self.truncations[agent]):
+        if entry is not None and seat == self._now and not done:
             mask = entry.mask.copy()  # a user may write to it
         else:
             mask = np.zeros(self.action_count, dtype=np.int8)
