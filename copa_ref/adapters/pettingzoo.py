@@ -73,6 +73,7 @@ DEFAULT = object()
 RENDER_MODES = ("ansi", "human")
 _SEAT, _JOINT, _ANY, _CHANCE = MoverKind.SEAT, MoverKind.JOINT, MoverKind.ANY, MoverKind.CHANCE
 OBSERVATIONS = ("information_state", "observation")
+_SET = object.__setattr__
 
 
 def _game(game: Game[Any, Any, Any, Any] | str) -> Game[Any, Any, Any, Any]:
@@ -276,6 +277,9 @@ class GameTable:
         self.coder: Encoder
         self.ids: ActionIds
         self.coder, self.ids = tables(game, self.config)
+        self._memo = self.ids._memo
+        """The legal ids of the action tuples the game handed out (``ActionIds.legal``;
+        not pickled: the ids' own is made anew)."""
         self.players = game.num_players(self.config)
         self.possible_agents = [f"player_{s}" for s in range(self.players)]
         self._seats = {a: s for s, a in enumerate(self.possible_agents)}
@@ -320,7 +324,7 @@ class GameTable:
     def __getstate__(self) -> dict[str, Any]:
         data = dict(self.__dict__)
         data["game"] = self.game.name
-        for name in ("_to_move_of", "_legal_of", "_apply_of", "_joint_of"):
+        for name in ("_to_move_of", "_legal_of", "_apply_of", "_joint_of", "_memo"):
             del data[name]
         data["_mover"] = data["_acting"] = None
         data["_views"], data["_entries"] = {}, {}
@@ -332,6 +336,7 @@ class GameTable:
         data = dict(data)
         data["game"] = get_game(data["game"])
         self.__dict__.update(data)
+        self._memo = self.ids._memo
         self._inner()
 
     def _seat(self, agent: str) -> int:
@@ -549,6 +554,8 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         """The seat to choose now (worked out once a step)."""
         self._now_entry: LegalIds | None = None
         """Its legal ids."""
+        self._alone = tuple((s,) for s in range(self.players))
+        """Each seat as the one seat to choose (:attr:`_acting`)."""
 
     def _acting_seat(self) -> int | None:
         """The seat to choose now (``None`` when the game is over or cut short)."""
@@ -670,7 +677,7 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             # no seat remembers anything
             after = self._apply_of(self.game_state, chosen)
             if self._trusted:  # built by the rules from a checked state: valid already
-                object.__setattr__(after, CHECKED, True)
+                _SET(after, CHECKED, True)
             self.game_state = after  # _set_state, inline
             if not self._whole:  # else no view is kept
                 self._views = {}
@@ -682,12 +689,12 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
                 mover = self._mover
             limit = self.max_steps
             if mover.kind is _SEAT and (limit is None or self.steps < limit):
-                seat = int(mover.seats[0])
+                seat = mover.seats[0]  # a Seat is an int (a NewType)
                 legal = self._legal_of(self.game_state, None)
-                entry = self.ids._memo.get(id(legal))  # ActionIds.legal, inline
+                entry = self._memo.get(id(legal))  # ActionIds.legal, inline
                 if entry is None:
                     entry = self.ids.legal(legal)
-                self._acting, self._entries = (seat,), {seat: entry}
+                self._acting, self._entries = self._alone[seat], {seat: entry}
                 self._now, self._now_entry = seat, entry
                 self.agent_selection = self.possible_agents[seat]
                 return
