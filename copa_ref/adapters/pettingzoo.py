@@ -74,6 +74,7 @@ RENDER_MODES = ("ansi", "human")
 _SEAT, _JOINT, _ANY, _CHANCE = MoverKind.SEAT, MoverKind.JOINT, MoverKind.ANY, MoverKind.CHANCE
 OBSERVATIONS = ("information_state", "observation")
 _SET = object.__setattr__
+_INTEGERS = (int, np.integer)
 
 
 def _game(game: Game[Any, Any, Any, Any] | str) -> Game[Any, Any, Any, Any]:
@@ -200,6 +201,15 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # u
             return
         agent = env.agent_selection
         done = env.terminations[agent] or env.truncations[agent]
+        entry = env._now_entry  # CopaEnv._chosen, inline
+        if (not done and entry is not None and isinstance(action, _INTEGERS)
+                and env._seats[agent] == env._now):
+            # the usual step: an id the mask marks is in the space (a NumPy integer
+            # scalar is looked up as its int: the same hash, equal)
+            chosen = entry.by_id.get(action)
+            if chosen is not None:
+                env._step(agent, chosen)
+                return
         # Discrete.contains: an int, or a NumPy integer scalar, in the range
         if type(action) is int or isinstance(action, np.integer):
             number = int(action)
@@ -213,7 +223,6 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # u
             else:
                 env.step(action)
             return
-        entry = env._now_entry  # CopaEnv._chosen, inline
         chosen = (entry.by_id.get(number if number >= 0 else int(action))
                   if entry is not None and env._seats[agent] == env._now else None)
         if chosen is None:  # the mask does not mark it

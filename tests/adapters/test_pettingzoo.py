@@ -264,8 +264,12 @@ def test_env_behaves_as_the_classic_wrappers_stacked(name: str) -> None:
                 action = one.unwrapped.action_count  # outside the space
             elif episode and roll < 0.1 and len(illegal):
                 action = int(rng.choice(illegal))
-            else:
-                action = np.int64(rng.choice(legal)) if roll < 0.5 else int(rng.choice(legal))
+            elif episode and roll < 0.12:
+                action = float(rng.choice(legal))  # a legal id as a float: outside
+            else:  # a legal id as an int or a NumPy integer scalar
+                pick = int(rng.choice(legal))
+                action = (np.int64(pick), pick, np.int32(pick), np.uint16(pick))[
+                    rng.randrange(4)]
             queued = len(EnvLogger.mqueue)
             assert _answer(lambda a=action: one.step(a)) == _answer(
                 lambda a=action: classic.step(a))
