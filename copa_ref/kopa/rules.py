@@ -122,6 +122,10 @@ _BY_ROW: tuple[tuple[Card, ...], ...] = tuple(
 _PLAYS: tuple[tuple[Play, ...], ...] = tuple(
     tuple(Play(seat, card) for card in DECK) for seat in range(5)
 )
+_PLAY_OF: tuple[dict[Card, Play], ...] = tuple(
+    {play.card: play for play in plays} for plays in _PLAYS)
+"""``_PLAY_OF[seat][card]``: the play of *card* by *seat* (a lookup by the card's identity
+hash, in C, where ``_PLAYS[seat][card.index]`` reads an attribute in Python)."""
 _PASSES: tuple[Pass, ...] = tuple(Pass(seat) for seat in range(5))
 _PASS_ONLY: tuple[tuple[Action, ...], ...] = tuple((p,) for p in _PASSES)
 _MOVERS = tuple(ToMove.seat(s) for s in range(5))
@@ -408,7 +412,7 @@ def legal_cards(hand: tuple[Card, ...], piles: tuple[tuple[Card, ...], ...],
         return memo[3]
     table = _wanted_memo[0]
     take = (table if table[0] is piles and table[1] is eights else _wanted(piles, eights))[3]
-    result = tuple([c for c in hand if c in take])
+    result = tuple(filter(take.__contains__, hand))  # the hand's order; the test in C
     _legal_memo[0] = (hand, piles, eights, result)
     return result
 
@@ -584,17 +588,16 @@ def _legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
     mover = state.turn
     if seat is not None and seat != mover:
         return ()
-    plays = _PLAYS[mover]
     if phase is _DRAWN:
         drawn = state.drawn
         if drawn is None:
             # KOPA-18: the drawn phase offers the card just drawn.
             raise InvalidStateError("KOPA-18", "the drawn phase without a drawn card")
-        return (plays[drawn.index], _PASSES[mover])
+        return (_PLAYS[mover][drawn.index], _PASSES[mover])
     cards = legal_cards(state.hands[mover], state.piles, state.eights)
     if not cards:
         return _PASS_ONLY[mover]
-    actions: list[Action] = [plays[c.index] for c in cards]
+    actions: list[Action] = list(map(_PLAY_OF[mover].__getitem__, cards))
     if not pass_refused(state.config):
         actions.append(_PASSES[mover])
     return tuple(actions)
