@@ -403,9 +403,11 @@ table by value (an ``lru_cache``) costs more than working the answer out. The me
 tuples it was asked about, so an identity is never reused for another value; the function is
 pure."""
 
-_suit_memo: list[tuple[object, object, object, tuple[Card, ...]]] = [(None, None, None, ())] * 4
-"""Per suit, the last up-pile, down-pile and 8s asked about and the suit's cards the table
-takes (a play changes one pile: the other suits' piles are the same tuples)."""
+_suit_memo: list[tuple[object, object, object, tuple[Card, ...], tuple[Card, ...],
+                       tuple[Card, ...]]] = [(None, None, None, (), (), ())] * 4
+"""Per suit, the last up-pile, down-pile and 8s asked about, the cards each pile takes, and
+the suit's cards the table takes (a play changes one pile: the other suits' piles, and the
+other pile of its suit, are the same tuples)."""
 
 
 def wanted(piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -426,12 +428,14 @@ def _wanted(piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...]
         up, down = piles[up_place], piles[down_place]
         suit = _suit_memo[row]
         if suit[0] is not up or suit[1] is not down or suit[2] is not eights:
-            takes = _accepts(up_place, up) + _accepts(down_place, down)
+            up_takes = suit[3] if suit[0] is up else _accepts(up_place, up)
+            down_takes = suit[4] if suit[1] is down else _accepts(down_place, down)
+            takes = up_takes + down_takes
             if eight_ready(up, down) and eight not in eights:
                 takes += (eight,)
-            suit = (up, down, eights, takes)
+            suit = (up, down, eights, up_takes, down_takes, takes)
             _suit_memo[row] = suit
-        found += suit[3]
+        found += suit[5]
     memo = (piles, eights, found, frozenset(found))
     _wanted_memo[0] = memo
     return memo
@@ -897,7 +901,10 @@ def _pass(state: State, action: Pass) -> State:
         if config.declined_draw is _DECLINE_COSTS:
             cost = failed_turn_penalty()
     else:
-        could = legal_cards(hands[seat], state.piles, state.eights)
+        hand, piles, eights = hands[seat], state.piles, state.eights
+        memo = _legal_memo[0]  # as a rule the legal actions asked about them just now
+        could = (memo[3] if memo[0] is hand and memo[1] is piles and memo[2] is eights
+                 else legal_cards(hand, piles, eights))
         if could:
             # KOPA-16: a false claim costs four more points, or is refused (KOPA-Q3).
             if pass_refused(config):
