@@ -403,6 +403,14 @@ table by value (an ``lru_cache``) costs more than working the answer out. The me
 tuples it was asked about, so an identity is never reused for another value; the function is
 pure."""
 
+_NO_TABLE: tuple[object, object, tuple[Card, ...], frozenset[Card]] = (
+    None, None, (), frozenset())
+"""The memo entry of no table (the piles of none are ``None``)."""
+
+_played: list[tuple[object, object, int]] = [(None, None, 0)]
+"""The table after the last card played that is not an 8, the table before, and the row of
+the suit played on (:func:`_play` writes it; :func:`_wanted` reads it)."""
+
 _suit_memo: list[tuple[object, object, object, tuple[Card, ...], tuple[Card, ...],
                        tuple[Card, ...]]] = [(None, None, None, (), (), ())] * 4
 """Per suit, the last up-pile, down-pile and 8s asked about, the cards each pile takes, and
@@ -423,8 +431,15 @@ def _wanted(piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...]
     memo = _wanted_memo[0]
     if memo[0] is piles and memo[1] is eights:
         return memo
-    found: tuple[Card, ...] = ()
-    for row, up_place, down_place, eight in _SUIT_PLACES:
+    played = _played[0]
+    # The remembered table with one card played on it (not an 8: the 8s are the same): only
+    # the suit played on is asked about again. The other suits' memos hold the remembered
+    # table's suits, written with it below (and while they are written, no table is).
+    suits = ((_SUIT_PLACES[played[2]],)
+             if played[0] is piles and played[1] is memo[0] and memo[1] is eights
+             else _SUIT_PLACES)
+    _wanted_memo[0] = _NO_TABLE
+    for row, up_place, down_place, eight in suits:
         up, down = piles[up_place], piles[down_place]
         suit = _suit_memo[row]
         if suit[0] is not up or suit[1] is not down or suit[2] is not eights:
@@ -435,7 +450,8 @@ def _wanted(piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...]
                 takes += (eight,)
             suit = (up, down, eights, up_takes, down_takes, takes)
             _suit_memo[row] = suit
-        found += suit[5]
+    sable, vert, gules, gold = _suit_memo
+    found = sable[5] + vert[5] + gules[5] + gold[5]
     memo = (piles, eights, found, frozenset(found))
     _wanted_memo[0] = memo
     return memo
@@ -852,6 +868,7 @@ def _play(state: State, action: Play) -> State:
         table = list(piles)  # a list, one entry set, a tuple: cheaper than slices
         table[place] = piles[place] + (card,)
         piles = tuple(table)
+        _played[0] = (piles, state.piles, place // 2)  # the row of its suit (:func:`_suit_row`)
     try:
         at = hand.index(card)
     except ValueError:  # KOPA-7 read otherwise: a card from another hand
