@@ -122,9 +122,52 @@ _BY_ROW: tuple[tuple[Card, ...], ...] = tuple(
 _PLAYS: tuple[tuple[Play, ...], ...] = tuple(
     tuple(Play(seat, card) for card in DECK) for seat in range(5)
 )
+_PLAY_OF: tuple[dict[Card, Play], ...] = tuple(
+    {play.card: play for play in plays} for plays in _PLAYS)
+"""``_PLAY_OF[seat][card]``: the play of *card* by *seat* (a lookup by the card's identity
+hash, in C, where ``_PLAYS[seat][card.index]`` reads an attribute in Python)."""
 _PASSES: tuple[Pass, ...] = tuple(Pass(seat) for seat in range(5))
 _PASS_ONLY: tuple[tuple[Action, ...], ...] = tuple((p,) for p in _PASSES)
 _MOVERS = tuple(ToMove.seat(s) for s in range(5))
+
+
+_FIELDS = tuple(field.name for field in attrs.fields(State))
+"""The fields of a state, in the order of its class (and of :func:`_state`'s parameters)."""
+
+_new_object = object.__new__
+(_set_config, _set_phase, _set_round, _set_dealer, _set_turn, _set_hands, _set_stock,
+ _set_drawn, _set_piles, _set_eights, _set_penalties, _set_scores, _set_last_round
+ ) = tuple(State.__dict__[name].__set__ for name in _FIELDS)
+"""Each field's slot writer (a slot's descriptor sets it in C, as ``object.__setattr__``
+does). The unpacking fails at import if the class gains or loses a field."""
+
+
+def _state(*, config: Config, phase: Phase, round: int, dealer: int,
+           turn: int, hands: tuple[tuple[Card, ...], ...], stock: tuple[Card, ...],
+           drawn: Card | None, piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...],
+           penalties: tuple[int, ...], scores: tuple[int, ...], last_round: tuple[int, ...]
+           ) -> State:
+    """``State(...)`` built by the rules at every step, in half its time: the same object
+    (every field set, no check, the checked mark unset), its slots written directly. The
+    class's own ``__init__`` (attrs', for a frozen class) writes each field through a bound
+    ``object.__setattr__`` and its name, about twice as long; it has no validator, converter
+    or post-init step to skip (:mod:`copa_ref.kopa.state`: states are checked where they
+    enter)."""
+    new: State = _new_object(State)
+    _set_config(new, config)
+    _set_phase(new, phase)
+    _set_round(new, round)
+    _set_dealer(new, dealer)
+    _set_turn(new, turn)
+    _set_hands(new, hands)
+    _set_stock(new, stock)
+    _set_drawn(new, drawn)
+    _set_piles(new, piles)
+    _set_eights(new, eights)
+    _set_penalties(new, penalties)
+    _set_scores(new, scores)
+    _set_last_round(new, last_round)
+    return new
 
 
 def card_of(row: int, number: int) -> Card:
@@ -360,9 +403,19 @@ table by value (an ``lru_cache``) costs more than working the answer out. The me
 tuples it was asked about, so an identity is never reused for another value; the function is
 pure."""
 
-_suit_memo: list[tuple[object, object, object, tuple[Card, ...]]] = [(None, None, None, ())] * 4
-"""Per suit, the last up-pile, down-pile and 8s asked about and the suit's cards the table
-takes (a play changes one pile: the other suits' piles are the same tuples)."""
+_NO_TABLE: tuple[object, object, tuple[Card, ...], frozenset[Card]] = (
+    None, None, (), frozenset())
+"""The memo entry of no table (the piles of none are ``None``)."""
+
+_played: list[tuple[object, object, int]] = [(None, None, 0)]
+"""The table after the last card played that is not an 8, the table before, and the row of
+the suit played on (:func:`_play` writes it; :func:`_wanted` reads it)."""
+
+_suit_memo: list[tuple[object, object, object, tuple[Card, ...], tuple[Card, ...],
+                       tuple[Card, ...]]] = [(None, None, None, (), (), ())] * 4
+"""Per suit, the last up-pile, down-pile and 8s asked about, the cards each pile takes, and
+the suit's cards the table takes (a play changes one pile: the other suits' piles, and the
+other pile of its suit, are the same tuples)."""
 
 
 def wanted(piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -378,17 +431,27 @@ def _wanted(piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...]
     memo = _wanted_memo[0]
     if memo[0] is piles and memo[1] is eights:
         return memo
-    found: tuple[Card, ...] = ()
-    for row, up_place, down_place, eight in _SUIT_PLACES:
+    played = _played[0]
+    # The remembered table with one card played on it (not an 8: the 8s are the same): only
+    # the suit played on is asked about again. The other suits' memos hold the remembered
+    # table's suits, written with it below (and while they are written, no table is).
+    suits = ((_SUIT_PLACES[played[2]],)
+             if played[0] is piles and played[1] is memo[0] and memo[1] is eights
+             else _SUIT_PLACES)
+    _wanted_memo[0] = _NO_TABLE
+    for row, up_place, down_place, eight in suits:
         up, down = piles[up_place], piles[down_place]
         suit = _suit_memo[row]
         if suit[0] is not up or suit[1] is not down or suit[2] is not eights:
-            takes = _accepts(up_place, up) + _accepts(down_place, down)
+            up_takes = suit[3] if suit[0] is up else _accepts(up_place, up)
+            down_takes = suit[4] if suit[1] is down else _accepts(down_place, down)
+            takes = up_takes + down_takes
             if eight_ready(up, down) and eight not in eights:
                 takes += (eight,)
-            suit = (up, down, eights, takes)
+            suit = (up, down, eights, up_takes, down_takes, takes)
             _suit_memo[row] = suit
-        found += suit[3]
+    sable, vert, gules, gold = _suit_memo
+    found = sable[5] + vert[5] + gules[5] + gold[5]
     memo = (piles, eights, found, frozenset(found))
     _wanted_memo[0] = memo
     return memo
@@ -408,7 +471,7 @@ def legal_cards(hand: tuple[Card, ...], piles: tuple[tuple[Card, ...], ...],
         return memo[3]
     table = _wanted_memo[0]
     take = (table if table[0] is piles and table[1] is eights else _wanted(piles, eights))[3]
-    result = tuple([c for c in hand if c in take])
+    result = tuple(filter(take.__contains__, hand))  # the hand's order; the test in C
     _legal_memo[0] = (hand, piles, eights, result)
     return result
 
@@ -584,17 +647,16 @@ def _legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
     mover = state.turn
     if seat is not None and seat != mover:
         return ()
-    plays = _PLAYS[mover]
     if phase is _DRAWN:
         drawn = state.drawn
         if drawn is None:
             # KOPA-18: the drawn phase offers the card just drawn.
             raise InvalidStateError("KOPA-18", "the drawn phase without a drawn card")
-        return (plays[drawn.index], _PASSES[mover])
+        return (_PLAYS[mover][drawn.index], _PASSES[mover])
     cards = legal_cards(state.hands[mover], state.piles, state.eights)
     if not cards:
         return _PASS_ONLY[mover]
-    actions: list[Action] = [plays[c.index] for c in cards]
+    actions: list[Action] = list(map(_PLAY_OF[mover].__getitem__, cards))
     if not pass_refused(state.config):
         actions.append(_PASSES[mover])
     return tuple(actions)
@@ -743,7 +805,7 @@ def _deal(state: State, action: Deal) -> State:
     if 1 in in_deck:  # pragma: no cover - sizes and uniqueness imply it
         raise IllegalActionError("KOPA-4", "the deal is not the whole deck")
     dealt = tuple(tuple(sorted(hand, key=_index)) for hand in hands[:n])
-    return State(
+    return _state(
         config=state.config,
         phase=_PLAY,
         round=state.round,
@@ -806,6 +868,7 @@ def _play(state: State, action: Play) -> State:
         table = list(piles)  # a list, one entry set, a tuple: cheaper than slices
         table[place] = piles[place] + (card,)
         piles = tuple(table)
+        _played[0] = (piles, state.piles, place // 2)  # the row of its suit (:func:`_suit_row`)
     try:
         at = hand.index(card)
     except ValueError:  # KOPA-7 read otherwise: a card from another hand
@@ -817,7 +880,7 @@ def _play(state: State, action: Play) -> State:
     hands = tuple(held)
     if round_over(new_hand):
         return _end_round(state, hands, piles, eights, seat)
-    return State(
+    return _state(
         config=state.config,
         phase=_PLAY,
         round=state.round,
@@ -855,7 +918,10 @@ def _pass(state: State, action: Pass) -> State:
         if config.declined_draw is _DECLINE_COSTS:
             cost = failed_turn_penalty()
     else:
-        could = legal_cards(hands[seat], state.piles, state.eights)
+        hand, piles, eights = hands[seat], state.piles, state.eights
+        memo = _legal_memo[0]  # as a rule the legal actions asked about them just now
+        could = (memo[3] if memo[0] is hand and memo[1] is piles and memo[2] is eights
+                 else legal_cards(hand, piles, eights))
         if could:
             # KOPA-16: a false claim costs four more points, or is refused (KOPA-Q3).
             if pass_refused(config):
@@ -883,7 +949,7 @@ def _pass(state: State, action: Pass) -> State:
         charged = list(penalties)
         charged[seat] += cost
         penalties = tuple(charged)
-    return State(
+    return _state(
         config=config,
         phase=phase,
         round=state.round,
@@ -912,7 +978,7 @@ def _end_round(state: State, hands: tuple[tuple[Card, ...], ...],
     # KOPA-22: the match ends when a seat reaches the target; KOPA-21: otherwise the deal
     # passes clockwise and a new round begins.
     dealer = state.dealer if over else next_dealer(state.dealer, n)
-    return State(
+    return _state(
         config=config,
         phase=_OVER if over else _DEAL,
         round=state.round if over else state.round + 1,

@@ -709,3 +709,20 @@ class TestRegistry:
         assert last.startswith("stopped after 100 rounds") and "KOPA-Q14" in last
         assert "draws" in last
         assert "Sable" in render(first_deal())
+
+
+def test_the_rules_build_a_state_as_its_class_does() -> None:
+    # The rules' own builder (its slots written directly) gives the object State(...) gives:
+    # equal, the same hash and text, every field set to the very value, no checked mark.
+    from copa_ref.core.entry import CHECKED
+    from copa_ref.kopa import rules
+
+    state = first_deal(2, seed=3)
+    fields = {field.name: getattr(state, field.name) for field in attrs.fields(State)}
+    built, made = rules._state(**fields), State(**fields)
+    assert type(built) is State and built == made and hash(built) == hash(made)
+    assert repr(built) == repr(made)
+    assert all(getattr(built, name) is value for name, value in fields.items())
+    assert getattr(built, CHECKED, None) is None
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        built.round = 2  # type: ignore[misc]
