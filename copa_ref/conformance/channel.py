@@ -368,21 +368,26 @@ class Channel(abc.ABC):
         """
 
     def send(self, messages: Sequence[Message]) -> None:
-        """Write *messages* at once, to be answered in order by :meth:`receive` (a
-        :attr:`pipelined` channel only).
+        """Write *messages* at once, to be answered in order by :meth:`receive`. A channel
+        that is not :attr:`pipelined` keeps them and asks each with :meth:`request` when its
+        answer is received.
 
         :raises EngineFailure: when the engine takes no request.
         """
-        raise NotImplementedError(f"{type(self).__name__} asks one request at a time")
+        unsent = self.__dict__.setdefault("_unsent", [])
+        unsent.extend(messages)
 
     def receive(self, expected: bytes | None = None) -> Message | None:
-        """The answer to the oldest request sent and not answered yet (a :attr:`pipelined`
-        channel only); ``None`` when the answer line is *expected*, the canonical line of a
-        JSON value, which the answer then is.
+        """The answer to the oldest request sent and not answered yet; ``None`` when the
+        answer line is *expected*, the canonical line of a JSON value, which the answer then
+        is (a channel that is not :attr:`pipelined` always returns the answer itself).
 
-        :raises EngineFailure: when no valid response arrives.
+        :raises EngineFailure: when no valid response arrives, or nothing was sent.
         """
-        raise NotImplementedError(f"{type(self).__name__} asks one request at a time")
+        unsent = self.__dict__.get("_unsent")
+        if not unsent:
+            raise EngineFailure("an answer was asked for with no request sent")
+        return self.request(unsent.pop(0))
 
     @abc.abstractmethod
     def close(self) -> None:

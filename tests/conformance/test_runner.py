@@ -567,3 +567,26 @@ class TestWrittenAheadLimits:
                                                           timeout=20), corpus), cases)
         assert ahead == alone
         assert {line["status"] for line in ahead[0]} == {"passed"}
+
+
+def test_a_channel_that_asks_one_request_at_a_time_answers_sends_in_order() -> None:
+    """A channel that is not pipelined (the in-process one) takes ``send`` too: each request
+    is asked when its answer is received, oldest first; an answer with nothing sent is an
+    engine failure, not a crash."""
+    from copa_ref.conformance.channel import EngineFailure
+
+    channel = InProcessChannel(ReferenceEngine)
+    assert not channel.pipelined
+    from copa_ref.games import GAMES
+
+    config = GAMES["kala"].to_json(GAMES["kala"].default_config())
+    assert channel.request({"op": "start", "protocol": "1.0"})["ok"]
+    channel.send([{"op": "new_game", "game": "kala", "config": config},
+                  {"op": "legal", "seat": None}, {"op": "observe"}])
+    started, legal, view = (channel.receive() for _ in range(3))
+    assert started == {"ok": True}
+    assert legal is not None and legal["ok"] and legal["actions"]
+    assert view is not None and view["ok"] and "public" in view
+    with pytest.raises(EngineFailure):
+        channel.receive()
+    channel.close()
