@@ -18,6 +18,7 @@ and names of its seat-independent actions (:class:`ActionIds`).
 
 from __future__ import annotations
 
+import abc
 import functools
 import importlib
 from collections.abc import Callable, Iterable
@@ -127,7 +128,7 @@ def one_hot(view: Any, index: int | None) -> None:
         view[index] = 1.0
 
 
-class Encoder:
+class Encoder(abc.ABC):
     """What a game's tensors look like and how they are filled (one per game and config).
 
     Subclasses set ``observation`` (a :class:`Layout`), ``information`` (a layout,
@@ -153,11 +154,11 @@ class Encoder:
 
     # -- tensors --------------------------------------------------------------------------
 
+    @abc.abstractmethod
     def encode(self, observation: Any, seat: int, out: Any) -> None:
         """Fill *out* (zeros, ``observation``'s size) with *observation* of *seat*.
 
-        Every game's encoder (``tensor_<game>.py``) defines it; the base class has none."""
-        raise NotImplementedError
+        Every game's encoder (``tensor_<game>.py``) defines it."""
 
     def encode_information(self, observation: Any, memory: Any, seat: int, out: Any) -> None:
         """Fill *out* (zeros, ``information``'s size): by default the observation tensor
@@ -198,11 +199,11 @@ class Encoder:
 
     # -- texts ----------------------------------------------------------------------------
 
+    @abc.abstractmethod
     def brief(self, observation: Any, seat: int) -> str:
         """A compact text of *observation* (an information-state key).
 
-        Every game's encoder (``tensor_<game>.py``) defines it; the base class has none."""
-        raise NotImplementedError
+        Every game's encoder (``tensor_<game>.py``) defines it."""
 
     def brief_memory(self, memory: Any) -> str:
         return ""
