@@ -177,7 +177,9 @@ class Encoder(abc.ABC):
         return last[1], last[2]
 
     def encode_memory(self, memory: Any, seat: int, out: Any) -> None:
-        """Fill the part of the information state after the observation."""
+        """Fill the part of the information state after the observation (by default there
+        is none: nothing to fill)."""
+        return None
 
     def observation_tensor(self, observation: Any, seat: int) -> Any:
         out = np.zeros(self.observation.size, np.float32)
