@@ -24,11 +24,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
 
-import attrs
-
-from copa_ref.core.entry import CHECKED
+from copa_ref.core.entry import CHECKED, Checked
 from copa_ref.core.types import MoverKind, Seat, ToMove
 
 if TYPE_CHECKING:
@@ -57,9 +55,9 @@ def uniform(state: object, seat: Seat, legal: tuple[A, ...], rng: random.Random)
     return rng.choice(legal)
 
 
-@attrs.frozen
-class Step(Generic[S, A]):
-    """One transition of a game played by :func:`steps`."""
+class Step(NamedTuple, Generic[S, A]):
+    """One transition of a game played by :func:`steps`: a named tuple (immutable; read by
+    field name, or unpacked as ``before, mover, action, after``)."""
 
     before: S
     """The state the action was chosen in."""
@@ -82,6 +80,20 @@ def next_action(game: Game[S, A, Any, Any], state: S, policy: Policy[S, A],
     """
     mover = game.to_move(state)
     return _choose(game, game.inner(), state, mover, policy, rng)[0]
+
+
+_new_step = tuple.__new__
+"""``Step(...)`` in :func:`steps` without the generated ``__new__`` (half the time of a
+step's bookkeeping: one C call)."""
+
+_mark_checked = Checked.__dict__[CHECKED].__set__
+"""Write the checked mark of a state of a :class:`~copa_ref.core.entry.Checked` class (its
+slot's writer, in C: about half the time of ``object.__setattr__`` by name)."""
+
+
+def _mark(state: object) -> None:
+    """Mark *state* checked, whatever its class (the slot or memo named :data:`CHECKED`)."""
+    object.__setattr__(state, CHECKED, True)
 
 
 def _produced(action: object, legal: tuple[Any, ...]) -> bool:
@@ -156,7 +168,8 @@ def steps(game: Game[S, A, Any, Any], policy: Policy[S, A], rng: random.Random, 
         state = game.new_game(game.default_config() if config is None else config)
     inner = game.inner()
     to_move, legal_actions, apply = inner.to_move, inner.legal_actions, inner.apply
-    mark = object.__setattr__ if game.trusted is not None else None
+    trusted = game.trusted is not None
+    mark, new_step, step_class = _mark_checked, _new_step, Step
     seat_node, nobody = _SEAT, _NOBODY
     mover = game.to_move(state)
     for _ in range(max_steps):
@@ -166,15 +179,23 @@ def steps(game: Game[S, A, Any, Any], policy: Policy[S, A], rng: random.Random, 
             if not legal:
                 _legal(game, inner, state, None)
             action = policy(state, mover.seats[0], legal, rng)
-            produced = _produced(action, legal)
+            for candidate in legal:  # _produced, inline
+                if candidate is action:
+                    after = apply(state, action)
+                    break
+            else:
+                after = game.apply(state, action)
         elif kind is nobody:
             return
         else:
             action, produced = _choose(game, inner, state, mover, policy, rng)
-        after = apply(state, action) if produced else game.apply(state, action)
-        if mark is not None:  # built by the rules from a checked state: valid already
-            mark(after, CHECKED, True)
-        yield Step(state, mover, action, after)
+            after = apply(state, action) if produced else game.apply(state, action)
+        if trusted:  # built by the rules from a checked state: valid already
+            try:
+                mark(after, True)
+            except TypeError:  # a state class without the plain slot
+                _mark(after)
+        yield new_step(step_class, (state, mover, action, after))
         state = after
         mover = to_move(state)
 
