@@ -26,7 +26,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
 
-from copa_ref.core.entry import CHECKED, Checked
+from copa_ref.core.entry import mark_checked, write_mark
 from copa_ref.core.types import MoverKind, Seat, ToMove
 
 if TYPE_CHECKING:
@@ -85,16 +85,6 @@ def next_action(game: Game[S, A, Any, Any], state: S, policy: Policy[S, A],
 _new_step = tuple.__new__
 """``Step(...)`` in :func:`steps` without the generated ``__new__`` (half the time of a
 step's bookkeeping: one C call)."""
-
-_mark_checked = Checked.__dict__[CHECKED].__set__
-"""Write the checked mark of a state of a :class:`~copa_ref.core.entry.Checked` class (its
-slot's writer, in C: about half the time of ``object.__setattr__`` by name)."""
-
-
-def _mark(state: object) -> None:
-    """Mark *state* checked, whatever its class (the slot or memo named :data:`CHECKED`)."""
-    object.__setattr__(state, CHECKED, True)
-
 
 def _produced(action: object, legal: tuple[Any, ...]) -> bool:
     """Whether *action* is one of the objects in *legal* (by identity: an equal value built
@@ -169,7 +159,7 @@ def steps(game: Game[S, A, Any, Any], policy: Policy[S, A], rng: random.Random, 
     inner = game.inner()
     to_move, legal_actions, apply = inner.to_move, inner.legal_actions, inner.apply
     trusted = game.trusted is not None
-    mark, new_step, step_class = _mark_checked, _new_step, Step
+    mark, new_step, step_class = write_mark, _new_step, Step
     seat_node, nobody = _SEAT, _NOBODY
     mover = game.to_move(state)
     for _ in range(max_steps):
@@ -194,7 +184,7 @@ def steps(game: Game[S, A, Any, Any], policy: Policy[S, A], rng: random.Random, 
             try:
                 mark(after, True)
             except TypeError:  # a state class without the plain slot
-                _mark(after)
+                mark_checked(after)
         yield new_step(step_class, (state, mover, action, after))
         state = after
         mover = to_move(state)
