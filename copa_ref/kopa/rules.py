@@ -34,7 +34,7 @@ from copa_ref.core import (
     shuffled,
 )
 from copa_ref.core.codec import MAX_INT, excerpt
-from copa_ref.core.entry import CHECKED, StateChecks, check_rng, rule
+from copa_ref.core.entry import CHECKED, StateChecks, check_rng, rule, slot_builder
 from copa_ref.core.fields import check_instance, check_int, check_position, check_tuple
 from copa_ref.core.misreading import seam
 from copa_ref.kopa.state import (
@@ -131,43 +131,9 @@ _PASS_ONLY: tuple[tuple[Action, ...], ...] = tuple((p,) for p in _PASSES)
 _MOVERS = tuple(ToMove.seat(s) for s in range(5))
 
 
-_FIELDS = tuple(field.name for field in attrs.fields(State))
-"""The fields of a state, in the order of its class (and of :func:`_state`'s parameters)."""
-
-_new_object = object.__new__
-(_set_config, _set_phase, _set_round, _set_dealer, _set_turn, _set_hands, _set_stock,
- _set_drawn, _set_piles, _set_eights, _set_penalties, _set_scores, _set_last_round
- ) = tuple(State.__dict__[name].__set__ for name in _FIELDS)
-"""Each field's slot writer (a slot's descriptor sets it in C, as ``object.__setattr__``
-does). The unpacking fails at import if the class gains or loses a field."""
-
-
-def _state(*, config: Config, phase: Phase, round: int, dealer: int,
-           turn: int, hands: tuple[tuple[Card, ...], ...], stock: tuple[Card, ...],
-           drawn: Card | None, piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...],
-           penalties: tuple[int, ...], scores: tuple[int, ...], last_round: tuple[int, ...]
-           ) -> State:
-    """``State(...)`` built by the rules at every step, in half its time: the same object
-    (every field set, no check, the checked mark unset), its slots written directly. The
-    class's own ``__init__`` (attrs', for a frozen class) writes each field through a bound
-    ``object.__setattr__`` and its name, about twice as long; it has no validator, converter
-    or post-init step to skip (:mod:`copa_ref.kopa.state`: states are checked where they
-    enter)."""
-    new: State = _new_object(State)
-    _set_config(new, config)
-    _set_phase(new, phase)
-    _set_round(new, round)
-    _set_dealer(new, dealer)
-    _set_turn(new, turn)
-    _set_hands(new, hands)
-    _set_stock(new, stock)
-    _set_drawn(new, drawn)
-    _set_piles(new, piles)
-    _set_eights(new, eights)
-    _set_penalties(new, penalties)
-    _set_scores(new, scores)
-    _set_last_round(new, last_round)
-    return new
+_state = slot_builder(State)
+"""``State(...)`` as the rules build it at every step, in about half its time (the same
+object, its slots written directly: :func:`~copa_ref.core.entry.slot_builder`)."""
 
 
 def card_of(row: int, number: int) -> Card:
