@@ -259,7 +259,7 @@ def shrink_trace(judge: Judge, played: Played, case: Case, result: CaseResult, *
                 if simpler is not None:
                     try_played(simpler, "the simplest chance outcomes")
     except _Out:  # the shrinking budget is spent: the smallest case so far stands
-        pass
+        return Shrunk(best_case, best_result, search.used, steps_before, players_before)
     except KeyboardInterrupt:  # the exploration is being stopped: keep what was found
         return Shrunk(best_case, best_result, search.used, steps_before, players_before,
                       interrupted=True)
@@ -316,7 +316,7 @@ def shrink_rejection(judge: Judge, played: Played, case: Case, result: CaseResul
                 best_case, best_result = candidate, verdict
                 break
     except _Out:  # the shrinking budget is spent: the smallest case so far stands
-        pass
+        return Shrunk(best_case, best_result, search.used, ply, game.num_players(played.config))
     except KeyboardInterrupt:  # the exploration is being stopped: keep what was found
         return Shrunk(best_case, best_result, search.used, ply,
                       game.num_players(played.config), interrupted=True)
