@@ -47,7 +47,7 @@ from pettingzoo.utils.wrappers.order_enforcing import (  # type: ignore[import-u
 from copa_ref.adapters import default_truncation, returns_scheme
 from copa_ref.adapters.tensors import ActionIds, Encoder, LegalIds, tables
 from copa_ref.core import Game
-from copa_ref.core.entry import mark_checked, write_mark
+from copa_ref.core.entry import mark_checked
 from copa_ref.core.types import MoverKind, Seat
 
 __all__ = [
@@ -685,10 +685,7 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             # no seat remembers anything
             after = self._apply_of(self.game_state, chosen)
             if self._trusted:  # built by the rules from a checked state: valid already
-                try:
-                    write_mark(after, True)
-                except TypeError:  # a state class without the plain slot
-                    mark_checked(after)
+                mark_checked(after)
             self.game_state = after  # _set_state, inline
             if not self._whole:  # else no view is kept
                 self._views = {}

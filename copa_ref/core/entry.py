@@ -111,13 +111,17 @@ write_mark: Callable[[Any, bool], None] = Checked.__dict__[CHECKED].__set__
 """``write_mark(state, True)``: mark a state of a :class:`Checked` class checked, by its
 slot's own writer (in C: about half the time of ``object.__setattr__`` by name, which a
 loop over states pays at every step). It raises ``TypeError`` for any other class: a hot
-loop calls it in ``try`` and falls back to :func:`mark_checked`."""
+loop calls it in ``try`` and falls back to :func:`mark_checked`; anything else calls
+:func:`mark_checked`."""
 
 
 def mark_checked(state: object) -> None:
-    """Mark *state* checked, whatever its class (the :class:`Checked` slot, or a memo slot
-    named :data:`CHECKED`)."""
-    object.__setattr__(state, CHECKED, True)
+    """Mark *state* checked, whatever its class (the :class:`Checked` slot by
+    :data:`write_mark`, or a memo slot named :data:`CHECKED`)."""
+    try:
+        write_mark(state, True)
+    except TypeError:  # a state class without the plain slot
+        object.__setattr__(state, CHECKED, True)
 
 
 def slot_builder(cls: type[S]) -> Callable[..., S]:
@@ -267,10 +271,7 @@ class StateChecks(Generic[S]):
     @staticmethod
     def built(state: S) -> S:
         """Mark a state the rules built as checked; return it."""
-        try:
-            write_mark(state, True)
-        except TypeError:  # a state class without the plain slot
-            mark_checked(state)
+        mark_checked(state)
         return state
 
 

@@ -86,6 +86,7 @@ _new_step = tuple.__new__
 """``Step(...)`` in :func:`steps` without the generated ``__new__`` (half the time of a
 step's bookkeeping: one C call)."""
 
+
 def _produced(action: object, legal: tuple[Any, ...]) -> bool:
     """Whether *action* is one of the objects in *legal* (by identity: an equal value built
     elsewhere, ``Harvest(0, 1)`` for ``Harvest(0, True)``, is not what the game produced)."""

@@ -360,8 +360,8 @@ def _mismatch(state: State, cup: int, beans: int) -> State:
         black, supply = take_penalty(black, supplies[turn])
         supplies = (*supplies[:turn], supply, *supplies[turn + 1:])
     return _state(config=state.config, phase=_LIFT, cups=state.cups, lifted=(),
-                 shown=(cup, beans), black=black, out=state.out, supplies=supplies,
-                 turn=next_seat(state))
+                  shown=(cup, beans), black=black, out=state.out, supplies=supplies,
+                  turn=next_seat(state))
 
 
 def _lift(state: State, cup: int) -> State:
@@ -371,13 +371,13 @@ def _lift(state: State, cup: int) -> State:
     lifted = state.lifted
     if not lifted:
         return _state(config=state.config, phase=_LIFT, cups=cups, lifted=(cup,),
-                     shown=(cup, beans), black=state.black, out=state.out,
-                     supplies=state.supplies, turn=state.turn)
+                      shown=(cup, beans), black=state.black, out=state.out,
+                      supplies=state.supplies, turn=state.turn)
     first = lifted[0]
     if is_match(cups[first], beans):
         return _state(config=state.config, phase=_ADD, cups=cups, lifted=(first, cup),
-                     shown=(cup, beans), black=state.black, out=state.out,
-                     supplies=state.supplies, turn=state.turn)
+                      shown=(cup, beans), black=state.black, out=state.out,
+                      supplies=state.supplies, turn=state.turn)
     return _mismatch(state, cup, beans)
 
 
@@ -396,11 +396,11 @@ def _add(state: State, cup: int) -> State:
     if beans == 0:
         # RONDA-10: the pair of the maximum is settled; both covered, the turn ends.
         return _state(config=config, phase=_OVER if won else _LIFT, cups=cups,
-                     lifted=(), shown=None, black=black, out=out, supplies=supplies,
-                     turn=turn if won else next_seat(state))
+                      lifted=(), shown=None, black=black, out=out, supplies=supplies,
+                      turn=turn if won else next_seat(state))
     return _state(config=config, phase=_OVER if won else _CHOOSE, cups=cups,
-                 lifted=() if won else state.lifted, shown=None, black=black, out=out,
-                 supplies=supplies, turn=turn)
+                  lifted=() if won else state.lifted, shown=None, black=black, out=out,
+                  supplies=supplies, turn=turn)
 
 
 def add_bean(beans: int, supply: int, black: int, out: int, config: Config
@@ -438,28 +438,28 @@ def take_penalty(black: int, supply: int) -> tuple[int, int]:
 def _stop(state: State) -> State:
     """RONDA-9: missing a go: both groups covered, the turn passes, no penalty."""
     return _state(config=state.config, phase=_LIFT, cups=state.cups, lifted=(),
-                 shown=None, black=state.black, out=state.out, supplies=state.supplies,
-                 turn=next_seat(state))
+                  shown=None, black=state.black, out=state.out, supplies=state.supplies,
+                  turn=next_seat(state))
 
 
 def _keep(state: State, cup: int) -> State:
     """RONDA-8: cover the other group; *cup* stays open for the new lift."""
     return _state(config=state.config, phase=_LIFT, cups=state.cups, lifted=(cup,),
-                 shown=None, black=state.black, out=state.out, supplies=state.supplies,
-                 turn=state.turn)
+                  shown=None, black=state.black, out=state.out, supplies=state.supplies,
+                  turn=state.turn)
 
 
 def _again(state: State) -> State:
     """RONDA-16: simpler rule 1: cover both groups and lift two cups anew."""
     return _state(config=state.config, phase=_LIFT, cups=state.cups, lifted=(),
-                 shown=None, black=state.black, out=state.out, supplies=state.supplies,
-                 turn=state.turn)
+                  shown=None, black=state.black, out=state.out, supplies=state.supplies,
+                  turn=state.turn)
 
 
 def _arrange(state: State, cups: tuple[int, ...]) -> State:
     """RONDA-3: the beans go under the cups; the nominated player (seat 0) begins (RONDA-4)."""
     return _state(config=state.config, phase=_LIFT, cups=cups, lifted=(), shown=None,
-                 black=state.black, out=state.out, supplies=state.supplies, turn=0)
+                  black=state.black, out=state.out, supplies=state.supplies, turn=0)
 
 
 # --------------------------------------------------------------------------------------
