@@ -47,7 +47,7 @@ from pettingzoo.utils.wrappers.order_enforcing import (  # type: ignore[import-u
 from copa_ref.adapters import default_truncation, returns_scheme
 from copa_ref.adapters.tensors import ActionIds, Encoder, LegalIds, tables
 from copa_ref.core import Game
-from copa_ref.core.entry import mark_checked
+from copa_ref.core.entry import mark_checked, write_mark
 from copa_ref.core.types import MoverKind, Seat
 
 __all__ = [
@@ -73,7 +73,11 @@ DEFAULT = object()
 RENDER_MODES = ("ansi", "human")
 _SEAT, _JOINT, _ANY, _CHANCE = MoverKind.SEAT, MoverKind.JOINT, MoverKind.ANY, MoverKind.CHANCE
 OBSERVATIONS = ("information_state", "observation")
-_INTEGERS = (int, np.integer)
+_INTEGER_TYPES = frozenset({int, np.int64, np.int32, np.int16, np.int8, np.uint32, np.uint16,
+                            np.uint8, np.intp})
+"""The types of an action the wrapper's usual step looks up at once (one set lookup): an
+``int`` and the NumPy integer scalars that cast to the space's ``int64``; any other value
+takes the long way, through ``Discrete.contains``."""
 
 
 def _game(game: Game[Any, Any, Any, Any] | str) -> Game[Any, Any, Any, Any]:
@@ -186,6 +190,15 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # u
             raise AttributeError(msg)
         agent = env.agent_selection
         assert agent is not None
+        if env._seats[agent] == env._now:  # the agent to choose: live (see CopaEnv._now)
+            if not observe:
+                found = None
+            elif env._state_is_view:  # the usual observation (CopaEnv._observation), inline
+                found = {"observation": env._tensor(env.game_state, env._now),
+                         "action_mask": env._now_entry.mask.copy()}
+            else:
+                found = env._observation(agent, False)
+            return found, env._cumulative_rewards[agent], False, False, env.infos[agent]
         terminated, truncated = env.terminations[agent], env.truncations[agent]
         return (env._observation(agent, terminated or truncated) if observe else None,
                 env._cumulative_rewards[agent], terminated, truncated, env.infos[agent])
@@ -199,16 +212,20 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # u
             EnvLogger.warn_step_after_terminated_truncated()
             return
         agent = env.agent_selection
-        done = env.terminations[agent] or env.truncations[agent]
         entry = env._now_entry  # CopaEnv._chosen, inline
-        if (not done and entry is not None and isinstance(action, _INTEGERS)
-                and env._seats[agent] == env._now):
-            # the usual step: an id the mask marks is in the space (a NumPy integer
-            # scalar is looked up as its int: the same hash, equal)
+        if (entry is not None and env._seats[agent] == env._now
+                and type(action) in _INTEGER_TYPES):
+            # the usual step: the agent to choose (live: see CopaEnv._now), an id the mask
+            # marks, so in the space (a NumPy integer scalar is looked up as its int: the
+            # same hash, equal)
             chosen = entry.by_id.get(action)
             if chosen is not None:
                 env._step(agent, chosen)
                 return
+        done = env.terminations[agent] or env.truncations[agent]
+        if done and action is None:  # a finished agent's step: the only action it may take
+            env._was_dead_step(None)
+            return
         # Discrete.contains: an int, or a NumPy integer scalar, in the range
         if type(action) is int or isinstance(action, np.integer):
             number = int(action)
@@ -226,6 +243,7 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # u
                   if entry is not None and env._seats[agent] == env._now else None)
         if chosen is None:  # the mask does not mark it
             EnvLogger.warn_on_illegal_move()
+            env._now = env._now_entry = None  # nobody chooses any more
             env._cumulative_rewards[agent] = 0
             env.terminations = dict.fromkeys(env.agents, True)
             env.truncations = dict.fromkeys(env.agents, True)
@@ -328,11 +346,15 @@ class GameTable:
         self._to_move_of, self._legal_of = inner.to_move, inner.legal_actions
         self._apply_of, self._joint_of = inner.apply, inner.joint
         self._trusted = self.game.trusted is not None
+        self._tensor = self.coder.observation_tensor
+        """The game's observation tensor of a view (the encoder's method, looked up once)."""
+        self._state_is_view = self._whole and not self.information
+        """Whether an observation is the observation tensor of the state itself."""
 
     def __getstate__(self) -> dict[str, Any]:
         data = dict(self.__dict__)
         data["game"] = self.game.name
-        for name in ("_to_move_of", "_legal_of", "_apply_of", "_joint_of", "_memo"):
+        for name in ("_to_move_of", "_legal_of", "_apply_of", "_joint_of", "_memo", "_tensor"):
             del data[name]
         data["_mover"] = data["_acting"] = None
         data["_views"], data["_entries"] = {}, {}
@@ -365,7 +387,8 @@ class GameTable:
         self._views: dict[int, Any] = {}
         self._mover: Any = None
         self._acting: tuple[int, ...] | None = None
-        self._entries: dict[int, LegalIds] = {}
+        self._entries: dict[int, LegalIds] | None = {}
+        """The seats' legal ids here, each once asked for (``None``: none yet)."""
 
     def _view(self, seat: int) -> Any:
         if self._whole:
@@ -406,9 +429,12 @@ class GameTable:
 
     def _entry(self, seat: int) -> LegalIds:
         """*seat*'s legal actions now, by id (a seat to choose now)."""
-        entry = self._entries.get(seat)
+        entries = self._entries
+        if entries is None:  # none kept yet (the usual step keeps its one as _now_entry)
+            entries = self._entries = {}
+        entry = entries.get(seat)
         if entry is None:
-            entry = self._entries[seat] = self.ids.of_seat(
+            entry = entries[seat] = self.ids.of_seat(
                 self._legal_of, self.game_state, self._to_move(), seat)
         return entry
 
@@ -559,7 +585,12 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self._remembers = self.coder.remembers
         """Whether a seat's memory folds over the actions (then a step takes the long way)."""
         self._now: int | None = None
-        """The seat to choose now (worked out once a step)."""
+        """The seat to choose now (worked out once a step); ``None`` when nobody does (the
+        game is over or cut short, or an illegal action ended it in :class:`ClassicWrapper`).
+        So under that wrapper the agent of a seat here is live, neither terminated nor
+        truncated: its usual ``step`` and ``last`` read that from it. (PettingZoo's own
+        ``TerminateIllegalWrapper`` ends a game by writing the terminations alone; this
+        class's own methods read them.)"""
         self._now_entry: LegalIds | None = None
         """Its legal ids."""
         self._alone = tuple((s,) for s in range(self.players))
@@ -601,7 +632,7 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             if view is None:  # a seat number is a Seat (a NewType: no call)
                 view = views[seat] = self.game.observe(
                     self.game_state, seat)  # type: ignore[arg-type]
-        return {"observation": self.coder.observation_tensor(view, seat), "action_mask": mask}
+        return {"observation": self._tensor(view, seat), "action_mask": mask}
 
 
     # -- the AEC protocol ----------------------------------------------------------------
@@ -663,6 +694,40 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             raise ValueError(self._illegal(agent, number))
         self._step(agent, chosen)
 
+    def _was_dead_step(self, action: Any) -> None:
+        """``AECEnv._was_dead_step``, step for step, without its list of the finished agents
+        and its attribute probes (it is called once an agent at every game's end): the
+        finished agent leaves, the next finished one is selected (else the one skipped for
+        them), the rewards are cleared."""
+        if action is not None:
+            msg = "when an agent is dead, the only valid action is None"
+            raise ValueError(msg)
+        agent = self.agent_selection
+        terminations, truncations = self.terminations, self.truncations
+        assert terminations[agent] or truncations[agent], (
+            "an agent that was not dead as attempted to be removed")
+        del terminations[agent]
+        del truncations[agent]
+        del self.rewards[agent]
+        del self._cumulative_rewards[agent]
+        del self.infos[agent]
+        agents = self.agents
+        agents.remove(agent)
+        skipped: str | None = getattr(self, "_skip_agent_selection", None)
+        for other in agents:
+            if terminations[other] or truncations[other]:
+                if skipped is None:
+                    self._skip_agent_selection: str | None = agent
+                self.agent_selection = other
+                break
+        else:
+            if skipped is not None:
+                self.agent_selection = skipped
+            self._skip_agent_selection = None
+        rewards = self.rewards
+        for other in rewards:
+            rewards[other] = 0
+
     def _chosen(self, agent: str, number: int) -> Any:
         """The action id *number* stands for when *agent* (the agent selected, not done)
         plays it now, or ``None`` when its action mask does not mark it."""
@@ -685,7 +750,10 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             # no seat remembers anything
             after = self._apply_of(self.game_state, chosen)
             if self._trusted:  # built by the rules from a checked state: valid already
-                mark_checked(after)
+                try:  # mark_checked, inline: the slot's writer, else the memo slot
+                    write_mark(after, True)
+                except TypeError:
+                    mark_checked(after)
             self.game_state = after  # _set_state, inline
             if not self._whole:  # else no view is kept
                 self._views = {}
@@ -698,11 +766,11 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             limit = self.max_steps
             if mover.kind is _SEAT and (limit is None or self.steps < limit):
                 seat = mover.seats[0]  # a Seat is an int (a NewType)
-                legal = self._legal_of(self.game_state, None)
+                legal = self._legal_of(self.game_state, None)  # chance may have moved on
                 entry = self._memo.get(id(legal))  # ActionIds.legal, inline
                 if entry is None:
                     entry = self.ids.legal(legal)
-                self._acting, self._entries = self._alone[seat], {seat: entry}
+                self._acting, self._entries = self._alone[seat], None
                 self._now, self._now_entry = seat, entry
                 self.agent_selection = self.possible_agents[seat]
                 return
