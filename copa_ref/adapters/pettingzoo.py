@@ -593,8 +593,6 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         class's own methods read them.)"""
         self._now_entry: LegalIds | None = None
         """Its legal ids."""
-        self._alone = tuple((s,) for s in range(self.players))
-        """Each seat as the one seat to choose (:attr:`_acting`)."""
 
     def _acting_seat(self) -> int | None:
         """The seat to choose now (``None`` when the game is over or cut short)."""
@@ -741,11 +739,10 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self._cumulative_rewards[agent] = 0.0
         if self.rewards is not self._zeros:  # else every reward is 0 still
             self.rewards = self._zeros = dict.fromkeys(self.agents, 0.0)
-        parts = self._parts
         mover = self._mover
         if mover is None:
             mover = self._to_move()
-        if not parts and mover.kind is _SEAT and not self._remembers:
+        if mover.kind is _SEAT and not self._remembers:  # (one seat: no joint parts held)
             # the usual node, inline (_advance, _play_chance, _select): one seat chooses,
             # no seat remembers anything
             after = self._apply_of(self.game_state, chosen)
@@ -757,29 +754,32 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             self.game_state = after  # _set_state, inline
             if not self._whole:  # else no view is kept
                 self._views = {}
-            self.steps += 1
+            steps = self.steps = self.steps + 1
             mover = self._mover = self._to_move_of(after)
-            if mover.kind is _CHANCE:
+            kind = mover.kind
+            if kind is _CHANCE:
                 self._acting, self._entries = None, {}
                 self._play_chance()
                 mover = self._mover
+                kind = mover.kind
             limit = self.max_steps
-            if mover.kind is _SEAT and (limit is None or self.steps < limit):
+            if kind is _SEAT and (limit is None or steps < limit):
                 seat = mover.seats[0]  # a Seat is an int (a NewType)
                 legal = self._legal_of(self.game_state, None)  # chance may have moved on
                 entry = self._memo.get(id(legal))  # ActionIds.legal, inline
                 if entry is None:
                     entry = self.ids.legal(legal)
-                self._acting, self._entries = self._alone[seat], None
+                self._acting = self._entries = None  # worked out when asked for
                 self._now, self._now_entry = seat, entry
                 self.agent_selection = self.possible_agents[seat]
                 return
             self._acting, self._entries = None, {}
-        elif not parts and mover.kind is not _JOINT:  # the usual node: one seat
+        elif not self._parts and mover.kind is not _JOINT:  # the usual node: one seat
             self._advance(chosen, chosen, True)
             self.steps += 1
             self._play_chance()
         else:  # a part of a joint action
+            parts = self._parts
             parts.append(chosen)
             seats = self._acting_seats()
             if len(parts) < len(seats):
