@@ -17,6 +17,7 @@ same per-game observation tensors (:mod:`copa_ref.adapters.tensors`) and the sam
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import typing
@@ -27,7 +28,7 @@ import attrs
 
 from copa_ref.core import Game
 from copa_ref.core.codec import JSON, canonical_json
-from copa_ref.core.types import Outcome
+from copa_ref.core.types import Outcome, Seat
 
 __all__ = [
     "NULL_INT",
@@ -228,9 +229,15 @@ class Returns:
 
 def win_share(outcome: Outcome, players: int) -> tuple[float, ...]:
     """The zero-sum win share of each seat (see :class:`Returns`)."""
-    n, w = players, len(outcome.winners)
-    scale = n / (n - 1)
-    return tuple(scale * ((1 / w if s in outcome.winners else 0.0) - 1 / n) for s in range(n))
+    return _win_share(outcome.winners, players)
+
+
+@functools.cache
+def _win_share(winners: tuple[Seat, ...], n: int) -> tuple[float, ...]:
+    """:func:`win_share` of the seats *winners* among *n* (kept: a few sets of winners per
+    number of seats, asked for at every game's end)."""
+    w, scale = len(winners), n / (n - 1)
+    return tuple(scale * ((1 / w if s in winners else 0.0) - 1 / n) for s in range(n))
 
 
 DEAL_SIGN = {"copas": -1, "kopa": 1}
