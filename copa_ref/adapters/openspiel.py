@@ -49,7 +49,7 @@ from copa_ref.adapters import (
 )
 from copa_ref.adapters.tensors import ActionIds, Encoder, LegalIds, encoder, tables
 from copa_ref.core import Game
-from copa_ref.core.entry import mark_checked, write_mark
+from copa_ref.core.entry import mark_checked
 from copa_ref.core.types import MoverKind, Seat, ToMove
 
 __all__ = ["INITIAL", "LENGTH", "MAX_CHANCE_OUTCOMES", "MAX_GAME_LENGTH", "ONE_DEAL",
@@ -292,30 +292,18 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
                 player = self._find_player()
             return player
 
-        # The questions OpenSpiel asks several times a step read the kept player inline
-        # (current_player's body), a method call fewer each.
-
         def is_terminal(self) -> bool:
-            player = self.held.player
-            if player is None:
-                player = self._find_player()
-            return player == _TERMINAL
+            return self.current_player() == _TERMINAL
 
         # OpenSpiel's own State methods, answered here as its C++ PyState answers them
         # (State::IsChanceNode is CurrentPlayer() == kChancePlayerId, and so on): a Python
         # caller then makes no round trip into C++ and back; C++ callers are unaffected.
 
         def is_chance_node(self) -> bool:
-            player = self.held.player
-            if player is None:
-                player = self._find_player()
-            return player == _CHANCE
+            return self.current_player() == _CHANCE
 
         def is_simultaneous_node(self) -> bool:
-            player = self.held.player
-            if player is None:
-                player = self._find_player()
-            return player == _SIMULTANEOUS
+            return self.current_player() == _SIMULTANEOUS
 
         def is_player_node(self) -> bool:
             return self.current_player() >= 0
@@ -328,16 +316,10 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
             :raises pyspiel.SpielError: for a pseudo-player (negative) that is not the
                 current one.
             """
-            held = self.held
-            current = held.player
-            if current is None:
-                current = self._find_player()
+            current = self.current_player()
             if player is None or player == current:
                 if current >= 0:  # the usual node: the current player's own
-                    entry = held.legal.get(current)
-                    if entry is None:
-                        entry = self._entry(current)
-                    return list(entry.ids)
+                    return list(self._entry(current).ids)
                 player = current
             if current == _TERMINAL:
                 return []
@@ -404,34 +386,21 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
             if produced:
                 after = apply(held.trail.state, action)
                 if trusted:  # built by the rules from a checked state: valid already
-                    try:  # mark_checked, inline: the slot's writer, else the memo slot
-                        write_mark(after, True)
-                    except TypeError:
-                        mark_checked(after)
+                    mark_checked(after)
             else:
                 after = game.apply(held.trail.state, action)
             self.held = _Held(_Trail(held.trail, after, public), (), held.length + 1,
                               held.round)
 
         def _apply_action(self, action: int) -> None:
-            held = self.held
-            player = held.player
-            if player is None:
-                player = self._find_player()
-            if player >= 0:  # the usual node: an id of the player's legal actions
-                entry = held.legal.get(player)
-                if entry is None:
-                    entry = self._entry(player)
-                chosen = entry.by_id.get(action)
-                if chosen is not None:
-                    self._play(chosen, chosen, True)
-                    return
+            player = self.current_player()
             if player == _CHANCE:
-                state = held.trail.state
+                state = self.state
                 if chance_step is None:
                     assert game.chance_outcomes is not None
                     self._play(game.chance_outcomes(state)[action][0], None, False)
                     return
+                held = self.held
                 prefix = (*held.prefix, action)
                 step = chance_step(state, prefix)
                 if isinstance(step, tuple):
@@ -440,9 +409,12 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
                 else:
                     self._play(step, None, False)
                 return
-            msg = (f"{game.title}: action {action} ({self._name(player, action)}) is "
-                   f"not legal for player {player}")
-            raise ValueError(msg)
+            chosen = self._entry(player).by_id.get(action) if player >= 0 else None
+            if chosen is None:
+                msg = (f"{game.title}: action {action} ({self._name(player, action)}) is "
+                       f"not legal for player {player}")
+                raise ValueError(msg)
+            self._play(chosen, chosen, True)
 
         def _apply_actions(self, chosen: list[int]) -> None:
             mover = self._mover()

@@ -47,7 +47,7 @@ from pettingzoo.utils.wrappers.order_enforcing import (  # type: ignore[import-u
 from copa_ref.adapters import default_truncation, returns_scheme
 from copa_ref.adapters.tensors import ActionIds, Encoder, LegalIds, tables
 from copa_ref.core import Game
-from copa_ref.core.entry import mark_checked, write_mark
+from copa_ref.core.entry import mark_checked
 from copa_ref.core.types import MoverKind, Seat
 
 __all__ = [
@@ -193,8 +193,8 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # u
         if env._seats[agent] == env._now:  # the agent to choose: live (see CopaEnv._now)
             if not observe:
                 found = None
-            elif env._state_is_view:  # the usual observation (CopaEnv._observation), inline
-                found = {"observation": env._tensor(env.game_state, env._now),
+            elif env._whole and not env.information:  # CopaEnv._observation's usual, inline
+                found = {"observation": env.coder.observation_tensor(env.game_state, env._now),
                          "action_mask": env._now_entry.mask.copy()}
             else:
                 found = env._observation(agent, False)
@@ -346,15 +346,11 @@ class GameTable:
         self._to_move_of, self._legal_of = inner.to_move, inner.legal_actions
         self._apply_of, self._joint_of = inner.apply, inner.joint
         self._trusted = self.game.trusted is not None
-        self._tensor = self.coder.observation_tensor
-        """The game's observation tensor of a view (the encoder's method, looked up once)."""
-        self._state_is_view = self._whole and not self.information
-        """Whether an observation is the observation tensor of the state itself."""
 
     def __getstate__(self) -> dict[str, Any]:
         data = dict(self.__dict__)
         data["game"] = self.game.name
-        for name in ("_to_move_of", "_legal_of", "_apply_of", "_joint_of", "_memo", "_tensor"):
+        for name in ("_to_move_of", "_legal_of", "_apply_of", "_joint_of", "_memo"):
             del data[name]
         data["_mover"] = data["_acting"] = None
         data["_views"], data["_entries"] = {}, {}
@@ -630,7 +626,7 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             if view is None:  # a seat number is a Seat (a NewType: no call)
                 view = views[seat] = self.game.observe(
                     self.game_state, seat)  # type: ignore[arg-type]
-        return {"observation": self._tensor(view, seat), "action_mask": mask}
+        return {"observation": self.coder.observation_tensor(view, seat), "action_mask": mask}
 
 
     # -- the AEC protocol ----------------------------------------------------------------
@@ -747,10 +743,7 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             # no seat remembers anything
             after = self._apply_of(self.game_state, chosen)
             if self._trusted:  # built by the rules from a checked state: valid already
-                try:  # mark_checked, inline: the slot's writer, else the memo slot
-                    write_mark(after, True)
-                except TypeError:
-                    mark_checked(after)
+                mark_checked(after)
             self.game_state = after  # _set_state, inline
             if not self._whole:  # else no view is kept
                 self._views = {}
