@@ -226,12 +226,12 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # u
         if done and action is None:  # a finished agent's step: the only action it may take
             env._was_dead_step(None)
             return
-        # Discrete.contains: an int, or a NumPy integer scalar, in the range
-        if type(action) is int or isinstance(action, np.integer):
-            number = int(action)
-            inside = 0 <= number < env.action_count
-        else:
-            number, inside = -1, env.action_space(agent).contains(action)
+        if type(action) is int:  # Discrete.contains for an int, inline
+            number, inside = action, 0 <= action < env.action_count
+        else:  # any other value: Discrete.contains itself (a NumPy scalar's dtype must
+            # cast to the space's: an unsigned 64-bit one does not)
+            inside = env.action_space(agent).contains(action)
+            number = int(action) if inside else -1
         assert (action is None and done) or inside, "action is not in action space"
         if done:
             if self._terminated:
@@ -239,7 +239,7 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # u
             else:
                 env.step(action)
             return
-        chosen = (entry.by_id.get(number if number >= 0 else int(action))
+        chosen = (entry.by_id.get(number)
                   if entry is not None and env._seats[agent] == env._now else None)
         if chosen is None:  # the mask does not mark it
             EnvLogger.warn_on_illegal_move()

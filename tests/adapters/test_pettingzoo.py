@@ -273,10 +273,10 @@ def test_env_behaves_as_the_classic_wrappers_stacked(name: str) -> None:
                 action = int(rng.choice(illegal))
             elif episode and roll < 0.12:
                 action = float(rng.choice(legal))  # a legal id as a float: outside
-            else:  # a legal id as an int or a NumPy integer scalar
+            else:  # a legal id as an int or a NumPy integer scalar (uint64: outside)
                 pick = int(rng.choice(legal))
-                action = (np.int64(pick), pick, np.int32(pick), np.uint16(pick))[
-                    rng.randrange(4)]
+                action = (np.int64(pick), pick, np.int32(pick), np.uint16(pick),
+                          np.uint64(pick))[rng.randrange(5)]
             queued = len(EnvLogger.mqueue)
             assert _answer(lambda a=action: one.step(a)) == _answer(
                 lambda a=action: classic.step(a))
