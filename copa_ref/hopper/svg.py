@@ -51,6 +51,9 @@ def describe(state: State) -> str:
                      f"{', '.join(claimed) or 'no cup'}.")
     if state.claims:
         parts.append(f"Claimed in the order {', '.join(str(c) for _, c in state.claims)}.")
+    if state.phase is Phase.OVER and not state.tray and state.claims:
+        who, cup = state.claims[-1]
+        parts.append(f"The last cup, {_cup_name(cup)}, went to seat {who}.")
     return " ".join(parts)
 
 
@@ -87,6 +90,17 @@ def svg(state: State, seat: int | None = None) -> str:
                         cy=round(y + 4 + 10 * math.sin(angle), 2), r=4.5)
         drawing.text(x, y - 10, "B" if black else str(cup), size=10,
                      cls="paper" if black else "muted")
+    if state.phase is Phase.OVER and not state.tray and state.claims:
+        # End 2 over: the tray is empty; the last cup claimed is drawn where it stood, a
+        # dashed ring with its name, and who took it (it counts 3, HOPPER-16).
+        who, cup = state.claims[-1]
+        x, y = _LEFT + _CELL / 2, _TOP + _CELL / 2
+        drawing.add("circle", class_="mark", cx=x, cy=y, r=24)
+        drawing.text(x, y + 4, "B" if cup == BLACK else str(cup), size=12, bold=True)
+        drawing.text(x + _CELL / 2 + 4, y - 4, f"last cup: {_cup_name(cup)}", anchor="start",
+                     size=12)
+        drawing.text(x + _CELL / 2 + 4, y + 12, f"to seat {who}: 3 points", anchor="start",
+                     size=12)
     column = _LEFT * 2 + _CELL * _SIDE
     drawing.text(column, _TOP + 8, f"loose beans: {state.loose}", anchor="start", size=13)
     for s, held in enumerate(state.hands):
