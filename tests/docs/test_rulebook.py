@@ -210,3 +210,82 @@ def test_description_json_is_code() -> None:
     parts = rulebook.description_nodes('answers with {"ok": false} at once')
     assert [type(p).__name__ for p in parts] == ["Text", "literal", "Text"]
     assert parts[1].astext() == '{"ok": false}'
+
+
+# -- a picture under every rule that can be drawn ------------------------------------------------
+
+UNDRAWABLE = {
+    "KALA-11": "what each seat sees: every picture is the whole position, so none shows it",
+    "KALA-18": "conservation holds at every position; no one step shows it",
+    "RONDA-14": "what each seat observes: a picture is one view and shows no difference",
+    "RONDA-15": "conservation holds at every position; no one step shows it",
+    "HOPPER-18": "nothing is hidden: every picture is the whole position, so none shows it",
+    "HOPPER-19": "conservation holds at every position; no one step shows it",
+    "DACAPO-3": "conservation and where the beans go: it holds at every position, and the box "
+                "and the used beans show in every picture",
+    "DACAPO-8": "the sealed bids are revealed together: a picture shows a position, and a "
+                "position never holds an unrevealed bid of another seat",
+    "COPAS-15": "the special rules the text leaves out: nothing happens, so nothing to draw",
+    "COPAS-22": "the variants the text leaves out: nothing happens, so nothing to draw",
+}
+"""The rules no picture can show, and why: a statement about every position (conservation),
+about what a seat sees (a picture draws the position once), or about rules the text leaves
+out. Every other rule of every game has a ``{position}`` under it."""
+
+SPEC_GAMES = ("kala", "ronda", "hopper", "da_capo", "copas", "kopa")
+
+
+def pictures_per_rule(text: str) -> dict[str, int]:
+    """For each numbered rule of a spec's *text*, the ``{position}`` directives in its
+    section (from its ``###`` heading to the next heading)."""
+    counts: dict[str, int] = {}
+    rule: str | None = None
+    for line in text.splitlines():
+        heading = re.match(r"^(#{2,3}) (?:([A-Z]+-\d+) )?", line)
+        if heading:
+            rule = heading[2] if heading[1] == "###" else None
+            if rule is not None:
+                counts[rule] = 0
+        elif rule is not None and line.startswith("```{position}"):
+            counts[rule] += 1
+    return counts
+
+
+@pytest.mark.parametrize("game", SPEC_GAMES)
+def test_every_drawable_rule_has_its_picture(game: str) -> None:
+    """Each rule of the game has a picture under it, but the ones listed (with why) as
+    undrawable; a listed rule is one the spec has."""
+    counts = pictures_per_rule((ROOT / "specs" / f"{game}.md").read_text())
+    prefix = next(iter(counts)).split("-")[0]
+    listed = {rule for rule in UNDRAWABLE if rule.split("-")[0] == prefix}
+    assert listed <= set(counts), listed - set(counts)
+    missing = [rule for rule, n in counts.items() if n == 0 and rule not in UNDRAWABLE]
+    drawable = len(counts) - len(listed)
+    assert not missing, f"{game}: {drawable - len(missing)} of {drawable} drawable rules " \
+                        f"pictured; none under {', '.join(missing)}"
+
+
+def test_pictures_per_rule_counts_a_section() -> None:
+    """The count is per rule section: a picture under a ``##`` heading after the rule (the
+    worked example, the conformance section) is no rule's."""
+    picture = "```{position} kopa/trace/build-up\n:step: start\n```\n"
+    text = (f"## Cards\n\n{picture}\n### KOPA-1 The deck\n\nText.\n\n{picture}\n{picture}"
+            f"### KOPA-2 Players\n\n### Phases\n\n{picture}\n## Example\n\n{picture}")
+    assert pictures_per_rule(text) == {"KOPA-1": 2, "KOPA-2": 0}
+    counts = pictures_per_rule((ROOT / "specs" / "kopa.md").read_text())
+    assert set(counts) == {f"KOPA-{n}" for n in range(1, 23)}
+
+
+def test_the_hopper_end_picture_shows_the_last_cup() -> None:
+    """Under End 2 the tray is empty at the end: the picture still names the last cup claimed
+    and the seat that took it (HOPPER-16: it counts 3)."""
+    rulebook = _rulebook()
+    from copa_ref.games import GAMES
+
+    frames = rulebook._case_frames("hopper/trace/last-cup-three-points")
+    state = frames[-1].state
+    assert not state.tray
+    seat, cup = state.claims[-1]
+    picture = str(GAMES["hopper"].svg(state, None))
+    assert f"last cup: cup {cup}" in picture and f"to seat {seat}: 3 points" in picture
+    assert f"The last cup, cup {cup}, went to seat {seat}." in picture
