@@ -15,6 +15,14 @@ viewer page per corpus case.
 - **The config cases.** ``{config-cases} <game>`` lists the game's ``config`` cases (the
   configs ``new_game`` must refuse), each with its anchor, the config, the rule that
   refuses it and why.
+- **Rule-book order.** A game's spec (``specs/<game>.md``) reads preamble, data sections
+  (encoding, state, refusal order), numbered rules, conformance. As an ``{include}`` reads
+  it, :func:`mark_spec_parts` puts a marker before each part (:data:`SPEC_PARTS`), so that
+  the rule page shows the numbered rules first and the data in its appendix
+  (``:start-after:`` / ``:end-before:`` a marker), with no text moved in the spec.
+- **What a package exports.** ``{exports} copa_ref.copas`` lists the names of a game
+  package's ``__all__``, each with what it is and one example computed by the build from a
+  game played with the package's own functions (:func:`export_rows`).
 - **The case viewer.** At the start of each build a page is written for every case found in
   ``conformance/cases/`` (``docs/cases/<case id>.md``, not kept in git) and an index of
   them; ``{case-viewer} <case id>`` renders a case as positions a reader steps through.
@@ -22,13 +30,20 @@ viewer page per corpus case.
 
 from __future__ import annotations
 
+import enum
 import html
+import importlib
+import inspect
 import json
 import math
+import random
 import re
+import types
+import typing
 from pathlib import Path
 from typing import Any
 
+import attrs
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx import addnodes
@@ -156,8 +171,8 @@ def firing_steps(game: Any, case: dict[str, Any], rule: str, slug: str | None = 
     """The steps of *case* where *rule* fires, in order: where a rejection case's action is
     refused under it; the first step whose outcome names it (an ending rule); every step
     whose own action a misreading of it (the one named *slug*, else any the game knows:
-    its catalogue: the rule book's own, the common misreadings, the kill-matrix mutants) resolves differently
-    from the reference: the steps whose events include the rule.
+    its catalogue: the rule book's own, the common misreadings, the kill-matrix mutants)
+    resolves differently from the reference: the steps whose events include the rule.
 
     :raises ValueError: for a *slug* no misreading of *rule* has.
     """
@@ -439,6 +454,218 @@ class PositionDirective(SphinxDirective):
         caption += nodes.Text(".")
         figure += caption
         return [figure]
+
+
+# -- what a package exports ---------------------------------------------------------------------
+
+EXAMPLES: dict[str, tuple[str, ...]] = {
+    "GAME": ("GAME.name",),
+    "FACTS": ("FACTS.hidden_information",),
+    "new_game": ("new_game(Config())",),
+    "apply": ("apply(state, legal_actions(state)[0])",
+              "apply(state, joint(state, (legal_actions(state, 0)[0], "
+              "legal_actions(state, 1)[0])))"),
+    "legal_actions": ("legal_actions(state)[:2] or legal_actions(state, 0)[:2]",),
+    "is_legal": ("is_legal(state, legal_actions(state)[0])",
+                 "is_legal(state, joint(state, (legal_actions(state, 0)[0], "
+                 "legal_actions(state, 1)[0])))"),
+    "to_move": ("to_move(state)",),
+    "observe": ("observe(state, 0)",),
+    "outcome": ("outcome(state)",),
+    "check_state": ("check_state(state)",),
+    "well_formed": ("well_formed(state)",),
+    "num_players": ("num_players(state.config)",),
+    "render": ("render(state).splitlines()[0]",),
+    "svg": ("svg(state).startswith('<svg')",),
+    "sample_chance": ("sample_chance(new_game(Config()), random.Random(1))",
+                      "sample_chance(apply(state, legal_actions(state)[0]), random.Random(1))"),
+    "chance_outcomes": ("chance_outcomes(apply(state, legal_actions(state)[0]))[0]",),
+    "action_space": ("len(action_space(Config()))",),
+    "joint": ("joint(state, (legal_actions(state, 0)[0], legal_actions(state, 1)[0]))",),
+    "round_winner": ("round_winner((3, 5), TieResolution.CASCADE)",),
+    "chance_step": ("chance_step(new_game(Config()), ())[:2]",),
+}
+"""The example of each function name a game package may export, evaluated by the build with
+the package's names, ``random``, and ``state``: the first position where a seat decides."""
+
+_SHOWN = 78
+
+
+def _short(value: str) -> str:
+    return value if len(value) <= _SHOWN else value[:_SHOWN - 1] + "…"
+
+
+def _first_sentence(obj: Any) -> str:
+    doc = inspect.getdoc(obj) or ""
+    paragraph = doc.split("\n\n")[0].replace("\n", " ").strip()
+    match = re.match(r"(.+?\.)(\s+[A-Z(`*]|$)", paragraph)
+    sentence = match.group(1) if match else paragraph
+    sentence = re.sub(r":[a-z]+:`~?(?:[\w.]+\.)?([^`]+)`", r"\1", sentence)
+    return _short(sentence.replace("``", "")) or "–"
+
+
+def _instances(value: Any, found: dict[type, Any], depth: int = 0) -> None:
+    """Record the first instance of each attrs class met inside *value*."""
+    if depth > 6:
+        return
+    if attrs.has(type(value)):
+        found.setdefault(type(value), value)
+        for field in attrs.fields(type(value)):
+            _instances(getattr(value, field.name), found, depth + 1)
+    elif isinstance(value, tuple | list | frozenset):
+        for item in list(value)[:8]:
+            _instances(item, found, depth + 1)
+
+
+def export_rows(package_name: str) -> list[tuple[str, str, str, str]]:
+    """For each name of the package's ``__all__``: the name, what it is (function, class,
+    enumeration, type, constant), its docstring's first sentence and an example: an
+    expression with its value for a function (:data:`EXAMPLES`), an instance met in a game
+    for a class, a member for an enumeration."""
+    package = importlib.import_module(package_name)
+    rng = random.Random(1)
+    game = package.GAME
+    state = game.new_game(package.Config())
+    found: dict[type, Any] = {}
+    played = state
+    for _ in range(400):
+        _instances(played, found)
+        if game.outcome(played) is not None:
+            break
+        mover = game.to_move(played)
+        if mover.kind is MoverKind.CHANCE:
+            action = game.sample_chance(played, rng)
+        elif mover.kind is MoverKind.JOINT and game.joint is not None:
+            parts = tuple(rng.choice(game.legal_actions(played, seat)) for seat in mover.seats)
+            _instances(parts, found)
+            action = game.joint(played, parts)
+        else:
+            legal = game.legal_actions(played, None)
+            if not legal:
+                break
+            action = rng.choice(legal)
+        _instances(action, found)
+        for seat in range(game.num_players(played.config)):
+            _instances(game.observe(played, seat), found)
+        played = game.apply(played, action)
+    for _ in range(20):
+        if game.to_move(state).kind is not MoverKind.CHANCE:
+            break
+        state = game.apply(state, game.sample_chance(state, random.Random(1)))
+    namespace = {name: getattr(package, name) for name in package.__all__}
+    namespace.update(random=random, state=state)
+    rows = []
+    for name in package.__all__:
+        obj = getattr(package, name)
+        if inspect.isclass(obj) and issubclass(obj, enum.Enum):
+            members = list(obj)
+            kind = "enumeration"
+            example = f"{name}.{members[0].name}" + (f" (one of {len(members)})"
+                                                     if len(members) > 1 else "")
+        elif inspect.isclass(obj):
+            kind = "class"
+            fields = ", ".join(inspect.signature(obj).parameters)
+            example = _short(repr(found[obj])) if obj in found else f"{name}({fields})"
+        elif isinstance(obj, types.UnionType):
+            kind = "type"
+            example = " | ".join(t.__name__ for t in typing.get_args(obj))
+        elif inspect.isroutine(obj):
+            kind = "function"
+            example = f"{name}{inspect.signature(obj)}"  # where no example runs
+            for expression in EXAMPLES.get(name, ()):
+                try:
+                    value = eval(expression, dict(namespace))
+                except Exception:
+                    continue
+                example = f"{expression}  # {_short(repr(value))}"
+                break
+        else:
+            kind = "constant"
+            example = f"{name}  # {type(obj).__name__}"
+            for constant in EXAMPLES.get(name, ())[:1]:
+                example = f"{constant}  # {_short(repr(eval(constant, dict(namespace))))}"
+        summary = (_first_sentence(obj) if kind != "type"
+                   else "a value of any one of the classes in the example.")
+        rows.append((name, kind, summary, _short(example) if kind != "function" else example))
+    return rows
+
+
+class ExportsDirective(SphinxDirective):
+    """``{exports} <package>``: the table of :func:`export_rows`, each name linked to its
+    entry (documented under the package's name)."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        package_name = self.arguments[0]
+        try:
+            rows = export_rows(package_name)
+        except Exception as exc:
+            raise self.error(f"{package_name}: no export table: {exc!r}") from None
+        table = nodes.table(classes=["copa-exports"])
+        group = nodes.tgroup(cols=3)
+        table += group
+        for width in (18, 40, 42):
+            group += nodes.colspec(colwidth=width)
+        head = nodes.thead()
+        group += head
+        row = nodes.row()
+        for title in ("name", "what it is", "example"):
+            row += nodes.entry("", nodes.paragraph(text=title))
+        head += row
+        body = nodes.tbody()
+        group += body
+        for name, kind, summary, example in rows:
+            row = nodes.row()
+            ref = addnodes.pending_xref("", refdomain="py", reftype="obj",
+                                        reftarget=f"{package_name}.{name}", refexplicit=True,
+                                        refwarn=True)
+            ref += nodes.literal(name, name)
+            row += nodes.entry("", nodes.paragraph("", "", ref))
+            row += nodes.entry("", nodes.paragraph(text=f"{kind}: {summary}"))
+            row += nodes.entry("", nodes.paragraph("", "", nodes.literal(example, example)))
+            body += row
+        return [table]
+
+
+# -- rule-book order: the parts of a spec -------------------------------------------------------
+
+SPEC_PARTS = {
+    "sections": "<!-- spec: sections -->",
+    "rules": "<!-- spec: rules -->",
+    "appendix": "<!-- spec: appendix -->",
+}
+"""The markers :func:`mark_spec_parts` puts into a game's spec as it is included: before its
+first section (after the preamble), before the section that holds the first numbered rule,
+and before the first section after the rules that is for engine writers (``Conformance``,
+``State invariant``; at the end where there is none)."""
+
+_SPEC_RULE = re.compile(r"^### [A-Z]+-\d+ ")
+_APPENDIX_SECTIONS = ("## Conformance", "## State invariant")
+
+
+def mark_spec_parts(text: str) -> str:
+    """*text* (a game's spec) with the :data:`SPEC_PARTS` markers on lines of their own; a
+    text with no numbered rule is returned as it is."""
+    lines = text.split("\n")
+    sections = [i for i, line in enumerate(lines) if line.startswith("## ")]
+    rules = [i for i, line in enumerate(lines) if _SPEC_RULE.match(line)]
+    if not sections or not rules:
+        return text
+    first_rules = max((i for i in sections if i < rules[0]), default=rules[0])
+    appendix = next((i for i in sections if i > rules[-1]
+                     and lines[i].strip() in _APPENDIX_SECTIONS), len(lines))
+    for index, _, part in sorted([(sections[0], 0, "sections"), (first_rules, 1, "rules"),
+                                  (appendix, 2, "appendix")], reverse=True):
+        lines[index:index] = [SPEC_PARTS[part], ""]
+    return "\n".join(lines)
+
+
+def _mark_included_spec(app: Sphinx, relative_path: Path, parent_docname: str,
+                        content: list[str]) -> None:
+    """The ``include-read`` event: a game's spec, included by a page, gets its markers."""
+    if relative_path.parent.name == "specs" and relative_path.stem in GAMES:
+        content[0] = mark_spec_parts(content[0])
 
 
 # -- the case viewer -----------------------------------------------------------------------------
@@ -790,9 +1017,11 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("position", PositionDirective)
     app.add_directive("case-viewer", CaseViewerDirective)
     app.add_directive("config-cases", ConfigCasesDirective)
+    app.add_directive("exports", ExportsDirective)
     app.add_node(viewer_node, html=(_visit_viewer, None), text=(_skip, None),
                  latex=(_skip, None), man=(_skip, None), texinfo=(_skip, None))
     app.connect("builder-inited", _check_corpus)
+    app.connect("include-read", _mark_included_spec)
     app.connect("doctree-read", _link_rules)
     app.connect("doctree-read", _link_spec_files)
     app.connect("html-page-context", _shared_navigation, priority=400)

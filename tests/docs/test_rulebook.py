@@ -196,7 +196,7 @@ def test_every_corpus_case_is_reachable(tmp_path: Path) -> None:
             target = f"../rules/{case['game']}.md#{rulebook.CONFIG_SECTION}"
             page = (ROOT / "docs" / "rules" / f"{case['game']}.md").read_text()
             assert f"```{{config-cases}} {case['game']}\n```" in page
-            assert "## Configs the rules refuse" in page
+            assert "### Configs the rules refuse" in page
         else:
             target = f"{case['id']}.md"
             assert (tmp_path / "cases" / f"{case['id']}.md").is_file()
