@@ -628,6 +628,53 @@ class ExportsDirective(SphinxDirective):
         return [table]
 
 
+def _alias_exported_functions(app: Sphinx, doctree: nodes.document) -> None:
+    """A function documented under the name users import (``copa_ref.copas.apply``) answers
+    to its defining module's name too (``copa_ref.copas.rules.apply``), as autodoc's
+    ``:canonical:`` does for a class: a reference to either name finds the one entry."""
+    domain: Any = app.env.get_domain("py")
+    for desc in doctree.findall(addnodes.desc):
+        if desc.get("domain") != "py" or desc.get("objtype") != "function":
+            continue
+        for signature in desc.findall(addnodes.desc_signature):
+            module, name = signature.get("module"), signature.get("fullname")
+            if not module or not name or not signature["ids"]:
+                continue
+            try:
+                obj = getattr(importlib.import_module(module), name)
+            except (ImportError, AttributeError):
+                continue
+            canonical = f"{getattr(obj, '__module__', module)}.{getattr(obj, '__qualname__', name)}"
+            if canonical != f"{module}.{name}" and canonical not in domain.objects:
+                domain.note_object(canonical, "function", signature["ids"][0], aliased=True,
+                                   location=signature)
+
+
+def _resolve_in_defining_module(app: Sphinx, env: Any, node: Any,
+                                contnode: nodes.Element) -> nodes.Element | None:
+    """A Python name left unresolved where a package documents what its modules define (a
+    function's docstring citing ``check_config`` read as ``copa_ref.hopper.new_game``, the
+    export table's ``copa_ref.copas.Action``) is looked up in the package's modules: the one
+    object documented there under that name."""
+    if node.get("refdomain") != "py" or not node.get("reftarget"):
+        return None
+    target = str(node["reftarget"]).lstrip("~.")
+    module = node.get("py:module")
+    base, _, last = (f"{module}.{target}" if module else target).rpartition(".")
+    if not base.startswith("copa_ref."):
+        return None
+    domain: Any = env.get_domain("py")
+    found = [name for name in domain.objects
+             if name.startswith(base + ".") and name.endswith("." + last)
+             and name.count(".") == base.count(".") + 2]
+    if len(found) != 1:
+        return None
+    result: nodes.Element | None = domain.resolve_xref(env, node["refdoc"], app.builder,
+                                                       node["reftype"], found[0], node,
+                                                       contnode)
+    return result
+
+
 # -- rule-book order: the parts of a spec -------------------------------------------------------
 
 SPEC_PARTS = {
@@ -1024,6 +1071,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("include-read", _mark_included_spec)
     app.connect("doctree-read", _link_rules)
     app.connect("doctree-read", _link_spec_files)
+    app.connect("doctree-read", _alias_exported_functions)
+    app.connect("missing-reference", _resolve_in_defining_module)
     app.connect("html-page-context", _shared_navigation, priority=400)
     app.add_js_file("viewer.js")
     app.add_css_file("rulebook.css")

@@ -289,3 +289,101 @@ def test_the_hopper_end_picture_shows_the_last_cup() -> None:
     picture = str(GAMES["hopper"].svg(state, None))
     assert f"last cup: cup {cup}" in picture and f"to seat {seat}: 3 points" in picture
     assert f"The last cup, cup {cup}, went to seat {seat}." in picture
+
+
+# -- rule pages in rule-book order ----------------------------------------------------------------
+
+OVERVIEW = ["## How the game goes", "### Equipment", "### Set-up", "### Play", "### Scoring",
+            "### End", "## The rules, numbered", "## Appendix: for engine writers",
+            "### Configs the rules refuse"]
+
+
+@pytest.mark.parametrize("game", SPEC_GAMES)
+def test_a_rule_page_reads_in_rule_book_order(game: str) -> None:
+    """Overview (equipment, set-up, play, scoring, end), the numbered rules, then the appendix
+    with the refused configs and the spec's data sections; the spec is included by part, so
+    that no section of it is left out or shown twice."""
+    page = (ROOT / "docs" / "rules" / f"{game}.md").read_text()
+    places = [page.find(f"\n{heading}\n") for heading in OVERVIEW]
+    assert -1 not in places, [h for h, p in zip(OVERVIEW, places, strict=True) if p == -1]
+    assert places == sorted(places)
+    rulebook = _rulebook()
+    parts = rulebook.SPEC_PARTS
+    numbered, appendix = page.split("## Appendix: for engine writers")
+    assert numbered.count(f":start-after: {parts['rules']}\n:end-before: {parts['appendix']}") == 1
+    assert f":start-after: {parts['sections']}\n:end-before: {parts['rules']}" in appendix
+    assert f":start-after: {parts['appendix']}\n" in appendix
+    assert f":start-line: 1\n:end-before: {parts['sections']}" in numbered
+
+
+@pytest.mark.parametrize("game", SPEC_GAMES)
+def test_the_spec_parts(game: str) -> None:
+    """The markers split a spec into preamble, data sections, numbered rules and the sections
+    for engine writers: every rule heading in the rules part, none elsewhere; the
+    conformance section, where there is one, after the rules."""
+    rulebook = _rulebook()
+    text = (ROOT / "specs" / f"{game}.md").read_text()
+    marked = rulebook.mark_spec_parts(text)
+    parts = rulebook.SPEC_PARTS
+    preamble, rest = marked.split(parts["sections"])
+    sections, rest = rest.split(parts["rules"])
+    rules, appendix = rest.split(parts["appendix"])
+    heading = re.compile(r"^### [A-Z]+-\d+ ", re.M)
+    assert len(heading.findall(rules)) == len(heading.findall(text)) > 0
+    assert not heading.search(preamble + sections + appendix)
+    assert "\n## " not in preamble
+    if "\n## Conformance\n" in text:
+        assert "\n## Conformance\n" in appendix
+    assert re.sub(r"<!-- spec: [a-z]+ -->\n\n?", "", marked).rstrip() == text.rstrip()
+
+
+# -- API pages a user reads -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", SPEC_GAMES)
+def test_an_api_page_lists_the_exports_first(game: str) -> None:
+    """The package's exports come first (the table), then every exported function and class
+    documented under the name users import; the catalogues and mutants are on the
+    conformance internals page; no module's constants are dumped."""
+    import importlib
+    import inspect
+
+    page = (ROOT / "docs" / "api" / f"{game}.md").read_text()
+    package = importlib.import_module(f"copa_ref.{game}")
+    exports = page.find(f"```{{exports}} copa_ref.{game}\n```")
+    assert exports != -1
+    assert exports < page.find(".. autofunction::") < page.find(".. autoclass::")
+    for name in package.__all__:
+        obj = getattr(package, name)
+        if inspect.isroutine(obj):
+            assert f".. autofunction:: copa_ref.{game}.{name}\n" in page, name
+        elif inspect.isclass(obj):
+            assert f".. autoclass:: copa_ref.{game}.{name}\n" in page, name
+    assert "copa_ref.conformance." not in page
+    internals = (ROOT / "docs" / "api" / "conformance-internals.md").read_text()
+    for text in (page, internals):  # each member listed, each constant without its value
+        for kind, name, option in re.findall(r"^\.\. auto(module|data):: (\S+)\n(.*)$", text,
+                                              re.M):
+            assert option == ("   :no-members:" if kind == "module" else "   :no-value:"), name
+    assert f".. automodule:: copa_ref.conformance.{game}.misreadings\n" in internals
+    assert f".. autodata:: copa_ref.conformance.{game}.misreadings.CATALOGUE\n   :no-value:" \
+        in internals
+
+
+@pytest.mark.parametrize("game", SPEC_GAMES)
+def test_each_export_has_an_example(game: str) -> None:
+    """Every name of ``__all__`` has a row; the functions every game has show an example
+    that ran (an expression and its value), not their signature."""
+    import importlib
+
+    rulebook = _rulebook()
+    rows = rulebook.export_rows(f"copa_ref.{game}")
+    package = importlib.import_module(f"copa_ref.{game}")
+    assert [row[0] for row in rows] == list(package.__all__)
+    examples = {name: example for name, _, _, example in rows}
+    for name in ("new_game", "apply", "legal_actions", "to_move", "observe", "outcome",
+                 "well_formed"):
+        assert examples[name].startswith(f"{name}(") and "  # " in examples[name], name
+    assert examples["to_move"].endswith("seats=(0,))") or "JOINT" in examples["to_move"] \
+        or "seats=(1,)" in examples["to_move"]
+    assert all(len(row[3]) < 200 for row in rows)
