@@ -501,7 +501,8 @@ def _first_sentence(obj: Any) -> str:
     match = re.match(r"(.+?\.)(\s+[A-Z(`*]|$)", paragraph)
     sentence = match.group(1) if match else paragraph
     sentence = re.sub(r":[a-z]+:`~?(?:[\w.]+\.)?([^`]+)`", r"\1", sentence)
-    return _short(sentence.replace("``", "")) or "–"
+    sentence = re.sub(r"\*(\w+)\*", r"\1", sentence.replace("``", ""))
+    return _short(sentence) or "–"
 
 
 def _instances(value: Any, found: dict[type, Any], depth: int = 0) -> None:
@@ -518,8 +519,9 @@ def _instances(value: Any, found: dict[type, Any], depth: int = 0) -> None:
 
 
 def export_rows(package_name: str) -> list[tuple[str, str, str, str]]:
-    """For each name of the package's ``__all__``: the name, what it is (function, class,
-    enumeration, type, constant), its docstring's first sentence and an example: an
+    """For each name of the package's ``__all__``, functions first, then classes,
+    enumerations, types and constants: the name, what it is, its docstring's first sentence
+    and an example: an
     expression with its value for a function (:data:`EXAMPLES`), an instance met in a game
     for a class, a member for an enumeration."""
     package = importlib.import_module(package_name)
@@ -587,7 +589,8 @@ def export_rows(package_name: str) -> list[tuple[str, str, str, str]]:
         summary = (_first_sentence(obj) if kind != "type"
                    else "a value of any one of the classes in the example.")
         rows.append((name, kind, summary, _short(example) if kind != "function" else example))
-    return rows
+    order = ("function", "class", "enumeration", "type", "constant")
+    return sorted(rows, key=lambda row: order.index(row[1]))
 
 
 class ExportsDirective(SphinxDirective):

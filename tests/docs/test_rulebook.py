@@ -379,7 +379,9 @@ def test_each_export_has_an_example(game: str) -> None:
     rulebook = _rulebook()
     rows = rulebook.export_rows(f"copa_ref.{game}")
     package = importlib.import_module(f"copa_ref.{game}")
-    assert [row[0] for row in rows] == list(package.__all__)
+    assert sorted(row[0] for row in rows) == sorted(package.__all__)
+    kinds = [row[1] for row in rows]
+    assert kinds.index("function") == 0 and kinds.index("class") > kinds.count("function") - 1
     examples = {name: example for name, _, _, example in rows}
     for name in ("new_game", "apply", "legal_actions", "to_move", "observe", "outcome",
                  "well_formed"):
