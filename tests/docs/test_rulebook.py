@@ -280,13 +280,13 @@ def test_the_hopper_end_picture_shows_the_last_cup() -> None:
     """Under End 2 the tray is empty at the end: the picture still names the last cup claimed
     and the seat that took it (HOPPER-16: it counts 3)."""
     rulebook = _rulebook()
-    from copa_ref.games import GAMES
+    from copa_ref.hopper.svg import svg
 
     frames = rulebook._case_frames("hopper/trace/last-cup-three-points")
     state = frames[-1].state
     assert not state.tray
     seat, cup = state.claims[-1]
-    picture = str(GAMES["hopper"].svg(state, None))
+    picture = svg(state)
     assert f"last cup: cup {cup}" in picture and f"to seat {seat}: 3 points" in picture
     assert f"The last cup, cup {cup}, went to seat {seat}." in picture
 
