@@ -239,7 +239,7 @@ def to_move(state: State) -> ToMove:
     :raises MalformedInputError: for a value that is not a Copas state.
     :raises InvalidStateError: for a Copas state no legal play can produce.
     """
-    if type(state) is not State or getattr(state, CHECKED, None) is None:
+    if type(state) is not State or getattr(state, CHECKED, None) is not _KEY:
         _CHECKS.enter(state)
     return _to_move(state)
 
@@ -301,7 +301,7 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
         at the table.
     :raises InvalidStateError: for a Copas state no legal play can produce.
     """
-    if type(state) is not State or getattr(state, CHECKED, None) is None:
+    if type(state) is not State or getattr(state, CHECKED, None) is not _KEY:
         _CHECKS.enter(state)
     if seat is not None:
         check_seat(seat, len(state.hands))
@@ -431,7 +431,7 @@ def apply(state: State, action: Action) -> State:
         not a seat; a list is not a hand).
     :raises InvalidStateError: for a Copas state no legal play can produce.
     """
-    if type(state) is not State or getattr(state, CHECKED, None) is None:
+    if type(state) is not State or getattr(state, CHECKED, None) is not _KEY:
         _CHECKS.enter(state)
     _check_action(action)
     return _CHECKS.built(_apply(state, action))
@@ -932,6 +932,8 @@ _CHECKS: StateChecks[State] = StateChecks(
      _suit_followed, _tricks_taken, _round_in_progress, _round_ended, _points_booked,
      _pending_seat, _burst_ends),
 )
+_KEY = _CHECKS.key
+"""The mark :data:`_CHECKS` writes on a state it checked or the rules built."""
 """Copas' state checks (:class:`~copa_ref.core.entry.StateChecks`): the shape, then each
 rule in the order of the spec; the first rule broken is the one named."""
 

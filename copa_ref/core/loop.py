@@ -26,7 +26,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
 
-from copa_ref.core.entry import mark_checked, write_mark
+from copa_ref.core.entry import CHECKED, mark_checked, write_mark
 from copa_ref.core.types import MoverKind, Seat, ToMove
 
 if TYPE_CHECKING:
@@ -163,6 +163,7 @@ def steps(game: Game[S, A, Any, Any], policy: Policy[S, A], rng: random.Random, 
     mark, new_step, step_class = write_mark, _new_step, Step
     seat_node, nobody = _SEAT, _NOBODY
     mover = game.to_move(state)
+    key = getattr(state, CHECKED, None)  # the mark the game's entry check left on it
     for _ in range(max_steps):
         kind = mover.kind
         if kind is seat_node:  # the usual node, inline: one seat picks among its actions
@@ -181,11 +182,11 @@ def steps(game: Game[S, A, Any, Any], policy: Policy[S, A], rng: random.Random, 
         else:
             action, produced = _choose(game, inner, state, mover, policy, rng)
             after = apply(state, action) if produced else game.apply(state, action)
-        if trusted:  # built by the rules from a checked state: valid already
+        if trusted:  # built by the rules from a checked state: valid already, as marked
             try:
-                mark(after, True)
+                mark(after, key)
             except TypeError:  # a state class without the plain slot
-                mark_checked(after)
+                mark_checked(after, key)
         yield new_step(step_class, (state, mover, action, after))
         state = after
         mover = to_move(state)

@@ -19,8 +19,6 @@ from collections.abc import Callable
 from fractions import Fraction
 from operator import attrgetter
 
-import attrs
-
 from copa_ref.core import (
     CHANCE,
     NOBODY,
@@ -267,7 +265,7 @@ def new_game(config: Config | None = None) -> State:
     check_config(config)
     n = config.players
     dealer = first_dealer(config)
-    return StateChecks.built(State(
+    return _CHECKS.built(State(
         config=config,
         phase=_DEAL,
         round=1,
@@ -577,7 +575,7 @@ def to_move(state: State) -> ToMove:
 
     :raises MalformedInputError: for a value that is not a Kopa state.
     """
-    if type(state) is not State or getattr(state, CHECKED, None) is None:
+    if type(state) is not State or getattr(state, CHECKED, None) is not _KEY:
         _check_state(state)  # the common case, a state checked or built before, without it
     return _to_move(state)
 
@@ -600,7 +598,7 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
     :raises MalformedInputError: for a value that is not a Kopa state, or a seat that is not
         at the table.
     """
-    if seat is not None or type(state) is not State or getattr(state, CHECKED, None) is None:
+    if seat is not None or type(state) is not State or getattr(state, CHECKED, None) is not _KEY:
         _check_state(state, seat)
     return _legal_actions(state, seat)
 
@@ -665,10 +663,10 @@ def apply(state: State, action: Action) -> State:
         fields do not have exactly their types (KOPA-1: a card is a ``Card``; ``True`` is
         not a seat; a list is not a hand).
     """
-    if type(state) is not State or getattr(state, CHECKED, None) is None:
+    if type(state) is not State or getattr(state, CHECKED, None) is not _KEY:
         _check_state(state)
     _check_action(action)
-    return StateChecks.built(_apply(state, action))
+    return _CHECKS.built(_apply(state, action))
 
 
 def _apply(state: State, action: Action) -> State:
@@ -688,17 +686,17 @@ def _apply(state: State, action: Action) -> State:
 
 
 def _check_state(state: object, seat: object = None) -> None:
-    """*state* is a Kopa state whose config is playable and whose fields have exactly their
-    types and shapes (:func:`_shape`), checked once per state object and marked
+    """*state* passes the whole :func:`check_state` (its shape, then every rule), checked
+    once per state object and marked, or carries the mark of this module's checks
     (:mod:`copa_ref.core.entry`), and *seat* is ``None`` or a seat at its table: the first
-    line of every entry point. The rules of play are :func:`check_state`'s question, asked
-    where a state enters from JSON: a position set up by hand need not be reachable.
+    line of every entry point.
 
-    :raises MalformedInputError: otherwise.
-    :raises InvalidStateError: KOPA-2/KOPA-3/KOPA-22 for a config no match is played with.
+    :raises MalformedInputError: not a Kopa state, a field not shaped right, or a seat not
+        at the table.
+    :raises InvalidStateError: naming the first rule the state breaks.
     """
-    if type(state) is not State or getattr(state, CHECKED, None) is None:
-        _ENTRY.enter(state)
+    if type(state) is not State or getattr(state, CHECKED, None) is not _KEY:
+        _CHECKS.enter(state)
     if seat is not None:
         check_position(state, State, "a Kopa state", seat, _seats)
 
@@ -1290,8 +1288,11 @@ CHECKS: StateChecks[State] = StateChecks(
 """The checks of a Kopa state: its shape, then one check per rule in the order of
 ``specs/kopa.md`` (:class:`~copa_ref.core.entry.StateChecks`)."""
 
-_ENTRY: StateChecks[State] = attrs.evolve(CHECKS, shape=_shape, rules=())
-"""The entry check of the public functions: the class and the shape, once per object."""
+_CHECKS: StateChecks[State] = CHECKS
+"""The entry check of every public function: the whole :data:`CHECKS`
+(:mod:`copa_ref.core.entry`)."""
+_KEY = _CHECKS.key
+"""The mark :data:`_CHECKS` writes on a state it checked or the rules built."""
 
 
 def check_state(state: State) -> None:
