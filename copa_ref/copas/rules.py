@@ -89,8 +89,8 @@ DECK: tuple[Card, ...] = tuple(sorted(Card, key=lambda c: c.index))
 _DECK_3: tuple[Card, ...] = tuple(c for c in DECK if c is not Card.C2p)
 _HAND_SIZE = {3: 13, 4: 10, 5: 8}
 _COPAS = Suit.COPAS
-# The phases and options as module constants: the rules read them on every card, and an
-# Enum member read from its class costs several times a global in CPython 3.11.
+# The phases and options as module constants: the rules read them on every card, and a
+# global name reads faster than an Enum member read from its class.
 _PLAY, _DEAL, _OVER = Phase.PLAY, Phase.DEAL, Phase.OVER
 _BROKEN_LEAD = CopasLead.BROKEN
 _PLAIN_ORDER = RankOrder.PLAIN

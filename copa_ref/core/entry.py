@@ -110,8 +110,8 @@ class Checked:
     ``AttributeError`` where a memo slot reads ``None``: read it as
     ``getattr(state, CHECKED, None)``, as :meth:`StateChecks.enter` does. What differs is
     speed: for a cached property in a slotted class attrs adds a class ``__getattr__``, and
-    with one CPython 3.11 reads every attribute of every instance by its slow path (about
-    4 to 7 times a plain slot read); a state's fields are read at every step of every rule.
+    with one CPython reads every attribute of every instance by its slow path; a state's
+    fields are read at every step of every rule.
     """
 
     __slots__ = (CHECKED,)

@@ -40,8 +40,8 @@ A = TypeVar("A")
 Policy = Callable[[S, Seat, tuple[A, ...], random.Random], A]
 """``policy(state, seat, legal, rng) -> action``: one of *legal*, the seat's sorted actions."""
 
-# The kinds of node as module constants: the loop tells them apart at every step, and an
-# Enum member read from its class costs several times a global in CPython 3.11.
+# The kinds of node as module constants: the loop tells them apart at every step, and a
+# global name reads faster than an Enum member read from its class.
 _SEAT, _JOINT, _ANY, _CHANCE, _NOBODY = (
     MoverKind.SEAT, MoverKind.JOINT, MoverKind.ANY, MoverKind.CHANCE, MoverKind.NOBODY)
 
@@ -83,8 +83,7 @@ def next_action(game: Game[S, A, Any, Any], state: S, policy: Policy[S, A],
 
 
 _new_step = tuple.__new__
-"""``Step(...)`` in :func:`steps` without the generated ``__new__`` (half the time of a
-step's bookkeeping: one C call)."""
+"""``Step(...)`` in :func:`steps` without the generated ``__new__`` (one C call)."""
 
 
 def _produced(action: object, legal: tuple[Any, ...]) -> bool:
