@@ -314,21 +314,25 @@ def _harvest(state: State) -> State:
 
 
 @seam
-def cup_destination(cups: tuple[Square, Square], seat: int, last: Square) -> Square:
-    """KALA-8: after sowing, the playing cup goes onto the field cup that took the last bean."""
-    return last
+def cup_destination(state: State) -> Square | None:
+    """Where the mover's playing cup goes after a sowing: onto the field cup that took the
+    last bean (KALA-8), or ``None`` when the last bean fell into the opponent's playing cup,
+    where the player chooses a neighbour of it (KALA-10)."""
+    assert state.last is not None
+    return None if state.last == state.cups[1 - state.turn] else state.last
 
 
 def _move_cup(state: State) -> State:
     """KALA-8, KALA-10: onto the last bean's field cup, or (last bean in the opponent's cup)
     onto a neighbour of it that the player chooses."""
+    square = cup_destination(state)
+    if square is not None:
+        return _place(state, square)
     assert state.last is not None
-    if state.last == state.cups[1 - state.turn]:
-        options = NEIGHBOURS[state.last]
-        if len(options) > 1:
-            return _with_phase(state, _PLACE)
-        return _place(state, options[0])
-    return _place(state, cup_destination(state.cups, state.turn, state.last))
+    options = NEIGHBOURS[state.last]
+    if len(options) > 1:
+        return _with_phase(state, _PLACE)
+    return _place(state, options[0])
 
 
 def _place(state: State, square: Square) -> State:

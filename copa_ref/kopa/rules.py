@@ -363,12 +363,17 @@ def legal_cards(hand: tuple[Card, ...], piles: tuple[tuple[Card, ...], ...],
     return tuple(filter(take.__contains__, hand))
 
 
+_TABLE_ORDER = tuple(place for row in range(4) for place in (_up_pile(row), _down_pile(row)))
+"""KOPA-14: the piles as the table lays them out, a suit a row (Sable at the top, then Vert,
+Gules and Or), each suit's up-pile beside its down-pile."""
+
+
 @seam
 def arrange(piles: tuple[tuple[Card, ...], ...]) -> tuple[tuple[Card, ...], ...]:
-    """The piles as the public view lists them: Sable, Vert, Gules, Or, each suit's up-pile
-    then its down-pile (KOPA-14; presentation, not a rule of play)."""
+    """The piles as the public view lists them: row by row of the table, each suit's
+    up-pile then its down-pile (KOPA-14; presentation, not a rule of play)."""
     # KOPA-14: Sable at the top, then Vert, Gules, Or; each 1 beside its 15.
-    return piles
+    return tuple(piles[place] for place in _TABLE_ORDER)
 
 
 def _place(card: Card, piles: tuple[tuple[Card, ...], ...]) -> int:
