@@ -48,7 +48,7 @@ from copa_ref.core import (
     shuffled,
 )
 from copa_ref.core.codec import excerpt
-from copa_ref.core.entry import CHECKED
+from copa_ref.core.entry import CHECKED, slot_builder
 from copa_ref.core.fields import check_bool, check_instance, check_int, check_seat, check_tuple
 
 __all__ = [
@@ -103,6 +103,10 @@ _PLAYS: tuple[tuple[Play, ...], ...] = tuple(
 
 _index: Callable[[Card], int] = attrgetter("index")
 """A card's place in the canonical order (the sort key of hands; an ``attrgetter`` sorts in C)."""
+
+_state = slot_builder(State)
+"""``State(...)`` as the rules build it at every step, without the class's ``__init__`` (the
+same object, its slots written directly: :func:`~copa_ref.core.entry.slot_builder`)."""
 
 
 def left_out(players: int) -> Card | None:
@@ -212,7 +216,7 @@ def new_game(config: Config | None = None) -> State:
         config = Config()
     check_config(config)
     n = config.players
-    return _CHECKS.built(State(
+    return _CHECKS.built(_state(
         config=config,
         phase=_DEAL,
         round=1,
@@ -503,7 +507,7 @@ def _deal(state: State, action: Deal) -> State:
     if len(seen) != len(the_deck):  # pragma: no cover - sizes and uniqueness imply it
         msg = "the deal is not the whole deck"
         raise IllegalActionError("COPAS-6", msg)
-    return State(
+    return _state(
         config=state.config,
         phase=_PLAY,
         round=state.round,
@@ -570,7 +574,7 @@ def _play(state: State, action: Play) -> State:
         if round_over(new_hand, tricks, config):
             return _end_round(state, hands, tricks, winner)
         leader, trick = winner, ()
-    return State(
+    return _state(
         config=config,
         phase=_PLAY,
         round=state.round,
@@ -614,7 +618,7 @@ def _end_round(
     scores = tuple([a + b for a, b in zip(state.scores, booked, strict=True)])
     # COPAS-20: a seat at 51 or more bursts and the match is over.
     if max(scores) >= BURST:
-        return State(
+        return _state(
             config=config,
             phase=_OVER,
             round=state.round,
@@ -628,7 +632,7 @@ def _end_round(
             last_round=booked,
         )
     dealer = next_dealer(state.dealer, n)
-    return State(
+    return _state(
         config=config,
         phase=_DEAL,
         round=state.round + 1,

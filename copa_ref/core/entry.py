@@ -52,6 +52,7 @@ gives the one exception policy for all of them:
 from __future__ import annotations
 
 import functools
+import linecache
 import random
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
@@ -141,39 +142,56 @@ def carry_mark(before: object, after: object) -> None:
 
 
 def slot_builder(cls: type[S]) -> Callable[..., S]:
-    """``cls(**fields)`` in about half its time, for the rules, which build a state at every
-    step: a function that takes every field of the frozen, slotted attrs class *cls* by
-    keyword (each one required) and returns the object the class's own ``__init__`` makes
-    (equal, the same hash and text, every field the very value given, no checked mark), its
-    slots written by their own descriptors, in C. A frozen class's ``__init__`` writes each
-    field through a bound ``object.__setattr__`` and its name, about twice as long; what it
-    may do besides (a default, a validator, a converter, a hook) a class here must not
-    have, so there is nothing to skip: states are checked where they enter
-    (:class:`StateChecks`), not where the rules build them.
+    """``cls(...)`` without the class's ``__init__``, for the rules, which build a state at
+    every step (every game's rules module builds its states with one): a function that takes
+    every field of the frozen, slotted attrs class *cls* as its ``__init__`` does (by position
+    or, for a keyword-only field, by keyword; a default filled in as the class fills it) and
+    returns the object the class's own ``__init__`` makes (equal, the same hash and text,
+    every field the very value given, no checked mark), its slots written by their own
+    descriptors, in C. A frozen class's ``__init__`` writes each field through a bound
+    ``object.__setattr__`` and its name; what it may do besides (a default factory, a
+    validator, a converter, a hook) a class here must not have, so there is nothing to
+    skip: states are checked where they enter (:class:`StateChecks`), not where the rules
+    build them.
 
     :raises TypeError: for a class that is not a slotted attrs class, or has a field with a
-        validator, a converter or ``init=False``, or an ``__attrs_pre_init__`` or
-        ``__attrs_post_init__``.
+        validator, a converter, a default factory or ``init=False``, or an
+        ``__attrs_pre_init__`` or ``__attrs_post_init__``.
     """
     if not attrs.has(cls) or "__slots__" not in cls.__dict__:
         msg = f"{cls.__qualname__} is not a slotted attrs class"
         raise TypeError(msg)
     fields = attrs.fields(cls)
     odd = [f.name for f in fields if f.validator is not None or f.converter is not None
-           or not f.init]
+           or not f.init or isinstance(f.default, attrs.Factory)]  # type: ignore[arg-type]
     hooks = [h for h in ("__attrs_pre_init__", "__attrs_post_init__") if hasattr(cls, h)]
     if odd or hooks:
         msg = f"{cls.__qualname__}'s __init__ does more than set its fields: {odd + hooks}"
         raise TypeError(msg)
     space: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
-    lines = [f"def build(*, {', '.join(f.name for f in fields)}):", "    new = _new(_cls)"]
+
+    def parameter(i: int, field: attrs.Attribute[Any]) -> str:
+        if field.default is attrs.NOTHING:
+            return field.name
+        space[f"_default{i}"] = field.default  # a value: a factory is refused above
+        return f"{field.name}=_default{i}"
+
+    names = [parameter(i, f) for i, f in enumerate(fields) if not f.kw_only]
+    keywords = [parameter(i, f) for i, f in enumerate(fields) if f.kw_only]
+    signature = ", ".join(names + (["*", *keywords] if keywords else []))
+    lines = [f"def build({signature}):", "    new = _new(_cls)"]
     for i, field in enumerate(fields):
         # the field's slot: in the class, or in the base that declared the field
         slot = next(k.__dict__[field.name] for k in cls.__mro__ if field.name in k.__dict__)
         space[f"_set{i}"] = slot.__set__
         lines.append(f"    _set{i}(new, {field.name})")
     lines.append("    return new")
-    exec("\n".join(lines), space)  # as attrs makes __init__: the fields' names in the text
+    # As attrs makes __init__: the fields' names in the text, and the text registered in
+    # linecache under a file name of its own, so tracebacks and debuggers show its lines.
+    source = "\n".join(lines) + "\n"
+    filename = f"<copa_ref slot_builder {cls.__module__}.{cls.__qualname__}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(compile(source, filename, "exec"), space)
     build: Callable[..., S] = space["build"]
     build.__qualname__ = build.__name__ = f"build_{cls.__name__}"
     build.__doc__ = f"``{cls.__qualname__}(...)``, its slots written directly."

@@ -32,7 +32,7 @@ from copa_ref.core import (
     ToMove,
 )
 from copa_ref.core.codec import MAX_INT, excerpt
-from copa_ref.core.entry import CHECKED, StateChecks, check_rng, rule
+from copa_ref.core.entry import CHECKED, StateChecks, check_rng, rule, slot_builder
 from copa_ref.core.fields import check_instance, check_int, check_position
 from copa_ref.core.misreading import seam
 from copa_ref.hopper.state import (
@@ -132,6 +132,10 @@ _END_1, _END_2 = Ending.END_1, Ending.END_2
 
 # --------------------------------------------------------------------------------------
 # Materials and preparation
+
+_state = slot_builder(State)
+"""``State(...)`` as the rules build it at every step, without the class's ``__init__`` (the
+same object, its slots written directly: :func:`~copa_ref.core.entry.slot_builder`)."""
 
 
 def num_players(config: Config) -> int:
@@ -266,8 +270,8 @@ def new_game(config: Config | None = None) -> State:
     # HOPPER-11: a first player with no beans (none loose) would be skipped.
     if not can_shoot(hands, loose, first):  # pragma: no cover - 49+ beans
         first = next_turn(hands, loose, first)
-    state = State(config=config, hands=hands, tray=tray, loose=loose, claims=(),
-                  phase=Phase.AIM, turn=first)
+    state = _state(config=config, hands=hands, tray=tray, loose=loose, claims=(),
+                   phase=Phase.AIM, turn=first, aim=None)
     return _CHECKS.built(_settle(state))
 
 
@@ -509,7 +513,7 @@ def _start_shot(state: State, seat: int, aim: int | None) -> State:
     hand, loose = replenish(hands[seat], state.loose)
     if hand != hands[seat]:
         hands = (*hands[:seat], hand, *hands[seat + 1:])
-    return State(state.config, hands, state.tray, loose, state.claims, _LAND, seat, aim)
+    return _state(state.config, hands, state.tray, loose, state.claims, _LAND, seat, aim)
 
 
 def _settle(state: State) -> State:
@@ -543,11 +547,12 @@ def _land(state: State, cup: int | None) -> State:
         tray = black_joins(config, close_up(tray, cup), claims)
     # One state for the next shot in turn play; the end, the shoot-out and a shot that
     # starts by itself (P-3) change it once more.
-    after = State(config, hands, tray, loose, claims, _AIM, next_turn(hands, loose, seat))
+    after = _state(config, hands, tray, loose, claims, _AIM, next_turn(hands, loose, seat),
+                   None)
     if claimed and game_over(after):
-        return State(config, hands, tray, loose, claims, _OVER, None)
+        return _state(config, hands, tray, loose, claims, _OVER, None, None)
     if shoot_out(after):
-        after = State(config, hands, tray, loose, claims, _AIM, None)
+        after = _state(config, hands, tray, loose, claims, _AIM, None, None)
     return _settle(after)
 
 
