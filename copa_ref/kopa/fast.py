@@ -86,8 +86,19 @@ def wanted(piles: Piles, eights: tuple[Card, ...]) -> tuple[Card, ...]:
 
 def legal_cards(hand: tuple[Card, ...], piles: Piles, eights: tuple[Card, ...]
                 ) -> tuple[Card, ...]:
-    """:func:`copa_ref.kopa.rules.legal_cards`, read from the tables."""
-    return tuple(filter(frozenset(wanted(piles, eights)).__contains__, hand))
+    """:func:`copa_ref.kopa.rules.legal_cards`, read from the tables (:func:`wanted`
+    written out, the set of the cards taken made in one call)."""
+    s_up, s_down, v_up, v_down, g_up, g_down, o_up, o_down = piles
+    sable, s_ready = _S[s_up[-1] if s_up else None][s_down[-1] if s_down else None]
+    vert, v_ready = _V[v_up[-1] if v_up else None][v_down[-1] if v_down else None]
+    gules, g_ready = _G[g_up[-1] if g_up else None][g_down[-1] if g_down else None]
+    gold, o_ready = _O[o_up[-1] if o_up else None][o_down[-1] if o_down else None]
+    ready = ((_S8,) if s_ready and _S8 not in eights else ()) + (
+        (_V8,) if v_ready and _V8 not in eights else ()) + (
+        (_G8,) if g_ready and _G8 not in eights else ()) + (
+        (_O8,) if o_ready and _O8 not in eights else ())
+    take = frozenset(sable + vert + gules + gold + ready)
+    return tuple(filter(take.__contains__, hand))
 
 
 def place(card: Card, piles: Piles) -> int:
