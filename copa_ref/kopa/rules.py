@@ -621,8 +621,7 @@ def _check_state(state: object, seat: object = None) -> None:
         at the table.
     :raises InvalidStateError: naming the first rule the state breaks.
     """
-    if type(state) is not State or getattr(state, CHECKED, None) is not _KEY:
-        _CHECKS.enter(state)
+    _CHECKS.enter(state)
     if seat is not None:
         check_position(state, State, "a Kopa state", seat, _seats)
 
