@@ -32,7 +32,7 @@ from copa_ref.core import (
     ToMove,
 )
 from copa_ref.core.codec import MAX_INT, excerpt
-from copa_ref.core.entry import StateChecks, check_rng, rule, slot_builder
+from copa_ref.core.entry import CHECKED, StateChecks, check_rng, rule, slot_builder
 from copa_ref.core.fields import check_instance, check_int, check_position
 from copa_ref.core.misreading import seam
 from copa_ref.hopper.state import (
@@ -600,7 +600,8 @@ def _check_state(state: object, seat: object = None) -> None:
         at the table.
     :raises InvalidStateError: naming the first rule the state breaks.
     """
-    _CHECKS.enter(state)
+    if type(state) is not State or getattr(state, CHECKED, None) is not _KEY:
+        _CHECKS.enter(state)  # a state this module's checks have not marked: check it
     if seat is not None:
         check_position(state, State, "a HOPPER state", seat, _seats)
 
@@ -1100,6 +1101,8 @@ CHECKS: StateChecks[State] = StateChecks(
 _CHECKS: StateChecks[State] = CHECKS
 """The entry check of every public function: the whole :data:`CHECKS`
 (:mod:`copa_ref.core.entry`)."""
+_KEY = _CHECKS.key
+"""The mark :data:`_CHECKS` writes on a state it checked or the rules built."""
 
 
 def check_state(state: State) -> None:

@@ -93,12 +93,13 @@ def legal_cards(hand: tuple[Card, ...], piles: Piles, eights: tuple[Card, ...]
     vert, v_ready = _V[v_up[-1] if v_up else None][v_down[-1] if v_down else None]
     gules, g_ready = _G[g_up[-1] if g_up else None][g_down[-1] if g_down else None]
     gold, o_ready = _O[o_up[-1] if o_up else None][o_down[-1] if o_down else None]
-    ready = ((_S8,) if s_ready and _S8 not in eights else ()) + (
-        (_V8,) if v_ready and _V8 not in eights else ()) + (
-        (_G8,) if g_ready and _G8 not in eights else ()) + (
-        (_O8,) if o_ready and _O8 not in eights else ())
-    take = frozenset(sable + vert + gules + gold + ready)
-    return tuple(filter(take.__contains__, hand))
+    takes = sable + vert + gules + gold
+    if s_ready or v_ready or g_ready or o_ready:  # an 8 may be ready
+        takes += ((_S8,) if s_ready and _S8 not in eights else ()) + (
+            (_V8,) if v_ready and _V8 not in eights else ()) + (
+            (_G8,) if g_ready and _G8 not in eights else ()) + (
+            (_O8,) if o_ready and _O8 not in eights else ())
+    return tuple(filter(frozenset(takes).__contains__, hand))
 
 
 def place(card: Card, piles: Piles) -> int:
