@@ -210,14 +210,14 @@ def assert_malformed(game: AnyGame, state: Any, action: Any) -> MalformedInputEr
 
 
 def count_shape_checks(monkeypatch: Any, rules: Any) -> list[object]:
-    """The states the entry check's shape test of a rules module (its ``_ENTRY``) reads from
+    """The states the entry check's shape test of a rules module (its ``_CHECKS``) reads from
     now on, in order (a list that grows as they are read)."""
     seen: list[object] = []
-    shape = rules._ENTRY.shape
+    shape = rules._CHECKS.shape
 
     def counted(state: object) -> None:
         seen.append(state)
         shape(state)
 
-    monkeypatch.setattr(rules, "_ENTRY", attrs.evolve(rules._ENTRY, shape=counted))
+    monkeypatch.setattr(rules, "_CHECKS", attrs.evolve(rules._CHECKS, shape=counted))
     return seen

@@ -49,7 +49,7 @@ from copa_ref.adapters import (
 )
 from copa_ref.adapters.tensors import ActionIds, Encoder, LegalIds, encoder, tables
 from copa_ref.core import Game
-from copa_ref.core.entry import mark_checked
+from copa_ref.core.entry import carry_mark
 from copa_ref.core.types import MoverKind, Seat, ToMove
 
 __all__ = ["INITIAL", "LENGTH", "MAX_CHANCE_OUTCOMES", "MAX_GAME_LENGTH", "ONE_DEAL",
@@ -386,7 +386,7 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
             if produced:
                 after = apply(held.trail.state, action)
                 if trusted:  # built by the rules from a checked state: valid already
-                    mark_checked(after)
+                    carry_mark(held.trail.state, after)
             else:
                 after = game.apply(held.trail.state, action)
             self.held = _Held(_Trail(held.trail, after, public), (), held.length + 1,

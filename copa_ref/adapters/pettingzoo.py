@@ -47,7 +47,7 @@ from pettingzoo.utils.wrappers.order_enforcing import (  # type: ignore[import-u
 from copa_ref.adapters import default_truncation, returns_scheme
 from copa_ref.adapters.tensors import ActionIds, Encoder, LegalIds, tables
 from copa_ref.core import Game
-from copa_ref.core.entry import mark_checked
+from copa_ref.core.entry import carry_mark
 from copa_ref.core.types import MoverKind, Seat
 
 __all__ = [
@@ -465,7 +465,7 @@ class GameTable:
         if produced:
             after = self._apply_of(self.game_state, action)
             if self._trusted:  # built by the rules from a checked state: valid already
-                mark_checked(after)
+                carry_mark(self.game_state, after)
         else:
             after = self.game.apply(self.game_state, action)
         self._set_state(after)
@@ -743,7 +743,7 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             # no seat remembers anything
             after = self._apply_of(self.game_state, chosen)
             if self._trusted:  # built by the rules from a checked state: valid already
-                mark_checked(after)
+                carry_mark(self.game_state, after)
             self.game_state = after  # _set_state, inline
             if not self._whole:  # else no view is kept
                 self._views = {}

@@ -48,7 +48,7 @@ from copa_ref.core import (
     shuffled,
 )
 from copa_ref.core.codec import excerpt
-from copa_ref.core.entry import CHECKED
+from copa_ref.core.entry import CHECKED, slot_builder
 from copa_ref.core.fields import check_bool, check_instance, check_int, check_seat, check_tuple
 
 __all__ = [
@@ -89,8 +89,8 @@ DECK: tuple[Card, ...] = tuple(sorted(Card, key=lambda c: c.index))
 _DECK_3: tuple[Card, ...] = tuple(c for c in DECK if c is not Card.C2p)
 _HAND_SIZE = {3: 13, 4: 10, 5: 8}
 _COPAS = Suit.COPAS
-# The phases and options as module constants: the rules read them on every card, and an
-# Enum member read from its class costs several times a global in CPython 3.11.
+# The phases and options as module constants: the rules read them on every card, and a
+# global name reads faster than an Enum member read from its class.
 _PLAY, _DEAL, _OVER = Phase.PLAY, Phase.DEAL, Phase.OVER
 _BROKEN_LEAD = CopasLead.BROKEN
 _PLAIN_ORDER = RankOrder.PLAIN
@@ -103,6 +103,10 @@ _PLAYS: tuple[tuple[Play, ...], ...] = tuple(
 
 _index: Callable[[Card], int] = attrgetter("index")
 """A card's place in the canonical order (the sort key of hands; an ``attrgetter`` sorts in C)."""
+
+_state = slot_builder(State)
+"""``State(...)`` as the rules build it at every step, without the class's ``__init__`` (the
+same object, its slots written directly: :func:`~copa_ref.core.entry.slot_builder`)."""
 
 
 def left_out(players: int) -> Card | None:
@@ -212,7 +216,7 @@ def new_game(config: Config | None = None) -> State:
         config = Config()
     check_config(config)
     n = config.players
-    return _CHECKS.built(State(
+    return _CHECKS.built(_state(
         config=config,
         phase=_DEAL,
         round=1,
@@ -239,7 +243,7 @@ def to_move(state: State) -> ToMove:
     :raises MalformedInputError: for a value that is not a Copas state.
     :raises InvalidStateError: for a Copas state no legal play can produce.
     """
-    if type(state) is not State or getattr(state, CHECKED, None) is None:
+    if type(state) is not State or getattr(state, CHECKED, None) is not _KEY:
         _CHECKS.enter(state)
     return _to_move(state)
 
@@ -301,7 +305,7 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
         at the table.
     :raises InvalidStateError: for a Copas state no legal play can produce.
     """
-    if type(state) is not State or getattr(state, CHECKED, None) is None:
+    if type(state) is not State or getattr(state, CHECKED, None) is not _KEY:
         _CHECKS.enter(state)
     if seat is not None:
         check_seat(seat, len(state.hands))
@@ -431,7 +435,7 @@ def apply(state: State, action: Action) -> State:
         not a seat; a list is not a hand).
     :raises InvalidStateError: for a Copas state no legal play can produce.
     """
-    if type(state) is not State or getattr(state, CHECKED, None) is None:
+    if type(state) is not State or getattr(state, CHECKED, None) is not _KEY:
         _CHECKS.enter(state)
     _check_action(action)
     return _CHECKS.built(_apply(state, action))
@@ -503,7 +507,7 @@ def _deal(state: State, action: Deal) -> State:
     if len(seen) != len(the_deck):  # pragma: no cover - sizes and uniqueness imply it
         msg = "the deal is not the whole deck"
         raise IllegalActionError("COPAS-6", msg)
-    return State(
+    return _state(
         config=state.config,
         phase=_PLAY,
         round=state.round,
@@ -570,7 +574,7 @@ def _play(state: State, action: Play) -> State:
         if round_over(new_hand, tricks, config):
             return _end_round(state, hands, tricks, winner)
         leader, trick = winner, ()
-    return State(
+    return _state(
         config=config,
         phase=_PLAY,
         round=state.round,
@@ -614,7 +618,7 @@ def _end_round(
     scores = tuple([a + b for a, b in zip(state.scores, booked, strict=True)])
     # COPAS-20: a seat at 51 or more bursts and the match is over.
     if max(scores) >= BURST:
-        return State(
+        return _state(
             config=config,
             phase=_OVER,
             round=state.round,
@@ -628,7 +632,7 @@ def _end_round(
             last_round=booked,
         )
     dealer = next_dealer(state.dealer, n)
-    return State(
+    return _state(
         config=config,
         phase=_DEAL,
         round=state.round + 1,
@@ -932,6 +936,8 @@ _CHECKS: StateChecks[State] = StateChecks(
      _suit_followed, _tricks_taken, _round_in_progress, _round_ended, _points_booked,
      _pending_seat, _burst_ends),
 )
+_KEY = _CHECKS.key
+"""The mark :data:`_CHECKS` writes on a state it checked or the rules built."""
 """Copas' state checks (:class:`~copa_ref.core.entry.StateChecks`): the shape, then each
 rule in the order of the spec; the first rule broken is the one named."""
 

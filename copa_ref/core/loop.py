@@ -26,7 +26,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
 
-from copa_ref.core.entry import mark_checked, write_mark
+from copa_ref.core.entry import CHECKED, mark_checked, write_mark
 from copa_ref.core.types import MoverKind, Seat, ToMove
 
 if TYPE_CHECKING:
@@ -40,8 +40,8 @@ A = TypeVar("A")
 Policy = Callable[[S, Seat, tuple[A, ...], random.Random], A]
 """``policy(state, seat, legal, rng) -> action``: one of *legal*, the seat's sorted actions."""
 
-# The kinds of node as module constants: the loop tells them apart at every step, and an
-# Enum member read from its class costs several times a global in CPython 3.11.
+# The kinds of node as module constants: the loop tells them apart at every step, and a
+# global name reads faster than an Enum member read from its class.
 _SEAT, _JOINT, _ANY, _CHANCE, _NOBODY = (
     MoverKind.SEAT, MoverKind.JOINT, MoverKind.ANY, MoverKind.CHANCE, MoverKind.NOBODY)
 
@@ -83,8 +83,7 @@ def next_action(game: Game[S, A, Any, Any], state: S, policy: Policy[S, A],
 
 
 _new_step = tuple.__new__
-"""``Step(...)`` in :func:`steps` without the generated ``__new__`` (half the time of a
-step's bookkeeping: one C call)."""
+"""``Step(...)`` in :func:`steps` without the generated ``__new__`` (one C call)."""
 
 
 def _produced(action: object, legal: tuple[Any, ...]) -> bool:
@@ -163,6 +162,7 @@ def steps(game: Game[S, A, Any, Any], policy: Policy[S, A], rng: random.Random, 
     mark, new_step, step_class = write_mark, _new_step, Step
     seat_node, nobody = _SEAT, _NOBODY
     mover = game.to_move(state)
+    key = getattr(state, CHECKED, None)  # the mark the game's entry check left on it
     for _ in range(max_steps):
         kind = mover.kind
         if kind is seat_node:  # the usual node, inline: one seat picks among its actions
@@ -181,11 +181,11 @@ def steps(game: Game[S, A, Any, Any], policy: Policy[S, A], rng: random.Random, 
         else:
             action, produced = _choose(game, inner, state, mover, policy, rng)
             after = apply(state, action) if produced else game.apply(state, action)
-        if trusted:  # built by the rules from a checked state: valid already
+        if trusted:  # built by the rules from a checked state: valid already, as marked
             try:
-                mark(after, True)
+                mark(after, key)
             except TypeError:  # a state class without the plain slot
-                mark_checked(after)
+                mark_checked(after, key)
         yield new_step(step_class, (state, mover, action, after))
         state = after
         mover = to_move(state)

@@ -16,6 +16,12 @@ A misread game's inner functions (:attr:`~copa_ref.core.game.Game.trusted`, the 
 generic loop calls) come from the copy as well; where a misreading replaces a public entry
 point (``apply``) but not its inner twin (``_apply``), the replacement stands for both.
 
+A copy runs its module's code anew, so its state checker (``_CHECKS``) is its own, with its
+own key (:attr:`~copa_ref.core.entry.StateChecks.key`): the states its rules build carry the
+copy's mark, and the reference checks them in full when they enter it, as it checks an
+equal fresh object. A speed layer installed over the reference's functions (such as
+:mod:`copa_ref.kopa.fast`) is not installed in a copy: a copy plays the plain functions.
+
 Rule functions call each other through their module's globals, so replacing a name in the
 copy changes every caller inside the copy. Names a module computed at import time from a
 replaced function (a precomputed table, say) are not recomputed: replace them too.
@@ -123,7 +129,8 @@ def misread_module(module_name: str, replacements: Mapping[str, object]) -> Modu
     checks = getattr(copy, "_CHECKS", None)
     if isinstance(checks, StateChecks) and "_CHECKS" not in replacements:
         # A misread game's own states may break the reference's rules (that is the
-        # misreading): its entry points check a state's class and shape, not the rules.
+        # misreading): its entry points check a state's class and shape, not the rules;
+        # the checker keeps the copy's key (attrs.evolve keeps it), not the reference's.
         copy._CHECKS = attrs.evolve(checks, rules=())  # type: ignore[attr-defined]
     return copy
 

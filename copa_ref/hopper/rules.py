@@ -20,8 +20,6 @@ import random
 from fractions import Fraction
 from typing import cast
 
-import attrs
-
 from copa_ref.core import (
     CHANCE,
     NOBODY,
@@ -34,7 +32,7 @@ from copa_ref.core import (
     ToMove,
 )
 from copa_ref.core.codec import MAX_INT, excerpt
-from copa_ref.core.entry import CHECKED, StateChecks, check_rng, rule
+from copa_ref.core.entry import CHECKED, StateChecks, check_rng, rule, slot_builder
 from copa_ref.core.fields import check_instance, check_int, check_position
 from copa_ref.core.misreading import seam
 from copa_ref.hopper.state import (
@@ -127,13 +125,17 @@ _SEATS = tuple(ToMove.seat(s) for s in range(MAX_PLAYERS))
 _first = operator.itemgetter(0)
 
 # The phases and endings as module constants: the rules of play test them at every action,
-# and an Enum member read from its class costs several times a global in CPython 3.11.
+# and a global name reads faster than an Enum member read from its class.
 _AIM, _LAND, _OVER = Phase.AIM, Phase.LAND, Phase.OVER
 _END_1, _END_2 = Ending.END_1, Ending.END_2
 
 
 # --------------------------------------------------------------------------------------
 # Materials and preparation
+
+_state = slot_builder(State)
+"""``State(...)`` as the rules build it at every step, without the class's ``__init__`` (the
+same object, its slots written directly: :func:`~copa_ref.core.entry.slot_builder`)."""
 
 
 def num_players(config: Config) -> int:
@@ -268,9 +270,9 @@ def new_game(config: Config | None = None) -> State:
     # HOPPER-11: a first player with no beans (none loose) would be skipped.
     if not can_shoot(hands, loose, first):  # pragma: no cover - 49+ beans
         first = next_turn(hands, loose, first)
-    state = State(config=config, hands=hands, tray=tray, loose=loose, claims=(),
-                  phase=Phase.AIM, turn=first)
-    return StateChecks.built(_settle(state))
+    state = _state(config=config, hands=hands, tray=tray, loose=loose, claims=(),
+                   phase=Phase.AIM, turn=first, aim=None)
+    return _CHECKS.built(_settle(state))
 
 
 # --------------------------------------------------------------------------------------
@@ -511,7 +513,7 @@ def _start_shot(state: State, seat: int, aim: int | None) -> State:
     hand, loose = replenish(hands[seat], state.loose)
     if hand != hands[seat]:
         hands = (*hands[:seat], hand, *hands[seat + 1:])
-    return State(state.config, hands, state.tray, loose, state.claims, _LAND, seat, aim)
+    return _state(state.config, hands, state.tray, loose, state.claims, _LAND, seat, aim)
 
 
 def _settle(state: State) -> State:
@@ -545,11 +547,12 @@ def _land(state: State, cup: int | None) -> State:
         tray = black_joins(config, close_up(tray, cup), claims)
     # One state for the next shot in turn play; the end, the shoot-out and a shot that
     # starts by itself (P-3) change it once more.
-    after = State(config, hands, tray, loose, claims, _AIM, next_turn(hands, loose, seat))
+    after = _state(config, hands, tray, loose, claims, _AIM, next_turn(hands, loose, seat),
+                   None)
     if claimed and game_over(after):
-        return State(config, hands, tray, loose, claims, _OVER, None)
+        return _state(config, hands, tray, loose, claims, _OVER, None, None)
     if shoot_out(after):
-        after = State(config, hands, tray, loose, claims, _AIM, None)
+        after = _state(config, hands, tray, loose, claims, _AIM, None, None)
     return _settle(after)
 
 
@@ -573,7 +576,7 @@ def apply(state: State, action: Action) -> State:
     """
     _check_state(state)
     _check_action(action)
-    return StateChecks.built(_apply(state, action))
+    return _CHECKS.built(_apply(state, action))
 
 
 def _apply(state: State, action: Action) -> State:
@@ -588,17 +591,17 @@ def _apply(state: State, action: Action) -> State:
 
 
 def _check_state(state: object, seat: object = None) -> None:
-    """*state* is a HOPPER state whose config is playable and whose fields have exactly
-    their types and shapes (:func:`_shape`), checked once per state object and marked
-    (:mod:`copa_ref.core.entry`), and *seat* is ``None`` or one of its seats: the first line
-    of every entry point. The rules of play are :func:`check_state`'s question, asked where
-    a state enters from JSON: a position set up by hand need not be reachable.
+    """*state* passes the whole :func:`check_state` (its shape, then every rule), checked
+    once per state object and marked, or carries the mark of this module's checks
+    (:mod:`copa_ref.core.entry`), and *seat* is ``None`` or a seat at its table: the first
+    line of every entry point.
 
-    :raises MalformedInputError: otherwise.
-    :raises InvalidStateError: naming the rule a config breaks (see :func:`check_config`).
+    :raises MalformedInputError: not a HOPPER state, a field not shaped right, or a seat not
+        at the table.
+    :raises InvalidStateError: naming the first rule the state breaks.
     """
-    if type(state) is not State or getattr(state, CHECKED, None) is None:
-        _ENTRY.enter(state)
+    if type(state) is not State or getattr(state, CHECKED, None) is not _KEY:
+        _CHECKS.enter(state)  # a state this module's checks have not marked: check it
     if seat is not None:
         check_position(state, State, "a HOPPER state", seat, _seats)
 
@@ -1095,8 +1098,11 @@ CHECKS: StateChecks[State] = StateChecks(
 """The checks of a HOPPER state: its shape, then one check per rule in the order of
 ``specs/hopper.md`` (:class:`~copa_ref.core.entry.StateChecks`)."""
 
-_ENTRY: StateChecks[State] = attrs.evolve(CHECKS, shape=_shape, rules=())
-"""The entry check of the public functions: the class and the shape, once per object."""
+_CHECKS: StateChecks[State] = CHECKS
+"""The entry check of every public function: the whole :data:`CHECKS`
+(:mod:`copa_ref.core.entry`)."""
+_KEY = _CHECKS.key
+"""The mark :data:`_CHECKS` writes on a state it checked or the rules built."""
 
 
 def check_state(state: State) -> None:

@@ -31,6 +31,7 @@ from copa_ref.core import (
     rule,
     seam,
 )
+from copa_ref.core.entry import slot_builder
 from copa_ref.core.fields import (
     check_bool,
     check_instance,
@@ -99,8 +100,8 @@ START_SQUARES: tuple[Square, Square] = ((0, 0), (BOARD - 1, BOARD - 1))
 SOWING = 4
 """KALA-4: a regular sowing takes this many beans from the store (one per square)."""
 
-# The phases and options as module constants: the rules read them on every action, and an
-# Enum member read from its class costs several times a global in CPython 3.11.
+# The phases and options as module constants: the rules read them on every action, and a
+# global name reads faster than an Enum member read from its class.
 _SOW, _HARVEST, _PLACE, _BONUS, _BONUS_SOW, _OVER = (
     Phase.SOW, Phase.HARVEST, Phase.PLACE, Phase.BONUS, Phase.BONUS_SOW, Phase.OVER)
 _MANDATORY_HARVEST = HarvestRule.MANDATORY
@@ -138,6 +139,10 @@ _PHASE_RULE = {
 # --------------------------------------------------------------------------------------
 # Setting up
 
+_state = slot_builder(State)
+"""``State(...)`` as the rules build it at every step, without the class's ``__init__`` (the
+same object, its slots written directly: :func:`~copa_ref.core.entry.slot_builder`)."""
+
 
 def num_players(config: Config) -> int:
     """KALA-1: always two."""
@@ -151,7 +156,7 @@ def new_game(config: Config | None = None) -> State:
     """
     config = Config() if config is None else config
     _check_config(config)
-    state = State(
+    state = _state(
         config=config,
         field=(0,) * (BOARD * BOARD),
         cups=START_SQUARES,
@@ -308,27 +313,31 @@ def _harvest(state: State) -> State:
         field = (*field[:index], 0, *field[index + 1:])
     stores = (state.stores[0] + to_store, state.stores[1]) if seat == 0 else (
         state.stores[0], state.stores[1] + to_store)
-    harvested = State(state.config, field, state.cups, cup_beans, stores,
+    harvested = _state(state.config, field, state.cups, cup_beans, stores,
                       state.bank + to_bank, seat, _HARVEST, state.bonus_sowing, state.last)
     return _move_cup(harvested)
 
 
 @seam
-def cup_destination(cups: tuple[Square, Square], seat: int, last: Square) -> Square:
-    """KALA-8: after sowing, the playing cup goes onto the field cup that took the last bean."""
-    return last
+def cup_destination(state: State) -> Square | None:
+    """Where the mover's playing cup goes after a sowing: onto the field cup that took the
+    last bean (KALA-8), or ``None`` when the last bean fell into the opponent's playing cup,
+    where the player chooses a neighbour of it (KALA-10)."""
+    assert state.last is not None
+    return None if state.last == state.cups[1 - state.turn] else state.last
 
 
 def _move_cup(state: State) -> State:
     """KALA-8, KALA-10: onto the last bean's field cup, or (last bean in the opponent's cup)
     onto a neighbour of it that the player chooses."""
+    square = cup_destination(state)
+    if square is not None:
+        return _place(state, square)
     assert state.last is not None
-    if state.last == state.cups[1 - state.turn]:
-        options = NEIGHBOURS[state.last]
-        if len(options) > 1:
-            return _with_phase(state, _PLACE)
-        return _place(state, options[0])
-    return _place(state, cup_destination(state.cups, state.turn, state.last))
+    options = NEIGHBOURS[state.last]
+    if len(options) > 1:
+        return _with_phase(state, _PLACE)
+    return _place(state, options[0])
 
 
 def _place(state: State, square: Square) -> State:
@@ -339,7 +348,7 @@ def _place(state: State, square: Square) -> State:
     if not state.bonus_sowing and bonus_due(state.cup_beans[seat]):
         # KALA-12: after moving, 4 or more beans in the playing cup give a bonus move.
         if state.config.bonus is _OPTIONAL_BONUS:
-            return State(state.config, state.field, cups, state.cup_beans, state.stores,
+            return _state(state.config, state.field, cups, state.cup_beans, state.stores,
                          state.bank, seat, _BONUS)
         return _start_bonus(state, cups)
     return _end_turn(state, cups)
@@ -364,7 +373,7 @@ def excess_receiver(seat: int) -> int:
 def _start_bonus(state: State, cups: tuple[Square, Square] | None = None) -> State:
     """KALA-12: the bonus sowing begins (the playing cups on *cups*, default where they
     stand); with one path only, it is sown at once."""
-    bonus = State(state.config, state.field, state.cups if cups is None else cups,
+    bonus = _state(state.config, state.field, state.cups if cups is None else cups,
                   state.cup_beans, state.stores, state.bank, state.turn, _BONUS_SOW)
     options = _SOWS[(bonus.turn, bonus.cups[bonus.turn], bonus_length(bonus))]
     if len(options) == 1:
@@ -380,9 +389,9 @@ def _end_turn(state: State, cups: tuple[Square, Square] | None = None) -> State:
     after_turn = state.config.end_check is _AFTER_TURN
     over = too_few(state.stores[seat] if after_turn else state.stores[nxt])
     if over and after_turn:
-        return State(state.config, state.field, cups, state.cup_beans, state.stores,
+        return _state(state.config, state.field, cups, state.cup_beans, state.stores,
                      state.bank, seat, _OVER)
-    return State(state.config, state.field, cups, state.cup_beans, state.stores,
+    return _state(state.config, state.field, cups, state.cup_beans, state.stores,
                  state.bank, nxt, _OVER if over else _SOW)
 
 
@@ -405,7 +414,7 @@ def _sow(state: State, path: tuple[Square, ...]) -> State:
         stores = (stores[0] - SOWING, stores[1]) if seat == 0 else (
             stores[0], stores[1] - SOWING)
     field, cup_beans = sow_beans(state.field, state.cups, cup_beans, seat, path)
-    sown = State(state.config, field, state.cups, cup_beans, stores, state.bank, seat,
+    sown = _state(state.config, field, state.cups, cup_beans, stores, state.bank, seat,
                  _HARVEST, bonus, path[-1])
     return _after_sowing(sown)
 

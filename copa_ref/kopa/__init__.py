@@ -8,6 +8,7 @@ hidden too), chance (the deal of every round), 2 to 5 players acting one at a ti
 from __future__ import annotations
 
 from copa_ref.core import FactSheet, Game, Trusted
+from copa_ref.kopa import fast as _fast
 from copa_ref.kopa import rules as _rules
 from copa_ref.kopa.codec import converter
 from copa_ref.kopa.demo import demo
@@ -84,6 +85,8 @@ FACTS = FactSheet(
     # players' who always play a legal card; three to five such players' do (KOPA-Q14).
     max_decisions=None,
 )
+
+_fast.install()  # the speed layer over the plain rule functions (copa_ref.kopa.fast)
 
 GAME: Game[State, Action, Config, Observation] = Game(
     name="kopa",

@@ -136,6 +136,9 @@ class _Replay:
         self.violations: list[Violation] = []
         self.shapes: set[tuple[object, ...]] = set()
         self.ref: State | None = None
+        # The position as the example states it: its deal may be one the rules refuse, so
+        # it need not pass check_state; it is replayed with the rules' inner apply (the
+        # actions are the example's own, of exact types), not through the checked entry.
         self.departure = ""
         self.deal = ""
         self.skipped = False
@@ -320,7 +323,7 @@ class _Replay:
             self.suit_items[card.row] = invalid
         if self.ref is not None:
             try:
-                after = rules.apply(self.ref, Play(seat, card))
+                after = rules._apply(self.ref, Play(seat, card))
             except IllegalActionError as err:
                 if not attempt:
                     self.depart(event["text"], err)
@@ -362,7 +365,7 @@ class _Replay:
         elif cost != stated:
             self.violation(name, "KOPA-15", f"a pass costs {cost}, the example charges {stated}")
         if self.ref is not None:
-            self.ref = rules.apply(self.ref, Pass(seat))
+            self.ref = rules._apply(self.ref, Pass(seat))
         self.turn = rules.next_seat(seat, self.n)
 
     def table_line(self, event: dict[str, Any]) -> None:

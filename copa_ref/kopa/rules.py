@@ -19,8 +19,6 @@ from collections.abc import Callable
 from fractions import Fraction
 from operator import attrgetter
 
-import attrs
-
 from copa_ref.core import (
     CHANCE,
     NOBODY,
@@ -111,8 +109,8 @@ PILE_NAMES = tuple(f"{s} {d}" for s in ("Sable", "Vert", "Gules", "Or") for d in
 
 _DEAL, _PLAY, _DRAWN, _OVER = Phase.DEAL, Phase.PLAY, Phase.DRAWN, Phase.OVER
 _REFUSED, _DECLINE_COSTS = FalsePass.REFUSED, DeclinedDraw.PENALTY
-"""The phases and option values as module constants: in Python 3.11 looking an enum member up
-through its class (``Phase.PLAY``) costs about 0.3 µs, a global name a tenth of that."""
+"""The phases and option values as module constants (a global name reads faster than an enum
+member looked up through its class)."""
 
 _BY_ROW: tuple[tuple[Card, ...], ...] = tuple(
     tuple(Card(f"{s}{n}") for n in range(16) if n) for s in SUITS
@@ -132,7 +130,7 @@ _MOVERS = tuple(ToMove.seat(s) for s in range(5))
 
 
 _state = slot_builder(State)
-"""``State(...)`` as the rules build it at every step, in about half its time (the same
+"""``State(...)`` as the rules build it at every step, without the class's ``__init__`` (the same
 object, its slots written directly: :func:`~copa_ref.core.entry.slot_builder`)."""
 
 
@@ -267,7 +265,7 @@ def new_game(config: Config | None = None) -> State:
     check_config(config)
     n = config.players
     dealer = first_dealer(config)
-    return StateChecks.built(State(
+    return _CHECKS.built(State(
         config=config,
         phase=_DEAL,
         round=1,
@@ -344,121 +342,47 @@ def eight_ready(up: tuple[Card, ...], down: tuple[Card, ...]) -> bool:
 _SUIT_PLACES = tuple((row, _up_pile(row), _down_pile(row), _eight_of(row)) for row in range(4))
 """Each suit's table row, the places of its up- and down-pile (KOPA-14) and its 8."""
 
-_pile_memo: list[tuple[object, tuple[Card, ...]]] = [(None, ())] * 8
-"""Per place, the last pile asked about and the cards it takes (:func:`pile_accepts`): the
-legal actions ask about a table, then the play of one of them asks its pile again."""
-
-
-def _accepts(place: int, cards: tuple[Card, ...]) -> tuple[Card, ...]:
-    """:func:`pile_accepts`, remembered by identity for the last pile asked about per place."""
-    memo = _pile_memo[place]
-    if memo[0] is cards:
-        return memo[1]
-    takes = pile_accepts(place, cards)
-    _pile_memo[place] = (cards, takes)
-    return takes
-
-
-_wanted_memo: list[tuple[object, object, tuple[Card, ...], frozenset[Card]]] = [
-    (None, None, (), frozenset())]
-"""The last table asked about (its piles and 8s), the cards it takes, and them as a set (a
-card hashes by identity, in C: :func:`legal_cards` looks each card of a hand up in it). A
-turn asks about its table twice (the legal actions, then the pass's check), and a pass leaves
-the table as it was, the same tuples. Compared by identity, which costs nothing; hashing the
-table by value (an ``lru_cache``) costs more than working the answer out. The memo holds the
-tuples it was asked about, so an identity is never reused for another value; the function is
-pure."""
-
-_NO_TABLE: tuple[object, object, tuple[Card, ...], frozenset[Card]] = (
-    None, None, (), frozenset())
-"""The memo entry of no table (the piles of none are ``None``)."""
-
-_played: list[tuple[object, object, int]] = [(None, None, 0)]
-"""The table after the last card played that is not an 8, the table before, and the row of
-the suit played on (:func:`_play` writes it; :func:`_wanted` reads it)."""
-
-_suit_memo: list[tuple[object, object, object, tuple[Card, ...], tuple[Card, ...],
-                       tuple[Card, ...]]] = [(None, None, None, (), (), ())] * 4
-"""Per suit, the last up-pile, down-pile and 8s asked about, the cards each pile takes, and
-the suit's cards the table takes (a play changes one pile: the other suits' piles, and the
-other pile of its suit, are the same tuples)."""
-
-
 def wanted(piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...]) -> tuple[Card, ...]:
-    """Every card the table takes now: each pile's next card and each ready 8 (remembered,
-    by identity, for the last table and the last piles of each suit asked about)."""
-    return _wanted(piles, eights)[2]
-
-
-def _wanted(piles: tuple[tuple[Card, ...], ...], eights: tuple[Card, ...]
-            ) -> tuple[object, object, tuple[Card, ...], frozenset[Card]]:
-    """:func:`wanted`'s memo entry for the table: its piles, its 8s, the cards it takes, and
-    them as a set."""
-    memo = _wanted_memo[0]
-    if memo[0] is piles and memo[1] is eights:
-        return memo
-    played = _played[0]
-    # The remembered table with one card played on it (not an 8: the 8s are the same): only
-    # the suit played on is asked about again. The other suits' memos hold the remembered
-    # table's suits, written with it below (and while they are written, no table is).
-    suits = ((_SUIT_PLACES[played[2]],)
-             if played[0] is piles and played[1] is memo[0] and memo[1] is eights
-             else _SUIT_PLACES)
-    _wanted_memo[0] = _NO_TABLE
-    for row, up_place, down_place, eight in suits:
+    """Every card the table takes now: each pile's next card and each ready 8, suit by suit
+    in table order (KOPA-8 to KOPA-13)."""
+    takes: tuple[Card, ...] = ()
+    for _row, up_place, down_place, eight in _SUIT_PLACES:
         up, down = piles[up_place], piles[down_place]
-        suit = _suit_memo[row]
-        if suit[0] is not up or suit[1] is not down or suit[2] is not eights:
-            up_takes = suit[3] if suit[0] is up else _accepts(up_place, up)
-            down_takes = suit[4] if suit[1] is down else _accepts(down_place, down)
-            takes = up_takes + down_takes
-            if eight_ready(up, down) and eight not in eights:
-                takes += (eight,)
-            suit = (up, down, eights, up_takes, down_takes, takes)
-            _suit_memo[row] = suit
-    sable, vert, gules, gold = _suit_memo
-    found = sable[5] + vert[5] + gules[5] + gold[5]
-    memo = (piles, eights, found, frozenset(found))
-    _wanted_memo[0] = memo
-    return memo
-
-
-_legal_memo: list[tuple[object, object, object, tuple[Card, ...]]] = [(None, None, None, ())]
-"""The last hand and table asked about and the hand's legal cards (a pass asks about the
-hand and table its legal actions were worked out for)."""
+        takes += pile_accepts(up_place, up) + pile_accepts(down_place, down)
+        # KOPA-13: the 8 once its suit's 7 and 9 are both on the table.
+        if eight_ready(up, down) and eight not in eights:
+            takes += (eight,)
+    return takes
 
 
 def legal_cards(hand: tuple[Card, ...], piles: tuple[tuple[Card, ...], ...],
                 eights: tuple[Card, ...]) -> tuple[Card, ...]:
-    """The cards of *hand* that may be played now, in the hand's order (remembered, like
-    :func:`wanted`, for the last hand and table asked about)."""
-    memo = _legal_memo[0]
-    if memo[0] is hand and memo[1] is piles and memo[2] is eights:
-        return memo[3]
-    table = _wanted_memo[0]
-    take = (table if table[0] is piles and table[1] is eights else _wanted(piles, eights))[3]
-    result = tuple(filter(take.__contains__, hand))  # the hand's order; the test in C
-    _legal_memo[0] = (hand, piles, eights, result)
-    return result
+    """The cards of *hand* that may be played now, in the hand's order: those the table
+    takes (:func:`wanted`)."""
+    take = frozenset(wanted(piles, eights))
+    return tuple(filter(take.__contains__, hand))
+
+
+_TABLE_ORDER = tuple(place for row in range(4) for place in (_up_pile(row), _down_pile(row)))
+"""KOPA-14: the piles as the table lays them out, a suit a row (Sable at the top, then Vert,
+Gules and Or), each suit's up-pile beside its down-pile."""
 
 
 @seam
 def arrange(piles: tuple[tuple[Card, ...], ...]) -> tuple[tuple[Card, ...], ...]:
-    """The piles as the public view lists them: Sable, Vert, Gules, Or, each suit's up-pile
-    then its down-pile (KOPA-14; presentation, not a rule of play)."""
+    """The piles as the public view lists them: row by row of the table, each suit's
+    up-pile then its down-pile (KOPA-14; presentation, not a rule of play)."""
     # KOPA-14: Sable at the top, then Vert, Gules, Or; each 1 beside its 15.
-    return piles
+    return tuple(piles[place] for place in _TABLE_ORDER)
 
 
 def _place(card: Card, piles: tuple[tuple[Card, ...], ...]) -> int:
-    """The place of the pile that takes *card* now, or -1."""
+    """The place of the pile that takes *card* now (its own pile first), or -1."""
     own = card.pile
-    pile = piles[own]
-    memo = _pile_memo[own]  # the legal actions asked about this pile just now, as a rule
-    if card in (memo[1] if memo[0] is pile else _accepts(own, pile)):
+    if card in pile_accepts(own, piles[own]):
         return own
     for i in range(8):
-        if i != own and card in _accepts(i, piles[i]):
+        if i != own and card in pile_accepts(i, piles[i]):
             return i
     return -1
 
@@ -577,7 +501,7 @@ def to_move(state: State) -> ToMove:
 
     :raises MalformedInputError: for a value that is not a Kopa state.
     """
-    if type(state) is not State or getattr(state, CHECKED, None) is None:
+    if type(state) is not State or getattr(state, CHECKED, None) is not _KEY:
         _check_state(state)  # the common case, a state checked or built before, without it
     return _to_move(state)
 
@@ -600,7 +524,7 @@ def legal_actions(state: State, seat: int | None = None) -> tuple[Action, ...]:
     :raises MalformedInputError: for a value that is not a Kopa state, or a seat that is not
         at the table.
     """
-    if seat is not None or type(state) is not State or getattr(state, CHECKED, None) is None:
+    if seat is not None or type(state) is not State or getattr(state, CHECKED, None) is not _KEY:
         _check_state(state, seat)
     return _legal_actions(state, seat)
 
@@ -665,10 +589,10 @@ def apply(state: State, action: Action) -> State:
         fields do not have exactly their types (KOPA-1: a card is a ``Card``; ``True`` is
         not a seat; a list is not a hand).
     """
-    if type(state) is not State or getattr(state, CHECKED, None) is None:
+    if type(state) is not State or getattr(state, CHECKED, None) is not _KEY:
         _check_state(state)
     _check_action(action)
-    return StateChecks.built(_apply(state, action))
+    return _CHECKS.built(_apply(state, action))
 
 
 def _apply(state: State, action: Action) -> State:
@@ -688,17 +612,16 @@ def _apply(state: State, action: Action) -> State:
 
 
 def _check_state(state: object, seat: object = None) -> None:
-    """*state* is a Kopa state whose config is playable and whose fields have exactly their
-    types and shapes (:func:`_shape`), checked once per state object and marked
+    """*state* passes the whole :func:`check_state` (its shape, then every rule), checked
+    once per state object and marked, or carries the mark of this module's checks
     (:mod:`copa_ref.core.entry`), and *seat* is ``None`` or a seat at its table: the first
-    line of every entry point. The rules of play are :func:`check_state`'s question, asked
-    where a state enters from JSON: a position set up by hand need not be reachable.
+    line of every entry point.
 
-    :raises MalformedInputError: otherwise.
-    :raises InvalidStateError: KOPA-2/KOPA-3/KOPA-22 for a config no match is played with.
+    :raises MalformedInputError: not a Kopa state, a field not shaped right, or a seat not
+        at the table.
+    :raises InvalidStateError: naming the first rule the state breaks.
     """
-    if type(state) is not State or getattr(state, CHECKED, None) is None:
-        _ENTRY.enter(state)
+    _CHECKS.enter(state)
     if seat is not None:
         check_position(state, State, "a Kopa state", seat, _seats)
 
@@ -834,7 +757,6 @@ def _play(state: State, action: Play) -> State:
         table = list(piles)  # a list, one entry set, a tuple: cheaper than slices
         table[place] = piles[place] + (card,)
         piles = tuple(table)
-        _played[0] = (piles, state.piles, place // 2)  # the row of its suit (:func:`_suit_row`)
     try:
         at = hand.index(card)
     except ValueError:  # KOPA-7 read otherwise: a card from another hand
@@ -884,10 +806,7 @@ def _pass(state: State, action: Pass) -> State:
         if config.declined_draw is _DECLINE_COSTS:
             cost = failed_turn_penalty()
     else:
-        hand, piles, eights = hands[seat], state.piles, state.eights
-        memo = _legal_memo[0]  # as a rule the legal actions asked about them just now
-        could = (memo[3] if memo[0] is hand and memo[1] is piles and memo[2] is eights
-                 else legal_cards(hand, piles, eights))
+        could = legal_cards(hands[seat], state.piles, state.eights)
         if could:
             # KOPA-16: a false claim costs four more points, or is refused (KOPA-Q3).
             if pass_refused(config):
@@ -1290,8 +1209,11 @@ CHECKS: StateChecks[State] = StateChecks(
 """The checks of a Kopa state: its shape, then one check per rule in the order of
 ``specs/kopa.md`` (:class:`~copa_ref.core.entry.StateChecks`)."""
 
-_ENTRY: StateChecks[State] = attrs.evolve(CHECKS, shape=_shape, rules=())
-"""The entry check of the public functions: the class and the shape, once per object."""
+_CHECKS: StateChecks[State] = CHECKS
+"""The entry check of every public function: the whole :data:`CHECKS`
+(:mod:`copa_ref.core.entry`)."""
+_KEY = _CHECKS.key
+"""The mark :data:`_CHECKS` writes on a state it checked or the rules built."""
 
 
 def check_state(state: State) -> None:

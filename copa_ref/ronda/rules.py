@@ -16,8 +16,6 @@ import random
 from fractions import Fraction
 from typing import cast
 
-import attrs
-
 from copa_ref.core import (
     CHANCE,
     NOBODY,
@@ -89,7 +87,7 @@ __all__ = [
 ]
 
 _state = slot_builder(State)
-"""``State(...)`` as the rules build it at every step, in about half its time (the same
+"""``State(...)`` as the rules build it at every step, without the class's ``__init__`` (the same
 object, its slots written directly: :func:`~copa_ref.core.entry.slot_builder`)."""
 
 MIN_PLAYERS = 2
@@ -103,8 +101,8 @@ Memory = tuple[int | None, ...]
 
 _MOVERS = tuple(ToMove.seat(s) for s in range(MAX_PLAYERS))
 
-# The phases as module constants: the rules of play test them at every action, and an Enum
-# member read from its class costs several times a global in CPython 3.11.
+# The phases as module constants: the rules of play test them at every action, and a global
+# name reads faster than an Enum member read from its class.
 _SET_UP, _LIFT, _ADD, _CHOOSE, _OVER = (
     Phase.SET_UP, Phase.LIFT, Phase.ADD, Phase.CHOOSE, Phase.OVER)
 
@@ -186,7 +184,7 @@ def new_game(config: Config | None = None) -> State:
     """
     config = Config() if config is None else config
     check_config(config)
-    return StateChecks.built(State(
+    return _CHECKS.built(State(
         config=config,
         phase=Phase.SET_UP,
         cups=(),
@@ -486,7 +484,7 @@ def apply(state: State, action: Action) -> State:
     """
     _check_state(state)
     _check_action(action)
-    return StateChecks.built(_apply(state, action))
+    return _CHECKS.built(_apply(state, action))
 
 
 def _apply(state: State, action: Action) -> State:
@@ -553,17 +551,17 @@ def _apply(state: State, action: Action) -> State:
 
 
 def _check_state(state: object, seat: object = None) -> None:
-    """*state* is a RONDA state whose config is playable and whose fields have exactly their
-    types and shapes (:func:`_shape`), checked once per state object and marked
-    (:mod:`copa_ref.core.entry`), and *seat* is ``None`` or one of its seats: the first line
-    of every entry point. The rules of play are :func:`check_state`'s question, asked where
-    a state enters from JSON: a position set up by hand need not be reachable.
+    """*state* passes the whole :func:`check_state` (its shape, then every rule), checked
+    once per state object and marked, or carries the mark of this module's checks
+    (:mod:`copa_ref.core.entry`), and *seat* is ``None`` or a seat at its table: the first
+    line of every entry point.
 
-    :raises MalformedInputError: otherwise.
-    :raises InvalidStateError: RONDA-1/RONDA-2/RONDA-17 for a config no game is played with.
+    :raises MalformedInputError: not a RONDA state, a field not shaped right, or a seat not
+        at the table.
+    :raises InvalidStateError: naming the first rule the state breaks.
     """
-    if type(state) is not State or getattr(state, CHECKED, None) is None:
-        _ENTRY.enter(state)
+    if type(state) is not State or getattr(state, CHECKED, None) is not _KEY:
+        _CHECKS.enter(state)  # a state this module's checks have not marked: check it
     if seat is not None:
         check_position(state, State, "a RONDA state", seat, _seats)
 
@@ -908,8 +906,11 @@ CHECKS: StateChecks[State] = StateChecks(
 """The checks of a RONDA state: its shape, then one check per rule in the order of
 ``specs/ronda.md`` (:class:`~copa_ref.core.entry.StateChecks`)."""
 
-_ENTRY: StateChecks[State] = attrs.evolve(CHECKS, shape=_shape, rules=())
-"""The entry check of the public functions: the class and the shape, once per object."""
+_CHECKS: StateChecks[State] = CHECKS
+"""The entry check of every public function: the whole :data:`CHECKS`
+(:mod:`copa_ref.core.entry`)."""
+_KEY = _CHECKS.key
+"""The mark :data:`_CHECKS` writes on a state it checked or the rules built."""
 
 
 def check_state(state: State) -> None:

@@ -51,3 +51,14 @@ def play_script(state: State, script: str) -> State:
         seat = state.turn
         state = apply(state, Pass(seat) if code == "-" else Play(seat, Card(code)))
     return state
+
+
+def restocked(state: State, codes: str = "") -> State:
+    """*state* with the stock *codes* (top first): those cards are taken from where they
+    were, and the cards of the old stock left over go to seat 0's hand, so every card of
+    the deck is still in play once (KOPA-1)."""
+    stock = cards(codes)
+    spare = tuple(c for c in state.stock if c not in stock)
+    hands = [tuple(c for c in hand if c not in stock) for hand in state.hands]
+    hands[0] = tuple(sorted(hands[0] + spare, key=lambda c: c.index))
+    return attrs.evolve(state, stock=stock, hands=tuple(hands))

@@ -33,7 +33,7 @@ from copa_ref.kopa.invariants import (
 )
 from copa_ref.kopa.rules import legal_actions
 from copa_ref.kopa.state import Action
-from tests.kopa.helpers import RUN_HANDS, cards, dealt, play_script, two
+from tests.kopa.helpers import RUN_HANDS, cards, dealt, play_script, restocked, two
 
 Invariant = Callable[[State, Action, State], None]
 
@@ -149,7 +149,7 @@ class TestTamperedTransitionsFail:
         assert after.penalties == (5, 0, 0)
         fires(inv_penalties, before, action, attrs.evolve(after, penalties=(1, 0, 0)),
               "KOPA-16")
-        state = attrs.evolve(apply(two(), Play(0, Card("S1"))), stock=())
+        state = restocked(apply(two(), Play(0, Card("S1"))))
         before, action, after = step(state, Pass(1))
         fires(inv_penalties, before, action, attrs.evolve(after, penalties=(0, 5)), "KOPA-15")
         before, action, after = last_step(dealt(), "S1")

@@ -206,16 +206,21 @@ class TestWhatIsSeen:
             return
         state = data.draw(st.sampled_from(states))
         place = data.draw(st.sampled_from(sorted(_seen_places(state))))
-        partner = next((c for c in range(PLACES) if state.cups[c] != state.cups[place]
-                        and c not in _seen_places(state)), None)
-        if partner is None:
+        others = []  # the swaps that leave a state the rules accept (the entry checks it)
+        for partner in range(PLACES):
+            if state.cups[partner] == state.cups[place] or partner in _seen_places(state):
+                continue
+            cups = list(state.cups)
+            cups[place], cups[partner] = cups[partner], cups[place]
+            shown = state.shown
+            if shown is not None and shown[0] == place:
+                shown = (place, cups[place])
+            swapped = attrs.evolve(state, cups=tuple(cups), shown=shown)
+            if GAME.well_formed(swapped):
+                others.append(swapped)
+        if not others:
             return
-        cups = list(state.cups)
-        cups[place], cups[partner] = cups[partner], cups[place]
-        shown = state.shown
-        if shown is not None and shown[0] == place:
-            shown = (place, cups[place])
-        other = attrs.evolve(state, cups=tuple(cups), shown=shown)
+        other = others[0]
         for seat in (None, *range(config.players)):
             assert observe(state, seat) != observe(other, seat)
 

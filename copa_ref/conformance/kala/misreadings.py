@@ -154,8 +154,10 @@ def _first_player_ignored(config: Config | None = None) -> State:
     return attrs.evolve(_rules.new_game(config), turn=0)
 
 
-def _cup_stays(cups: object, seat: int, last: object) -> object:
-    return cups[seat]  # type: ignore[index]
+def _cup_stays(state: State) -> Square | None:
+    """The cup stays where it was (KALA-8 misread); the opponent's cup still asks (KALA-10)."""
+    assert state.last is not None
+    return None if state.last == state.cups[1 - state.turn] else state.cups[state.turn]
 
 
 def _hidden_cups(state: State, seat: int | None = None) -> State:
