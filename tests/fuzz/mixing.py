@@ -73,12 +73,6 @@ def _replace(value: Any, path: tuple[Any, ...], new: Any) -> Any:
     return tuple(items)
 
 
-def _get(value: Any, path: tuple[Any, ...]) -> Any:
-    for step in path:
-        value = getattr(value, step) if type(step) is str else value[step]
-    return value
-
-
 def mutate(state: AnyState, pool: tuple[AnyState, ...], rng: random.Random) -> AnyState:
     """*state* changed in one way (see the module's text)."""
     how = rng.randrange(4)
@@ -211,9 +205,3 @@ def exercise(name: str, state: AnyState, rng: random.Random, steps: int = 6) -> 
             raise AssertionError(msg) from exc
     return calls
 
-
-def _path_text(path: tuple[Any, ...]) -> str:
-    return ".".join(str(p) for p in path)
-
-
-__all__ = ["accepted", "candidates", "exercise", "mutate", "reachable", "_get", "_path_text"]
