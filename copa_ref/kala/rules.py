@@ -140,7 +140,11 @@ _PHASE_RULE = {
 
 
 def num_players(config: Config) -> int:
-    """KALA-1: always two."""
+    """KALA-1: always two.
+
+    :raises MalformedInputError: for a value that is not a KALA config.
+    """
+    check_instance(config, Config, "a KALA config")
     return PLAYERS
 
 
