@@ -88,14 +88,14 @@ def mutate(state: AnyState, pool: tuple[AnyState, ...], rng: random.Random) -> A
     if how == 1:  # perturb an integer
         ints = [(p, v) for p, v in parts if type(v) is int]
         if ints:
-            path, v = rng.choice(ints)
-            new = rng.choice((v + rng.choice(DELTAS), rng.randint(-2, 12), 0, 20, 51))
+            path, number = rng.choice(ints)
+            new = rng.choice((number + rng.choice(DELTAS), rng.randint(-2, 12), 0, 20, 51))
             return _replace(state, path, new)
     if how == 2:  # a tuple's items dropped, duplicated or swapped
         tuples = [(p, v) for p, v in parts if type(v) is tuple and v]
         if tuples:
-            path, v = rng.choice(tuples)
-            items = list(v)
+            path, old = rng.choice(tuples)
+            items = list(old)
             k = rng.randrange(len(items))
             choice = rng.randrange(3)
             if choice == 0:
@@ -108,8 +108,8 @@ def mutate(state: AnyState, pool: tuple[AnyState, ...], rng: random.Random) -> A
             return _replace(state, path, tuple(items))
     enums = [(p, v) for p, v in parts if isinstance(v, enum.Enum)]
     if enums:
-        path, v = rng.choice(enums)
-        return _replace(state, path, rng.choice(list(type(v))))
+        path, member = rng.choice(enums)
+        return _replace(state, path, rng.choice(list(type(member))))
     return state
 
 
