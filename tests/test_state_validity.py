@@ -120,6 +120,17 @@ def kala_lost_bean() -> Any:
     return attrs.evolve(state, stores=(state.stores[0] - 1, state.stores[1]))
 
 
+def kala_bonus_sowing_full_cup() -> Any:
+    """Found by the long mixing run: a bonus sowing being finished with 4 beans in the
+    mover's cup (declining the harvest then broke KALA-13 at the next turn)."""
+    state = next(s for s in reachable("kala", 20) if s.bonus_sowing
+                 and s.stores[s.turn] >= 3)
+    cups, stores = list(state.cup_beans), list(state.stores)
+    cups[state.turn] += 3
+    stores[state.turn] -= 3
+    return attrs.evolve(state, cup_beans=tuple(cups), stores=tuple(stores))
+
+
 def da_capo_extra_bean() -> Any:
     state = _default("da_capo", lambda s: True)
     return attrs.evolve(state, reserves=(state.reserves[0] + 1, *state.reserves[1:]))
@@ -137,6 +148,7 @@ IMPOSSIBLE: list[tuple[str, Callable[[], Any], str]] = [
     ("hopper", hopper_land_empty_tray, "HOPPER-2"),
     ("hopper", hopper_land_no_aim, "HOPPER-5"),
     ("kala", kala_lost_bean, "KALA-18"),
+    ("kala", kala_bonus_sowing_full_cup, "KALA-12"),
     ("da_capo", da_capo_extra_bean, "DACAPO-3"),
 ]
 IDS = [make.__name__ for _, make, _ in IMPOSSIBLE]

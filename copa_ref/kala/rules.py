@@ -645,11 +645,23 @@ def _last_while_sowing(state: State) -> str | None:
     return None
 
 
+@rule("KALA-6")
+def _first_bean_home(state: State) -> str | None:
+    """While a sowing is being finished, its first bean lies in the mover's playing cup."""
+    if _in_sowing(state.phase) and state.cup_beans[state.turn] < 1:
+        return "a sowing is being finished, but its first bean is not in the mover's cup"
+    return None
+
+
 @rule("KALA-12")
 def _bonus_sowing_finished(state: State) -> str | None:
-    """Only a sowing being finished can be the bonus sowing."""
+    """Only a sowing being finished can be the bonus sowing; it took every bean out of the
+    mover's playing cup and put the first one back, so the cup holds that one."""
     if state.bonus_sowing and not _in_sowing(state.phase):
         return f"a bonus sowing is being finished in phase {state.phase.value}"
+    if state.bonus_sowing and state.cup_beans[state.turn] != 1:
+        return (f"a bonus sowing is being finished with {state.cup_beans[state.turn]} beans "
+                "in the mover's cup, not its first bean only")
     return None
 
 
@@ -716,9 +728,9 @@ def _cup_capacity(state: State) -> str | None:
 
 _CHECKS: StateChecks[State] = StateChecks(
     State, "a KALA state", _shape,
-    (_seats, _on_the_field, _cups_apart, _placement_decision, _bonus_sowing_finished,
-     _bonus_decision, _cup_capacity, _harvest_decision, _last_while_sowing,
-     _turn_needs_four, _beans_conserved),
+    (_seats, _on_the_field, _first_bean_home, _cups_apart, _placement_decision,
+     _bonus_sowing_finished, _bonus_decision, _cup_capacity, _harvest_decision,
+     _last_while_sowing, _turn_needs_four, _beans_conserved),
 )
 """KALA's state checks (:class:`~copa_ref.core.entry.StateChecks`): the shape, then each
 rule in the order of the spec; the first rule broken is the one named."""
