@@ -131,6 +131,20 @@ def kala_bonus_sowing_full_cup() -> Any:
     return attrs.evolve(state, cup_beans=tuple(cups), stores=tuple(stores))
 
 
+def kala_bonus_due_other_cup_full() -> Any:
+    """Found by the long mixing run: a mandatory bonus sowing due with 5 beans in the other
+    playing cup (a bonus path through it left 6 there for the next turn)."""
+    state = next(s for s in reachable("kala", 20) if s.phase.value == "bonus_sow"
+                 and s.config.bonus.value == "mandatory"
+                 and s.stores[1 - s.turn] >= 5 - s.cup_beans[1 - s.turn] > 0)
+    cups, stores = list(state.cup_beans), list(state.stores)
+    other = 1 - state.turn
+    more = 5 - cups[other]
+    cups[other] += more
+    stores[other] -= more
+    return attrs.evolve(state, cup_beans=tuple(cups), stores=tuple(stores))
+
+
 def da_capo_extra_bean() -> Any:
     state = _default("da_capo", lambda s: True)
     return attrs.evolve(state, reserves=(state.reserves[0] + 1, *state.reserves[1:]))
@@ -149,6 +163,7 @@ IMPOSSIBLE: list[tuple[str, Callable[[], Any], str]] = [
     ("hopper", hopper_land_no_aim, "HOPPER-5"),
     ("kala", kala_lost_bean, "KALA-18"),
     ("kala", kala_bonus_sowing_full_cup, "KALA-12"),
+    ("kala", kala_bonus_due_other_cup_full, "KALA-13"),
     ("da_capo", da_capo_extra_bean, "DACAPO-3"),
 ]
 IDS = [make.__name__ for _, make, _ in IMPOSSIBLE]

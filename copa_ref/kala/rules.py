@@ -714,15 +714,23 @@ def _bonus_decision(state: State) -> str | None:
 @rule("KALA-13")
 def _cup_capacity(state: State) -> str | None:
     """With the bonus mandatory, a playing cup never holds more than 6 beans; at the start
-    of a turn the mover's holds at most 5 and the other's at most 3."""
+    of a turn the mover's holds at most 5 and the other's at most 3, and each sowing of the
+    turn adds at most one bean to the other's (at most 4 after the regular sowing, 5 after
+    the bonus sowing)."""
     if state.config.bonus is not _MANDATORY_BONUS:
         return None
-    seat = state.turn
+    seat, phase = state.turn, state.phase
     if max(state.cup_beans) > 6:
         return f"a playing cup holds {max(state.cup_beans)} beans"
-    if state.phase is _SOW and (state.cup_beans[seat] > 5
-                                     or state.cup_beans[1 - seat] > 3):
+    if phase is _SOW and (state.cup_beans[seat] > 5
+                          or state.cup_beans[1 - seat] > 3):
         return f"playing cups hold {state.cup_beans} at the start of a turn"
+    if phase is _OVER or phase is _SOW:
+        return None
+    most = 5 if state.bonus_sowing else 4
+    if state.cup_beans[1 - seat] > most:
+        return (f"the other playing cup holds {state.cup_beans[1 - seat]} beans after "
+                f"{'the bonus' if state.bonus_sowing else 'the regular'} sowing")
     return None
 
 
