@@ -10,6 +10,7 @@ scored and the match end checked automatically (no action). Rule IDs (``COPAS-n`
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from fractions import Fraction
@@ -914,6 +915,84 @@ def _points_booked(state: State) -> str | None:
     return None
 
 
+def _rounds_scored(state: State) -> int:
+    """How many rounds have been scored: those before the round being dealt or played (and
+    that round too once the match is over)."""
+    return state.round if state.phase is _OVER else state.round - 1
+
+
+@functools.cache
+def _bookings(players: int, all_cards: AllCards, bonus_other_ten: BonusOtherTen,
+              bonus_all_cards: BonusAllCards
+              ) -> frozenset[tuple[tuple[int, ...], int | None, int | None]]:
+    """Every ``(booked, pending after, pending before)`` a round can end with: each way of
+    sharing the ten copas among the seats, with or without an all-cards taker (the seat
+    with all ten), in a plain round or the bonus round of any seat (COPAS-16 to COPAS-19)."""
+    found: set[tuple[tuple[int, ...], int | None, int | None]] = set()
+
+    def shares(left: int, seats: int) -> list[tuple[int, ...]]:
+        if seats == 1:
+            return [(left,)]
+        return [(k, *rest) for k in range(left + 1) for rest in shares(left - k, seats - 1)]
+
+    for copas in shares(10, players):
+        ten = copas.index(10) if 10 in copas else None
+        for taker in {None, ten}:
+            for before in (None, *range(players)):
+                booked, after = round_points(copas, taker, before, all_cards,
+                                             bonus_other_ten, bonus_all_cards)
+                found.add((booked, after, before))
+    return frozenset(found)
+
+
+@rule("COPAS-16")
+def _rounds_booked(state: State) -> str | None:
+    """Before the first round is scored no point is booked and no ten is pending; once a
+    round is scored (between rounds) its booking is recorded; the totals are the points
+    booked: after one round, that round's booking; later, at least the last round's. A
+    state resumed at a deal from given totals (no card out, no booking recorded) is
+    accepted with them."""
+    n, scores, booked = state.config.players, state.scores, state.last_round
+    scored = _rounds_scored(state)
+    if scored == 0:
+        if any(scores) or booked or state.pending is not None:
+            return "points booked or a ten pending before the first round is scored"
+        return None
+    if _between_rounds(state) and len(booked) != n:
+        return "a round was scored, but its booking is not recorded"
+    if booked:
+        before = [s - b for s, b in zip(scores, booked, strict=True)]
+        if any(b < 0 for b in before):
+            return f"totals {list(scores)} are less than the last round's booking"
+        if scored == 1 and any(before):
+            return f"after one round the totals {list(scores)} are not its booking"
+    return None
+
+
+@rule("COPAS-16")
+def _booking(state: State) -> str | None:
+    """The last round's booking, and the pending seat it left, are what the rules book for
+    some round (COPAS-16 to COPAS-19): between rounds, for the tricks on the table."""
+    booked, config = state.last_round, state.config
+    n = config.players
+    if not booked or (state.pending is not None and state.pending not in range(n)):
+        return None  # no booking recorded; a pending seat that is no seat is COPAS-17's
+    first = _rounds_scored(state) == 1  # a round 1 is no bonus round
+    if _between_rounds(state):
+        copas = copas_taken(state.tricks, n)
+        taker = _all_cards_taker(state.hands, state.tricks)
+        for before in (None,) if first else (None, *range(n)):
+            if round_points(copas, taker, before, config.all_cards, config.bonus_other_ten,
+                            config.bonus_all_cards) == (booked, state.pending):
+                return None
+        return f"the round's tricks do not book {list(booked)} (pending {state.pending})"
+    for b, after, before in _bookings(n, config.all_cards, config.bonus_other_ten,
+                                      config.bonus_all_cards):
+        if b == booked and after == state.pending and (before is None or not first):
+            return None
+    return f"no round books {list(booked)} leaving pending {state.pending}"
+
+
 @rule("COPAS-17")
 def _pending_seat(state: State) -> str | None:
     """The seat whose ten copas await their bonus round is a seat."""
@@ -924,9 +1003,13 @@ def _pending_seat(state: State) -> str | None:
 
 @rule("COPAS-20")
 def _burst_ends(state: State) -> str | None:
-    """The match goes on exactly while nobody has burst."""
+    """The match goes on exactly while nobody has burst: it is over exactly when a seat has
+    51 or more, and nobody had before the last round was booked."""
     if (state.phase is _OVER) != (max(state.scores) >= BURST):
         return "the match is over exactly when a seat has 51 or more points"
+    if state.last_round and max(
+            s - b for s, b in zip(state.scores, state.last_round, strict=True)) >= BURST:
+        return "a seat had burst before the last round was booked"
     return None
 
 
@@ -934,7 +1017,7 @@ _CHECKS: StateChecks[State] = StateChecks(
     State, "a Copas state", _shape,
     (_whole_deck, _first_dealer, _dealers_and_rounds, _shuffler_leads, _one_card_each,
      _suit_followed, _tricks_taken, _round_in_progress, _round_ended, _points_booked,
-     _pending_seat, _burst_ends),
+     _rounds_booked, _booking, _pending_seat, _burst_ends),
 )
 _KEY = _CHECKS.key
 """The mark :data:`_CHECKS` writes on a state it checked or the rules built."""

@@ -145,7 +145,11 @@ same object, its slots written directly: :func:`~copa_ref.core.entry.slot_builde
 
 
 def num_players(config: Config) -> int:
-    """KALA-1: always two."""
+    """KALA-1: always two.
+
+    :raises MalformedInputError: for a value that is not a KALA config.
+    """
+    check_instance(config, Config, "a KALA config")
     return PLAYERS
 
 
@@ -650,11 +654,23 @@ def _last_while_sowing(state: State) -> str | None:
     return None
 
 
+@rule("KALA-6")
+def _first_bean_home(state: State) -> str | None:
+    """While a sowing is being finished, its first bean lies in the mover's playing cup."""
+    if _in_sowing(state.phase) and state.cup_beans[state.turn] < 1:
+        return "a sowing is being finished, but its first bean is not in the mover's cup"
+    return None
+
+
 @rule("KALA-12")
 def _bonus_sowing_finished(state: State) -> str | None:
-    """Only a sowing being finished can be the bonus sowing."""
+    """Only a sowing being finished can be the bonus sowing; it took every bean out of the
+    mover's playing cup and put the first one back, so the cup holds that one."""
     if state.bonus_sowing and not _in_sowing(state.phase):
         return f"a bonus sowing is being finished in phase {state.phase.value}"
+    if state.bonus_sowing and state.cup_beans[state.turn] != 1:
+        return (f"a bonus sowing is being finished with {state.cup_beans[state.turn]} beans "
+                "in the mover's cup, not its first bean only")
     return None
 
 
@@ -707,23 +723,31 @@ def _bonus_decision(state: State) -> str | None:
 @rule("KALA-13")
 def _cup_capacity(state: State) -> str | None:
     """With the bonus mandatory, a playing cup never holds more than 6 beans; at the start
-    of a turn the mover's holds at most 5 and the other's at most 3."""
+    of a turn the mover's holds at most 5 and the other's at most 3, and each sowing of the
+    turn adds at most one bean to the other's (at most 4 after the regular sowing, 5 after
+    the bonus sowing)."""
     if state.config.bonus is not _MANDATORY_BONUS:
         return None
-    seat = state.turn
+    seat, phase = state.turn, state.phase
     if max(state.cup_beans) > 6:
         return f"a playing cup holds {max(state.cup_beans)} beans"
-    if state.phase is _SOW and (state.cup_beans[seat] > 5
-                                     or state.cup_beans[1 - seat] > 3):
+    if phase is _SOW and (state.cup_beans[seat] > 5
+                          or state.cup_beans[1 - seat] > 3):
         return f"playing cups hold {state.cup_beans} at the start of a turn"
+    if phase is _OVER or phase is _SOW:
+        return None
+    most = 5 if state.bonus_sowing else 4
+    if state.cup_beans[1 - seat] > most:
+        return (f"the other playing cup holds {state.cup_beans[1 - seat]} beans after "
+                f"{'the bonus' if state.bonus_sowing else 'the regular'} sowing")
     return None
 
 
 _CHECKS: StateChecks[State] = StateChecks(
     State, "a KALA state", _shape,
-    (_seats, _on_the_field, _cups_apart, _placement_decision, _bonus_sowing_finished,
-     _bonus_decision, _cup_capacity, _harvest_decision, _last_while_sowing,
-     _turn_needs_four, _beans_conserved),
+    (_seats, _on_the_field, _first_bean_home, _cups_apart, _placement_decision,
+     _bonus_sowing_finished, _bonus_decision, _cup_capacity, _harvest_decision,
+     _last_while_sowing, _turn_needs_four, _beans_conserved),
 )
 """KALA's state checks (:class:`~copa_ref.core.entry.StateChecks`): the shape, then each
 rule in the order of the spec; the first rule broken is the one named."""

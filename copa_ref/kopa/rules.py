@@ -1183,21 +1183,72 @@ def _round_end(state: State) -> str | None:
     return None
 
 
+def _rounds_scored(state: State) -> int:
+    """How many rounds have been scored: those before the round being dealt or played (and
+    that round too once the match is over)."""
+    return state.round if state.phase is _OVER else state.round - 1
+
+
+@rule("KOPA-20")
+def _rounds_booked(state: State) -> str | None:
+    # KOPA-20: scores change only at a round's end: none before the first is scored; once a
+    # round is scored (between rounds) its changes are recorded; after one round the scores
+    # are its changes. (A state resumed at a deal from given scores records no change.)
+    scores, changes = state.scores, state.last_round
+    scored = _rounds_scored(state)
+    if scored == 0 and (any(scores) or changes):
+        return "scores changed before the first round is scored"
+    if scored > 0 and not _in_round(state) and not _unplayed(state) and not changes:
+        return "a round was scored, but its changes are not recorded"
+    if scored == 1 and changes and scores != changes:
+        return f"after one round the scores {list(scores)} are not its changes"
+    return None
+
+
+@rule("KOPA-20")
+def _booking(state: State) -> str | None:
+    # KOPA-20: the last round's changes are what a round books: between rounds, for the
+    # cards still held and the penalties of the round; otherwise its winner gains at most
+    # the deck less its last card, less penalties, and every other seat loses its penalties.
+    changes = state.last_round
+    if not changes:
+        return None
+    if not _in_round(state) and not _unplayed(state):
+        winners = [s for s, h in enumerate(state.hands) if not h]
+        if len(winners) != 1 or changes != round_changes(
+                state.hands, winners[0], state.penalties, state.stock):
+            return (f"the cards held and the penalties {list(state.penalties)} do not book "
+                    f"{list(changes)}")
+        return None
+    gainers = [s for s, c in enumerate(changes) if c > 0]
+    if len(gainers) > 1 or (gainers and changes[gainers[0]] > len(DECK) - 1):
+        return f"no round books {list(changes)}"
+    return None
+
+
 @rule("KOPA-21")
 def _rounds(state: State) -> str | None:
-    # KOPA-21: rounds are counted from 1; a finished round is followed by the next.
+    # KOPA-21: rounds are counted from 1; a finished round is followed by the next; the
+    # penalty points start again from zero at each deal.
     if state.round < 1:
         return f"round {state.round}: rounds are counted from 1"
     if state.phase is _DEAL and not _unplayed(state) and state.round == 1:
         return "a finished round before round 1"
+    if _unplayed(state) and any(state.penalties):
+        return "penalty points before the round's deal"
     return None
 
 
 @rule("KOPA-22")
 def _match_end(state: State) -> str | None:
-    # KOPA-22: the match goes on exactly while nobody has reached the target.
-    if (state.phase is _OVER) != match_over(state.scores, state.config.target):
+    # KOPA-22: the match goes on exactly while nobody has reached the target, and nobody
+    # had before the last round was booked.
+    target = state.config.target
+    if (state.phase is _OVER) != match_over(state.scores, target):
         return "the match is over exactly when a seat has reached the target"
+    if state.last_round and match_over(tuple([s - c for s, c in zip(
+            state.scores, state.last_round, strict=True)]), target):
+        return "a seat had reached the target before the last round was booked"
     return None
 
 
@@ -1205,7 +1256,7 @@ CHECKS: StateChecks[State] = StateChecks(
     cls=State, what="a Kopa state", shape=_canonical_shape,
     rules=(_deck, _first_round_dealer, _round_leader, _pile_starts, _up_piles, _down_piles,
            _eights, _penalties, _stock,
-           _drawn, _round_end, _rounds, _match_end))
+           _drawn, _round_end, _rounds_booked, _booking, _rounds, _match_end))
 """The checks of a Kopa state: its shape, then one check per rule in the order of
 ``specs/kopa.md`` (:class:`~copa_ref.core.entry.StateChecks`)."""
 

@@ -873,10 +873,29 @@ def _winner(state: State) -> str | None:
 
 @rule("RONDA-14")
 def _shown(state: State) -> str | None:
-    # RONDA-14: what the last lift showed is what that cup holds.
-    shown = state.shown
+    # RONDA-14: what the last lift showed is what that cup holds; a bean to add follows the
+    # lift of the second cup, which it showed; a choice follows an added bean, and the end
+    # and the set-up no lift, which show nothing; with one cup open, the last lift showed
+    # that cup (or nothing showed: the cup kept open).
+    shown, lifted, phase = state.shown, state.lifted, state.phase
     if shown is not None and (not 0 <= shown[0] < PLACES or state.cups[shown[0]] != shown[1]):
         return f"shown {list(shown)} is not what the cup holds"
+    if phase is Phase.ADD and (shown is None or shown[0] != lifted[-1]):
+        return "a bean to add, but the second cup's lift showed nothing"
+    if phase in (Phase.CHOOSE, Phase.OVER, Phase.SET_UP) and shown is not None:
+        return f"phase {phase.value} after a lift that showed {list(shown)}"
+    if phase is Phase.LIFT and len(lifted) == 1 and shown is not None and (
+            shown[0] != lifted[0]):
+        return f"cup {lifted[0]} is open, but the last lift showed cup {shown[0]}"
+    return None
+
+
+@rule("RONDA-16")
+def _kept_open(state: State) -> str | None:
+    # RONDA-16: with simpler rule 1 no cup is kept open: one open cup was just lifted.
+    if (state.config.relift_after_match and state.phase is Phase.LIFT
+            and len(state.lifted) == 1 and state.shown is None):
+        return "a cup kept open under simpler rule 1"
     return None
 
 
@@ -902,7 +921,8 @@ def _no_penalty_beans(state: State) -> str | None:
 CHECKS: StateChecks[State] = StateChecks(
     cls=State, what="a RONDA state", shape=_shape,
     rules=(_starting_supplies, _arrangement, _lifted, _matched, _choice, _at_most_five,
-           _groups, _winner, _shown, _conserved, _at_most_four, _no_penalty_beans))
+           _groups, _winner, _shown, _conserved, _kept_open, _at_most_four,
+           _no_penalty_beans))
 """The checks of a RONDA state: its shape, then one check per rule in the order of
 ``specs/ronda.md`` (:class:`~copa_ref.core.entry.StateChecks`)."""
 

@@ -35,10 +35,12 @@ TEN_COPAS_SCRIPT = (
 
 def dealt(hands: tuple[tuple[Card, ...], ...], config: Config | None = None, **fields: object
           ) -> State:
-    """A new match (fields replaced, e.g. ``scores``, ``pending``), dealt *hands*."""
+    """A new match (fields replaced, e.g. ``scores``, ``pending``), dealt *hands*. A match
+    with points or a pending ten is one resumed at the deal of round 2 (specs/copas.md,
+    "State invariant": no point is booked before the first round is scored)."""
     state = new_game(config or Config())
     if fields:
-        state = attrs.evolve(state, **fields)
+        state = attrs.evolve(state, **{"round": 2, **fields})
     return apply(state, Deal(hands))
 
 

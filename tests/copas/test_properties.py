@@ -113,12 +113,13 @@ class TestWholeMatches:
         seed=st.integers(0, 2**32 - 1),
     )
     def test_late_starts(self, config: Config, data: st.DataObject, seed: int) -> None:
-        """COPAS-17/COPAS-18/COPAS-20: from any scores below 51 and any pending seat, the
-        match plays out with every invariant (bonus rounds and bursts come quickly)."""
+        """COPAS-17/COPAS-18/COPAS-20: from any scores below 51 and any pending seat (a match
+        resumed at the deal of round 2), the match plays out with every invariant (bonus
+        rounds and bursts come quickly)."""
         n = config.players
         scores = tuple(data.draw(st.lists(st.integers(0, 50), min_size=n, max_size=n)))
         pending = data.draw(st.none() | st.integers(0, n - 1))
-        start = attrs.evolve(GAME.new_game(config), scores=scores, pending=pending)
+        start = attrs.evolve(GAME.new_game(config), round=2, scores=scores, pending=pending)
         assert GAME.well_formed(start)
         end = play_from(start, random.Random(seed))
         assert end.phase is Phase.OVER and max(end.scores) >= 51

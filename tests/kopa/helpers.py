@@ -33,10 +33,12 @@ TWO_HANDS = (cards(TWO_SEAT0), cards(TWO_SEAT1), cards(TWO_STOCK))
 
 def dealt(hands: tuple[tuple[Card, ...], ...] = RUN_HANDS, config: Config | None = None,
           **fields: object) -> State:
-    """A new match (fields replaced, e.g. ``scores``), dealt *hands*."""
+    """A new match (fields replaced, e.g. ``scores``), dealt *hands*. A match with scores is
+    one resumed at the deal of round 2 (specs/kopa.md, "State invariant": no score changes
+    before the first round is scored)."""
     state = new_game(config or Config(players=len(hands) if len(hands) > 3 else 3))
     if fields:
-        state = attrs.evolve(state, **fields)
+        state = attrs.evolve(state, **{"round": 2, **fields})
     return apply(state, Deal(hands))
 
 

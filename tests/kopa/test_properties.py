@@ -101,13 +101,14 @@ class TestWholeMatches:
     @settings(max_examples=12)
     @given(config=configs(), data=st.data(), seed=st.integers(0, 2**32 - 1))
     def test_late_starts(self, config: Config, data: st.DataObject, seed: int) -> None:
-        """KOPA-20/KOPA-21/KOPA-22: from any scores below the target, mostly simple players
-        play on with every invariant; a match that ends has one winner at the target."""
+        """KOPA-20/KOPA-21/KOPA-22: from any scores below the target (a match resumed at the
+        deal of round 2), mostly simple players play on with every invariant; a match that
+        ends has one winner at the target."""
         n = config.players
         low = config.target - 8
         scores = tuple(data.draw(st.lists(st.integers(low, config.target - 1), min_size=n,
                                           max_size=n)))
-        start = attrs.evolve(GAME.new_game(config), scores=scores)
+        start = attrs.evolve(GAME.new_game(config), round=2, scores=scores)
         assert GAME.well_formed(start)
         end = play_simple(start, random.Random(seed))
         result = GAME.outcome(end)
