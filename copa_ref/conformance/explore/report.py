@@ -69,8 +69,10 @@ def summary(footer: Line, differences: list[Line], out: IO[str]) -> None:
         print(f"  minimal case: {case['kind']}, {size} steps, {shrink['players_after']} "
               f"players, options {', '.join(case['options']) or 'default'} (from "
               f"{shrink['steps_before']} steps and {shrink['players_before']} players in "
-              f"{shrink['tries']} tries); met {line['occurrences']} "
-              f"time{'s' if line['occurrences'] != 1 else ''}", file=out)
+              f"{shrink['tries']} tries); met in {line['occurrences']} "
+              f"game{'s' if line['occurrences'] != 1 else ''} and probes", file=out)
+        if shrink.get("note"):
+            print(f"  not shrunk further: {shrink['note']}", file=out)
         print(file=out)
     if ordered:
         print("differences by rule:", file=out)
@@ -89,13 +91,23 @@ def summary(footer: Line, differences: list[Line], out: IO[str]) -> None:
         print(f"{game}: rules fired: {fired or 'none'}", file=out)
         if never:
             print(f"{game}: never reached: {', '.join(never)}", file=out)
+        for rule, after in (footer.get("past_difference") or {}).get(game, {}).items():
+            untested = after["not_tested"]
+            print(f"{game}: past {rule} (met in {after['games']} games, position diverged "
+                  f"in {after['diverged']}): {len(after['tested'])} rules tested after it"
+                  + (f", not tested after it: {', '.join(untested)}" if untested else ""),
+                  file=out)
         past = footer["untested_past_difference"].get(game, [])
         if past:
             print(f"{game}: not tested past a known difference: {', '.join(past)}", file=out)
+    for error in footer.get("errors") or ():
+        print(f"errored: {error['case']}: {error['reason']}", file=out)
     seconds = footer["seconds"]
     rate = (f", {footer['games'] / seconds:.1f} games/s, {footer['steps'] / seconds:,.0f} "
             "steps/s") if seconds > 0 else ""
     stopped = " (interrupted: the summary so far)" if footer["interrupted"] else ""
+    if footer.get("timed_out"):
+        stopped += " (the budget in time ended it)"
     print(f"explored: {footer['games']} games, {footer['steps']} steps checked, "
           f"{footer['probes']} refusal probes, {footer['differences']} broken rules, "
           f"{footer['errored']} errored ({seconds:.1f} s{rate}){stopped}", file=out)
