@@ -140,12 +140,16 @@ class _Run(CaseRun):
         if explanation is not None:
             lines.append(f"explanation: {explanation}")
         lines += [f"rule: {f.rule}: {f.message}" for f in findings]
-        failure = Failure(step=step, reason=reason, diff="\n".join(lines),
-                          rule=findings[0].rule if findings else None,
-                          explanation=explanation)
         kind = "view" if view else "legal"
+        # the most telling rule not known as this kind of difference already (a known
+        # legal difference still shows beside a new view difference)
+        fresh = [f.rule for f in findings
+                 if not (kind == "view" and ("legal", f.rule) in self.mask)]
+        rule = fresh[0] if fresh else findings[0].rule if findings else None
+        failure = Failure(step=step, reason=reason, diff="\n".join(lines), rule=rule,
+                          explanation=explanation)
         known = {rule for _kind, rule in self.mask}
-        if self.suspect and self.met and (
+        if self.suspect and self.met and view <= seen and (
                 any(f.rule in known for f in findings) or (now <= self.suspect
                                                             and not findings)):
             # right after a difference, one its rule explains too: the same difference
