@@ -43,8 +43,9 @@ from copa_ref.core.replay import starting_from
 
 __all__ = ["Lockstep", "Met", "TimeUp", "result_of", "run"]
 
-Mask = set[tuple[str, str | None]]
-"""The known differences: ``(kind, rule)``."""
+Mask = dict[tuple[str, str | None], frozenset[str]]
+"""The known differences: ``(kind, rule)``, with the observables that differed where each
+was first met."""
 
 
 class TimeUp(Exception):
@@ -156,7 +157,13 @@ class _Run(CaseRun):
             self.met.append(attrs.evolve(self.met[-1], step=step, new=False))
             self.suspect = self.suspect | now
             return
-        self._record(step, kind, failure)
+        same = next((f.rule for f in findings if (kind, f.rule) in self.mask
+                     and _roots(self.mask[(kind, f.rule)]) & _roots(now)), None)
+        if same is not None and (kind, rule) not in self.mask:
+            # the observables a known difference showed, one of its rules named: the same
+            # bug seen the other way round (one bug, one rule)
+            failure = attrs.evolve(failure, rule=same)
+        self._record(step, kind, failure, now)
         self.suspect = now
 
     def refused_legal(self, step: int, actions: list[JSON], answer: Applied) -> None:
@@ -175,15 +182,21 @@ class _Run(CaseRun):
         try:
             super().refused_legal(step, actions, answer)
         except Stop as stop:
-            self._record(step, "refusal", stop.failure)
+            self._record(step, "refusal", stop.failure, frozenset())
             self.diverged = (f"the engine refused the reference's move at step {step}: its "
                              "position is no longer the reference's")
             raise
 
-    def _record(self, step: int, kind: str, failure: Failure) -> None:
+    def _record(self, step: int, kind: str, failure: Failure, fields: frozenset[str]) -> None:
         key = (kind, failure.rule)
         self.met.append(Met(step, failure.rule, kind, failure, key not in self.mask))
-        self.mask.add(key)
+        self.mask.setdefault(key, fields)
+
+
+def _roots(fields: frozenset[str]) -> frozenset[str]:
+    """The observables *fields* name, without their indices (``outcome.winners[0]``:
+    ``outcome.winners``)."""
+    return frozenset(f.split("[", 1)[0] for f in fields)
 
 
 def run(runner: Runner, case: Case, mask: Mask, deadline: float | None = None) -> Lockstep:
@@ -225,7 +238,7 @@ def run(runner: Runner, case: Case, mask: Mask, deadline: float | None = None) -
         key = ("rejection", failure.rule)
         met.append(Met(failure.step or 0, failure.rule, "rejection", failure,
                        key not in mask))
-        mask.add(key)
+        mask.setdefault(key, frozenset())
     if any(m.new for m in met):
         status = "failed"
     elif lock.diverged is not None:

@@ -440,7 +440,7 @@ class Explorer:
         self.state.errors.append({"case": case_id, "reason": reason or "(no reason given)"})
 
     def _mask(self, name: str) -> lockstep.Mask:
-        return self._masks.setdefault(name, set())
+        return self._masks.setdefault(name, {})
 
     def _check(self, number: int, swept: Swept, played: Played, case_id: str,
                description: str,
@@ -477,6 +477,10 @@ class Explorer:
                 for key, first in met_here.items():
                     if i + 1 > first:
                         past.setdefault(key, Past()).tested.update(tags)
+            for met in lock.met:  # a broken rule met after a known difference was tested
+                for key, first in met_here.items():
+                    if met.rule is not None and start + met.step > first:
+                        past.setdefault(key, Past()).tested[met.rule] += 1
             self.state.steps += end - start
             for met in lock.new:
                 self._difference(number, swept, played, case, met, start, tell)
@@ -526,7 +530,7 @@ class Explorer:
         """The verdict a shrink asks for: the case in lockstep, every known difference but
         *rule*'s masked, failed where *rule* is met."""
         def judge(case: Case) -> CaseResult:
-            mask = {k for k in self._mask(name) if k[1] != rule}
+            mask = {k: v for k, v in self._mask(name).items() if k[1] != rule}
             lock = lockstep.run(self.runner, case, mask, self._deadline)
             if lock.status == "timeout":
                 raise _OutOfTime
@@ -639,6 +643,10 @@ class Explorer:
         result = self.runner.run_case(case)
         if result.status == "passed":
             return
+        shown = [line for line in (result.diff or "").splitlines()
+                 if not line.startswith(("legal", "explanation:", "rule:"))]
+        if result.status == "failed" and not shown:
+            return  # the position was taken; its legal actions differ (a rule's bug)
         self.state.load_state = False
         if result.status != "failed":
             self._errored(case["id"], result.reason)
