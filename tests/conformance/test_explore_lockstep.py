@@ -225,3 +225,35 @@ def test_each_broken_rule_counted_in_every_game_and_never_unreached() -> None:
     assert list(found.differences) == ["KALA-7"]
     assert found.differences["KALA-7"].occurrences == 6
     assert "KALA-7" not in found.never_reached()["kala"]
+
+
+@pytest.mark.parametrize("game", ["copas", "hopper", "kopa"])
+def test_sweep_covers_every_pair_the_engine_declares(game: str) -> None:
+    """An engine that leaves out one player count still gets every pair of the option
+    values it plays, each in some config it declares (the combinations are chosen among
+    the declared configs, not filtered afterwards)."""
+    from copa_ref.conformance.explore.configs import _valid, option_values, pairs, sweep
+    from copa_ref.conformance.observables import options_of
+    from copa_ref.core import canonical_json
+
+    ref = GAMES[game]
+    base = ref.to_json(ref.default_config())
+    left_out = option_values(ref)["players"][-1]
+
+    def declared(data: dict[str, JSON], _options: list[str]) -> bool:
+        return data.get("players") != left_out
+
+    swept = sweep(ref, declared)
+    assert all(declared(s.data, list(s.options)) for s in swept)
+    held = set().union(*(pairs(s.data) for s in swept))
+    values = option_values(ref)
+    keys = sorted(values)
+    for i, a in enumerate(keys):
+        for b in keys[i + 1:]:
+            for x in values[a]:
+                for y in values[b]:
+                    config = _valid(ref, {**base, a: x, b: y})
+                    if config is None or not declared(ref.to_json(config),
+                                                      options_of(ref, config)):
+                        continue
+                    assert (a, canonical_json(x), b, canonical_json(y)) in held, (a, x, b, y)
