@@ -233,7 +233,7 @@ class Several:
 
 SEVERAL: dict[str, Several] = {
     "copas": Several("copas", ("revoke-allowed", "copas-must-be-broken"), "clockwise"),
-    "da_capo": Several("da_capo", ("bid-of-zero", "advance-counted-in-beans"),
+    "da_capo": Several("da_capo", ("bid-of-zero", "out-seat-still-to-move"),
                        "losing-bids-returned"),
     "hopper": Several("hopper", ("claimed-beans-to-box", "five-cups-win"), "no-shoot-out"),
     "kala": Several("kala", ("two-turns", "placed-diagonally"), "harvest-all-to-store"),

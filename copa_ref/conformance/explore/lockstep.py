@@ -157,8 +157,8 @@ class _Run(CaseRun):
             self.met.append(attrs.evolve(self.met[-1], step=step, new=False))
             self.suspect = self.suspect | now
             return
-        same = next((f.rule for f in findings if (kind, f.rule) in self.mask
-                     and _roots(self.mask[(kind, f.rule)]) & _roots(now)), None)
+        same = next((f.rule for f in findings if kind == "view" and (kind, f.rule) in self.mask
+                     and _roots(self.mask[(kind, f.rule)]) == _roots(now)), None)
         if same is not None and (kind, rule) not in self.mask:
             # the observables a known difference showed, one of its rules named: the same
             # bug seen the other way round (one bug, one rule)
