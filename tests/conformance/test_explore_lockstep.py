@@ -257,3 +257,21 @@ def test_sweep_covers_every_pair_the_engine_declares(game: str) -> None:
                                                       options_of(ref, config)):
                         continue
                     assert (a, canonical_json(x), b, canonical_json(y)) in held, (a, x, b, y)
+
+
+def test_a_long_minimal_case_is_summarised_by_the_position_before_it() -> None:
+    import io
+
+    from copa_ref.conformance.explore.report import LONG, summary
+
+    lines: list[dict[str, Any]] = []
+    explore(_one_rule("hopper", "black-cup-at-four"),
+            Settings(games=14, only=("hopper",), load_state=False, shrink_tries=0), lines)
+    differences = [line for line in lines if line["type"] == "difference"]
+    assert differences and len(differences[0]["case"]["steps"]) > LONG
+    out = io.StringIO()
+    summary(lines[-1], differences, out)
+    text = out.getvalue()
+    step = differences[0]["step"]
+    assert f"the position just before step {step}" in text
+    assert "met in" in text

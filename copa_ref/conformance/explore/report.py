@@ -65,6 +65,10 @@ def summary(footer: Line, differences: list[Line], out: IO[str]) -> None:
         print(f"  {line['reason']}", file=out)
         for text in (line["diff"] or "").splitlines()[:8]:
             print(f"    {text}", file=out)
+        before = _before(case, line.get("step"))
+        if before is not None:
+            print(f"  the position just before step {line['step']} (of {size}): {before}",
+                  file=out)
         shrink = line["shrink"]
         print(f"  minimal case: {case['kind']}, {size} steps, {shrink['players_after']} "
               f"players, options {', '.join(case['options']) or 'default'} (from "
@@ -111,6 +115,24 @@ def summary(footer: Line, differences: list[Line], out: IO[str]) -> None:
     print(f"explored: {footer['games']} games, {footer['steps']} steps checked, "
           f"{footer['probes']} refusal probes, {footer['differences']} broken rules, "
           f"{footer['errored']} errored ({seconds:.1f} s{rate}){stopped}", file=out)
+
+
+LONG = 12
+"""A minimal trace longer than this many steps is summarised by the position just before
+its differing step, besides the fields that differ."""
+
+
+def _before(case: Line, step: Any) -> str | None:
+    """The expected public view just before the differing *step* of a long trace case
+    (``None``: a short case, or no step)."""
+    if case.get("kind") != "trace" or not isinstance(step, int) or step < 1:
+        return None
+    steps = case.get("steps") or []
+    if len(steps) <= LONG or step > len(steps):
+        return None
+    expect = case["initial"] if step == 1 else steps[step - 2]["expect"]
+    text = json.dumps(expect.get("public"), separators=(",", ":"), sort_keys=True)
+    return text if len(text) <= 400 else text[:400] + " ..."
 
 
 class MergeError(Exception):
