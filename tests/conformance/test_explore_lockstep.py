@@ -275,3 +275,31 @@ def test_a_long_minimal_case_is_summarised_by_the_position_before_it() -> None:
     step = differences[0]["step"]
     assert f"the position just before step {step}" in text
     assert "met in" in text
+
+
+def test_loaded_positions_count_against_the_engines_memory_bound() -> None:
+    """Each position given with load_state is kept by its text: that text counts against
+    MemoEngine.MAX_CHARS, so a session loading many positions stays within the bound."""
+    from copa_ref.conformance.engine import MemoEngine
+
+    class Small(MemoEngine):
+        MAX_CHARS = 2_000
+
+    engine = Small()
+    game = GAMES["kala"]
+    config = game.to_json(game.default_config())
+    import random
+
+    from copa_ref.conformance.explore.play import play
+
+    played = play(game, game.default_config(), random.Random(1), 40)
+    loaded = 0
+    for state in played.states[1:]:
+        data = game.to_json(state)
+        answer = engine.handle({"op": "new_game", "game": "kala", "config": config,
+                                "state": data})
+        assert answer == {"ok": True}
+        loaded += 1
+        assert engine._chars <= Small.MAX_CHARS
+    # the loaded positions' text reached the bound: the kept tree started afresh
+    assert len(engine._roots) < loaded
