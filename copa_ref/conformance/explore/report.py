@@ -197,6 +197,8 @@ def merge(reports: list[list[Line]]) -> list[Line]:
         "type": "explore_footer", **totals,
         "seconds": round(max(f["seconds"] for f in footers), 3),
         "interrupted": any(f["interrupted"] for f in footers),
+        "timed_out": any(f.get("timed_out", False) for f in footers),
+        "errors": [e for f in footers for e in f.get("errors", [])],
         "load_state": all(f["load_state"] for f in footers),
         "differences": len(differences), "broken_rules": sorted(differences),
         "fired": {g: dict(sorted(c.items(), key=lambda kv: rule_key(kv[0])))
