@@ -10,12 +10,18 @@ games exercised the rules seen least), its moves
 trace case of the corpus (:meth:`Runner.run_case`), so a step is checked exactly as a trace
 checks it and a difference is named by the runner's own naming.
 
-A difference ends what a trace can say about the rest of its game. With the engine feature
-``load_state`` the exploration goes on from the reference's own position after the
-differing step (a trace case that starts there), so one difference never hides the next.
-Without it, later games steer away from the rules already found broken, and the rules the
-untested rest of a game would have exercised are reported as not tested past a known
-difference (when no tested step exercised them).
+A difference does not end its game: the game is judged in lockstep
+(:mod:`~copa_ref.conformance.explore.lockstep`), every step compared with the known
+differences masked by kind and rule, until the engine's position diverges. Then, with the
+engine feature ``load_state``, the exploration goes on from the reference's own position
+after the diverging step (a trace case that starts there); without it the rest of the game
+is unchecked: later games steer away from the rules whose differences diverged, and the
+footer says, per known difference, what was tested after it and what was not.
+
+A game's moves are chosen in one place, :meth:`Explorer._moves` (today the reference,
+steered by coverage). Nothing that fails in a game ends the run: the game is errored with
+its reason. The budget in time is checked at every step of a game and before every case
+run of a shrink.
 
 ``shard=(K, N)`` plays only the games whose number is K-1 modulo N (for a CI matrix: every
 part's report merges with ``copa-ref conformance merge``). Everything depends only on the
@@ -73,7 +79,7 @@ class Settings:
     games: int | None = 100
     """Stop after this many games (``None``: no limit in games)."""
     seconds: float | None = None
-    """Stop after this many seconds (between games; ``None``: no limit in time)."""
+    """Stop after this many seconds (checked at every step; ``None``: no limit in time)."""
     seed: int = 0
     only: tuple[str, ...] = ()
     """Only these games (empty: every game the engine declares)."""
