@@ -208,6 +208,7 @@ def test_time_holds_within_a_game() -> None:
     """A slow engine and long games: the run stops within its budget in time (checked
     at every step, not only between games), with a complete report."""
     lines: list[dict[str, Any]] = []
+    corpus()  # (loaded before the clock starts)
     started = time.monotonic()
     found = explore(_Slow(), Settings(games=None, seconds=1.0, only=("hopper",),
                                       max_steps=1000), lines)
@@ -303,3 +304,37 @@ def test_loaded_positions_count_against_the_engines_memory_bound() -> None:
         assert engine._chars <= Small.MAX_CHARS
     # the loaded positions' text reached the bound: the kept tree started afresh
     assert len(engine._roots) < loaded
+
+
+HANGS_AFTER_HELLO = """
+import json, sys, time
+from copa_ref.conformance.engine import ReferenceEngine
+engine = ReferenceEngine()
+for line in sys.stdin:
+    request = json.loads(line)
+    if request.get("op") != "start":
+        time.sleep(3600)
+    print(json.dumps(engine.handle(request)), flush=True)
+"""
+
+
+def test_time_holds_against_an_engine_that_hangs_after_hello(tmp_path: Any) -> None:
+    """An engine that answers its handshake and then nothing: the run ends within its
+    budget in time (each request waits no longer than the time left), with a complete
+    report, although the engine's timeout is longer than the budget."""
+    import sys
+
+    from copa_ref.conformance.channel import SubprocessChannel
+
+    script = tmp_path / "hangs.py"
+    script.write_text(HANGS_AFTER_HELLO)
+    command = [sys.executable, str(script)]
+    runner = Runner(lambda: SubprocessChannel(command, timeout=10), corpus())
+    lines: list[dict[str, Any]] = []
+    started = time.monotonic()
+    found = Explorer(runner, Settings(games=None, seconds=2.0, only=("kala",)),
+                     corpus()).explore(on_line=lines.append)
+    took = time.monotonic() - started
+    assert took < 2.0 + 2.0, took
+    assert found.timed_out is True
+    assert lines[-1]["type"] == "explore_footer"

@@ -41,7 +41,7 @@ from copa_ref.conformance.viewer import viewer_path
 from copa_ref.core import JSON, canonical_json
 from copa_ref.core.replay import starting_from
 
-__all__ = ["Lockstep", "Met", "TimeUp", "result_of", "run"]
+__all__ = ["Lockstep", "Met", "TimeUp", "cap", "result_of", "run"]
 
 Mask = dict[tuple[str, str | None], frozenset[str]]
 """The known differences: ``(kind, rule)``, with the observables that differed where each
@@ -193,6 +193,17 @@ class _Run(CaseRun):
         self.mask.setdefault(key, fields)
 
 
+def cap(channel: Any, deadline: float | None) -> None:
+    """Wait for no answer past *deadline*: a channel's per-request timeout is cut to the
+    time left (its own timeout kept aside, so that it comes back for the next case)."""
+    if deadline is None or channel is None or not hasattr(channel, "timeout"):
+        return
+    own = getattr(channel, "explore_timeout", None)
+    if own is None:
+        own = channel.explore_timeout = channel.timeout
+    channel.timeout = max(0.05, min(own, deadline - time.monotonic()))
+
+
 def _roots(fields: frozenset[str]) -> frozenset[str]:
     """The observables *fields* name, without their indices (``outcome.winners[0]``:
     ``outcome.winners``)."""
@@ -210,6 +221,7 @@ def run(runner: Runner, case: Case, mask: Mask, deadline: float | None = None) -
     failure: Failure | None = None
     try:
         session.start()
+        cap(session.channel, deadline)
         skipped = session.skip_reason(case)
         if skipped is not None:
             return Lockstep("errored", (), 0, reason=f"skipped: {skipped}")
@@ -225,6 +237,9 @@ def run(runner: Runner, case: Case, mask: Mask, deadline: float | None = None) -
                         reason="the exploration's time ran out")
     except EngineFailure as exc:
         session.close()
+        if deadline is not None and time.monotonic() >= deadline:
+            return Lockstep("timeout", tuple(lock.met), lock.checked,
+                            reason="the exploration's time ran out")
         return Lockstep("errored", tuple(lock.met), lock.checked, reason=str(exc))
     except Exception as exc:  # whatever an engine sends, the exploration goes on
         session.close()

@@ -246,6 +246,16 @@ class Explorer:
         self._names: list[str] | None = None
         self._deadline: float | None = None
         self._current = -1
+        connect = runner.session.connect
+
+        def capped() -> Any:  # a fresh engine's handshake waits no longer than the budget
+            channel = connect()
+            if self._deadline is not None and hasattr(channel, "start_timeout"):
+                left = max(0.05, self._deadline - time.monotonic())
+                channel.start_timeout = min(channel.start_timeout, left)
+            return channel
+
+        runner.session.connect = capped
         self._masks: dict[str, lockstep.Mask] = {}
         """By game: the known differences (kind, rule), masked in every later step."""
 
@@ -295,10 +305,14 @@ class Explorer:
             tell(self.header(names))
             if not names:
                 return self.state
-            self._check_load_state(names[0], tell)
+            try:
+                self._check_load_state(names[0], tell)
+            except _OutOfTime:
+                self.state.timed_out = True
+                names = []
             shard, shards = settings.shard
             number = -1
-            while True:
+            while names:
                 number += 1
                 if settings.games is not None and number >= settings.games:
                     break
@@ -438,8 +452,11 @@ class Explorer:
         the reference: the one place where a game's moves are chosen (today steered
         towards the rules exercised least, away from the differences that end games)."""
         seen = Counter(self.state.fired[name]) if self.settings.steer else None
-        return play(GAMES[name], swept.config, rng, self.settings.max_steps, seen=seen,
-                    avoid=self._avoid(name))
+        played = play(GAMES[name], swept.config, rng, self.settings.max_steps, seen=seen,
+                      avoid=self._avoid(name), deadline=self._deadline)
+        if self._time_up():
+            raise _OutOfTime
+        return played
 
     def _errored(self, case_id: str, reason: str | None) -> None:
         self.state.errored += 1
@@ -646,7 +663,11 @@ class Explorer:
         case = trace_case(played, f"{name}/trace/explore-load-state",
                           f"A position after {at} moves of a seeded reference game, given "
                           "to the engine with load_state.", at, at)
+        self.runner.start()
+        lockstep.cap(self.runner.session.channel, self._deadline)
         result = self.runner.run_case(case)
+        if self._time_up():
+            raise _OutOfTime
         if result.status == "passed":
             return
         shown = [line for line in (result.diff or "").splitlines()
