@@ -221,11 +221,27 @@ def test_time_holds_within_a_game() -> None:
 # -- the report -----------------------------------------------------------------------------
 
 def test_each_broken_rule_counted_in_every_game_and_never_unreached() -> None:
+    """The count is the games that met the rule, to the end of the run: in the footer
+    (the difference line is written when the rule is first found), in the summary and in
+    a merge."""
+    import io
+
+    from copa_ref.conformance.explore.report import merge, summary
+
+    lines: list[dict[str, Any]] = []
     found = explore(_one_rule("kala", "two-turns"),
-                    Settings(games=6, only=("kala",), load_state=False, probes=0))
+                    Settings(games=6, only=("kala",), load_state=False, probes=0), lines)
     assert list(found.differences) == ["KALA-7"]
     assert found.differences["KALA-7"].occurrences == 6
     assert "KALA-7" not in found.never_reached()["kala"]
+    footer = lines[-1]
+    assert footer["occurrences"] == {"KALA-7": 6}
+    out = io.StringIO()
+    summary(footer, [line for line in lines if line["type"] == "difference"], out)
+    assert "met in 6 games" in out.getvalue()
+    merged = merge([lines])
+    assert [d["occurrences"] for d in merged if d["type"] == "difference"] == [6]
+    assert merged[-1]["occurrences"] == {"KALA-7": 6}
 
 
 @pytest.mark.parametrize("game", ["copas", "hopper", "kopa"])

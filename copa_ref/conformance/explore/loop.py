@@ -216,6 +216,7 @@ class Exploration:
             "load_state": self.load_state,
             "differences": len(self.differences),
             "broken_rules": sorted(self.differences),
+            "occurrences": {k: d.occurrences for k, d in sorted(self.differences.items())},
             "fired": {g: dict(sorted(c.items(), key=lambda kv: rule_key(kv[0])))
                       for g, c in sorted(self.fired.items())},
             "never_reached": self.never_reached(),

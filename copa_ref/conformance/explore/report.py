@@ -53,6 +53,9 @@ def write_cases(out: Path, differences: Iterable[Line]) -> dict[str, int]:
 def summary(footer: Line, differences: list[Line], out: IO[str]) -> None:
     """The readable end of an exploration: each broken rule once (its minimal case and
     explanation), the table by rule, the coverage."""
+    counted = footer.get("occurrences") or {}
+    differences = [{**d, "occurrences": counted.get(d["rule"] or f"{d['game']}:(no rule)",
+                                                    d["occurrences"])} for d in differences]
     ordered = sorted(differences, key=lambda d: (d["game"], d["rule"] is None,
                                                  rule_key(d["rule"] or "Z-0")))
     for line in ordered:
@@ -161,10 +164,14 @@ def merge(reports: list[list[Line]]) -> list[Line]:
         headers.append(head[0])
         footers.append(foot[0])
         games += [line for line in lines if line.get("type") == "explore_game"]
+        # each rule's count to the end of its part (its footer's; the line has the count
+        # when it was first found)
+        counts = foot[0].get("occurrences") or {}
         for line in lines:
             if line.get("type") != "difference":
                 continue
             key = line["rule"] or f"{line['game']}:(no rule)"
+            line = {**line, "occurrences": counts.get(key, line["occurrences"])}
             known = differences.get(key)
             if known is None:
                 differences[key] = dict(line)
@@ -198,6 +205,7 @@ def merge(reports: list[list[Line]]) -> list[Line]:
         "seconds": round(max(f["seconds"] for f in footers), 3),
         "interrupted": any(f["interrupted"] for f in footers),
         "timed_out": any(f.get("timed_out", False) for f in footers),
+        "occurrences": {k: d["occurrences"] for k, d in sorted(differences.items())},
         "errors": [e for f in footers for e in f.get("errors", [])],
         "load_state": all(f["load_state"] for f in footers),
         "differences": len(differences), "broken_rules": sorted(differences),
