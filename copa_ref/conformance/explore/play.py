@@ -11,6 +11,7 @@ below any other. Either way, the same seed plays the same game.
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
 from collections.abc import Collection
 from typing import Any
@@ -71,13 +72,14 @@ def _tags(game: Any, before: Any, action: Any, after: Any) -> frozenset[str]:
 
 def play(game: Any, config: Any, rng: random.Random, max_steps: int, *,
          seen: Counter[str] | None = None, avoid: Collection[str] = (),
-         prefer: Collection[str] = ()) -> Played:
+         prefer: Collection[str] = (), deadline: float | None = None) -> Played:
     """A reference game under *config* of at most *max_steps* actions.
 
     :param seen: how often each rule was exercised so far; given, the moves are steered
         towards the rules seen least (and the counter is updated as the game goes).
     :param avoid: rules a steered move stays away from where it can.
     :param prefer: rules a steered move goes for first (a shrink looking for one rule).
+    :param deadline: past it (``time.monotonic()``) the game is cut where it is.
     """
     state = game.new_game(config)
     states = [state]
@@ -85,6 +87,8 @@ def play(game: Any, config: Any, rng: random.Random, max_steps: int, *,
     tags: list[frozenset[str]] = []
     local: Counter[str] = Counter() if seen is None else seen
     while not game.to_move(state).is_over and len(actions) < max_steps:
+        if deadline is not None and time.monotonic() >= deadline:
+            break
         action = game.random_action(state, rng)
         after = game.apply(state, action)
         rules = _tags(game, state, action, after)
