@@ -1,0 +1,226 @@
+"""Planning on the reference: an action sequence that meets a situation not yet met.
+
+The reference's own game tree is searched, the planner choosing every seat's moves and every
+chance outcome: a beam of positions advances one step at a time; each position offers a few
+of its actions (at a chance node: sampled outcomes, every outcome where the game lists them,
+and the situation's own aimed outcome, e.g. a deal giving one seat every copa); the children
+are ranked by the situation's heuristic (plus a little noise, so that equal positions are
+drawn at random) and the best ``beam`` kept. A beam that dies out (every game over) or runs
+past ``max_steps`` starts again from the first position under a fresh stream (random
+restarts), until the situation is met or the budget (nodes and seconds) is spent.
+
+The search calls the games' trusted inner functions (:attr:`~copa_ref.core.game.Game.trusted`)
+with the states and actions they produced, as the generic loop does; an aimed chance outcome
+built from JSON goes through the public ``apply`` and all its checks.
+
+Everything depends only on the seed: the same game, config, situation, seed and budget give
+the same plan (timings aside; a budget in seconds cuts where the clock says).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import attrs
+
+from copa_ref.conformance.explore.situations import Situation, catalogue
+from copa_ref.core import MoverKind
+from copa_ref.core.entry import mark_checked, write_mark
+from copa_ref.games import GAMES
+
+__all__ = ["Budget", "Plan", "Search", "plan", "survey"]
+
+NOISE = 0.5
+"""The random part of a child's rank (the heuristic's steps are 1 or more where they matter)."""
+
+
+@attrs.frozen(kw_only=True)
+class Budget:
+    """How far one search may go."""
+
+    nodes: int = 200_000
+    """Steps applied in all (every child of every position counts)."""
+    seconds: float = 4.0
+    beam: int = 16
+    """Positions kept at each depth."""
+    branching: int = 6
+    """Actions tried from each position (all of them where there are fewer)."""
+    chance_samples: int = 3
+    """Sampled outcomes tried at a chance node (besides the aimed one)."""
+    max_steps: int = 1000
+    """A beam deeper than this starts again."""
+
+
+DEFAULT_BUDGET = Budget()
+
+
+@attrs.frozen(kw_only=True)
+class Plan:
+    """A sequence of actions (chance outcomes included) from a new game under *config*
+    whose last step meets the situation; ``states[i]`` is the state before action i."""
+
+    game: Any
+    config: Any
+    situation: str
+    actions: tuple[Any, ...]
+    states: tuple[Any, ...]
+
+
+@attrs.frozen(kw_only=True)
+class Search:
+    """What a search for one situation under one config found."""
+
+    game: str
+    config: Any
+    situation: str
+    plan: Plan | None
+    why: str | None
+    """Why no plan: the config excludes the situation, or the budget ran out."""
+    nodes: int
+    seconds: float
+    restarts: int
+
+    @property
+    def found(self) -> bool:
+        """Whether a plan was found."""
+        return self.plan is not None
+
+
+@attrs.frozen
+class _Node:
+    state: Any
+    path: tuple[Any, ...] | None
+    """``(action, state_before, parent_path)``, a linked list back to the start."""
+
+
+def _mark(state: Any) -> None:
+    try:
+        write_mark(state, True)
+    except TypeError:
+        mark_checked(state)
+
+
+def _children(game: Any, inner: Any, state: Any, situation: Situation, rng: random.Random,
+              budget: Budget) -> Iterator[tuple[Any, Any]]:
+    """``(action, after)`` for a few actions in *state*."""
+    mover = inner.to_move(state)
+    kind = mover.kind
+    if kind is MoverKind.CHANCE:
+        if situation.chance is not None:
+            aimed = situation.chance(game, state, rng)
+            if aimed is not None:
+                yield aimed, game.apply(state, aimed)
+        if game.chance_outcomes is not None:
+            outcomes = [a for a, _ in game.chance_outcomes(state)]
+            if len(outcomes) > budget.branching:
+                outcomes = rng.sample(outcomes, budget.branching)
+            for action in outcomes:
+                yield action, game.apply(state, action)
+            return
+        for _ in range(budget.chance_samples):
+            action = game.sample_chance(state, rng)
+            yield action, inner.apply(state, action)
+        return
+    if kind is MoverKind.JOINT:
+        parts = [inner.legal_actions(state, seat) for seat in mover.seats]
+        combos = 1
+        for legal in parts:
+            combos *= len(legal)
+        if combos <= budget.branching:
+            chosen: Iterable[tuple[Any, ...]] = itertools.product(*parts)
+        else:
+            chosen = {tuple(rng.choice(legal) for legal in parts)
+                      for _ in range(budget.branching)}
+            chosen = sorted(chosen, key=repr)
+        join = inner.joint if inner.joint is not None else game.joint
+        for combo in chosen:
+            action = join(state, tuple(combo))
+            yield action, inner.apply(state, action)
+        return
+    legal = inner.legal_actions(state, None)
+    if len(legal) > budget.branching:
+        legal = rng.sample(legal, budget.branching)
+    for action in legal:
+        yield action, inner.apply(state, action)
+
+
+def plan(game: Any, config: Any, situation: Situation, *, budget: Budget = DEFAULT_BUDGET,
+         seed: int | str = 0) -> Search:
+    """Search the reference's tree under *config* for a sequence meeting *situation*."""
+    started = time.perf_counter()
+    excluded = situation.why_not(config)
+    if excluded is not None:
+        return Search(game=game.name, config=config, situation=situation.name, plan=None,
+                      why=excluded, nodes=0, seconds=0.0, restarts=0)
+    rng = random.Random(f"plan/{game.name}/{situation.name}/{seed}")
+    inner = game.inner()
+    start = game.new_game(config)
+    nodes = restarts = 0
+    deadline = started + budget.seconds
+    heuristic, test = situation.heuristic, situation.fires
+    while nodes < budget.nodes and time.perf_counter() < deadline:
+        beam = [_Node(start, None)]
+        depth = 0
+        while beam and depth < budget.max_steps:
+            ranked: list[tuple[float, _Node]] = []
+            for node in beam:
+                for action, after in _children(game, inner, node.state, situation, rng,
+                                               budget):
+                    nodes += 1
+                    _mark(after)
+                    if test(node.state, action, after):
+                        return _found(game, config, situation, start, node, action, after,
+                                      nodes, started, restarts)
+                    if inner.to_move(after).is_over:
+                        continue
+                    child = _Node(after, (action, node.state, node.path))
+                    ranked.append((heuristic(after) + NOISE * rng.random(), child))
+                if nodes >= budget.nodes:
+                    break
+            if nodes >= budget.nodes or time.perf_counter() >= deadline:
+                break
+            ranked.sort(key=lambda pair: pair[0], reverse=True)
+            beam = [child for _, child in ranked[:budget.beam]]
+            depth += 1
+        restarts += 1
+    spent = time.perf_counter() - started
+    return Search(game=game.name, config=config, situation=situation.name, plan=None,
+                  why=f"not found within the budget ({nodes} steps searched, {spent:.1f} s, "
+                      f"{restarts} restarts)",
+                  nodes=nodes, seconds=spent, restarts=restarts)
+
+
+def _found(game: Any, config: Any, situation: Situation, start: Any, node: _Node,
+           action: Any, after: Any, nodes: int, started: float, restarts: int) -> Search:
+    actions = [action]
+    states = [after, node.state]
+    path = node.path
+    while path is not None:
+        taken, before, path = path
+        actions.append(taken)
+        states.append(before)
+    actions.reverse()
+    states.reverse()
+    found = Plan(game=game, config=config, situation=situation.name,
+                 actions=tuple(actions), states=tuple(states))
+    return Search(game=game.name, config=config, situation=situation.name, plan=found,
+                  why=None, nodes=nodes, seconds=time.perf_counter() - started,
+                  restarts=restarts)
+
+
+def survey(name: str, config: Any = None, *, met: Iterable[str] = (),
+           budget: Budget = DEFAULT_BUDGET, seed: int | str = 0,
+           only: Iterable[str] | None = None) -> list[Search]:
+    """A search for every situation of the game *name* under *config* (default: the default
+    reading) not already in *met* (or only those named in *only*)."""
+    game = GAMES[name]
+    config = game.default_config() if config is None else config
+    skip = set(met)
+    wanted = None if only is None else set(only)
+    return [plan(game, config, situation, budget=budget, seed=seed)
+            for situation in catalogue(name)
+            if situation.name not in skip and (wanted is None or situation.name in wanted)]

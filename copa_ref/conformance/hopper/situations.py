@@ -1,0 +1,39 @@
+"""HOPPER's situations: each rule's ``<RULE>/fires`` (see
+:mod:`copa_ref.conformance.explore.situations`), steered by how many cups are claimed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from copa_ref.conformance.explore.situations import Situation
+from copa_ref.hopper import Config, Ending, State
+
+__all__ = ["PROGRESS", "REQUIRES", "SITUATIONS"]
+
+
+def PROGRESS(state: State) -> float:
+    """How far a game has gone: the cups claimed."""
+    return float(len(state.claims))
+
+
+SITUATIONS: tuple[Situation, ...] = ()
+"""HOPPER's situations beyond each rule's ``/fires``: none yet."""
+
+
+def _ending(wanted: Ending) -> Callable[[Config], str | None]:
+    def why_not(config: Config) -> str | None:
+        if config.ending is not wanted:
+            return (f"only ending={wanted.value} plays it (this config: "
+                    f"ending={config.ending.value})")
+        return None
+    return why_not
+
+
+REQUIRES: dict[str, Callable[[Config], str | None]] = {
+    "HOPPER-12": _ending(Ending.END_1),
+    **{rule: _ending(Ending.END_2)
+       for rule in ("HOPPER-13", "HOPPER-14", "HOPPER-15", "HOPPER-16", "HOPPER-17")},
+}
+"""The rules of one ending: End 1 stops at four cups before the black cup joins (HOPPER-12);
+the black cup, the shoot-out and the points are End 2's (HOPPER-13 to HOPPER-17)."""

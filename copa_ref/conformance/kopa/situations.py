@@ -1,0 +1,63 @@
+"""Kopa's rare situations (besides each rule's ``<RULE>/fires``): the stock running out and
+a pass with the stock empty (two players), a round ending with the target reached. See
+:mod:`copa_ref.conformance.explore.situations`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from copa_ref.conformance.explore.situations import Situation
+from copa_ref.kopa import Config, Pass, Phase, State
+
+__all__ = ["PROGRESS", "REQUIRES", "SITUATIONS"]
+
+
+def _two_players(config: Config) -> str | None:
+    if config.players != 2:
+        return f"only two players have a stock (this config: players={config.players})"
+    return None
+
+
+def _stock_runs_out(before: State, action: Any, after: State) -> bool:
+    return bool(before.stock) and not after.stock and before.phase is not Phase.DEAL
+
+
+def _pass_on_empty_stock(before: State, action: Any, after: State) -> bool:
+    return (isinstance(action, Pass) and before.config.players == 2 and not before.stock
+            and before.phase is Phase.PLAY)
+
+
+def _stock_drawn(state: State) -> float:
+    """How much of the stock has been drawn this round."""
+    return 0.0 if state.phase is Phase.DEAL else 20.0 - len(state.stock)
+
+
+def _reaches_target(before: State, action: Any, after: State) -> bool:
+    return (after.phase is Phase.OVER and before.phase is not Phase.OVER
+            and before.config.target in after.scores)
+
+
+def PROGRESS(state: State) -> float:
+    """How far a match has gone: the best score, then the cards left in the emptiest
+    hand (a round ends when a hand is empty, KOPA-19), less the round's penalties."""
+    return (10.0 * max(state.scores) - 2.0 * min(len(h) for h in state.hands)
+            - sum(state.penalties))
+
+
+SITUATIONS: tuple[Situation, ...] = (
+    Situation(name="KOPA-18/stock-runs-out", rule="KOPA-18",
+              text="a draw takes the stock's last card", fires=_stock_runs_out,
+              why_not=_two_players, heuristic=_stock_drawn),
+    Situation(name="KOPA-18/pass-on-empty-stock", rule="KOPA-18",
+              text="with the stock empty, a pass is a plain failed turn",
+              fires=_pass_on_empty_stock, why_not=_two_players, heuristic=_stock_drawn),
+    Situation(name="KOPA-22/exactly-the-target", rule="KOPA-22",
+              text="the match ends with a seat on exactly the target", fires=_reaches_target,
+              heuristic=PROGRESS),
+)
+"""Kopa's situations beyond each rule's ``/fires``."""
+
+
+REQUIRES = {"KOPA-17": _two_players, "KOPA-18": _two_players}
+"""The stock and drawing from it are two players' rules (KOPA-17, KOPA-18)."""
