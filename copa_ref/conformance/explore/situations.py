@@ -33,7 +33,7 @@ from copa_ref.conformance.registry import record_of
 from copa_ref.games import GAMES
 
 __all__ = ["Situation", "catalogue", "fires", "met_by", "rules_of", "spec_lines",
-           "step_rules"]
+           "step_rules", "with_spec_lines"]
 
 Predicate = Callable[[Any, Any, Any], bool]
 """``fires(before, action, after) -> bool``: whether one step meets the situation."""
@@ -168,3 +168,27 @@ def met_by(situations: Iterable[Situation], before: Any, action: Any,
            after: Any) -> list[str]:
     """The names of the *situations* one step meets."""
     return [s.name for s in situations if s.fires(before, action, after)]
+
+
+def with_spec_lines(name: str) -> str:
+    """The spec of the game *name* with each rule's ``**Situations:**`` line (under its
+    heading, a blank line either side) set from the catalogue: how the lines are written."""
+    game = GAMES[name]
+    by_rule: dict[str, list[str]] = {}
+    for situation in catalogue(name):
+        by_rule.setdefault(situation.rule, []).append(situation.name)
+    lines = _spec(game).read_text(encoding="utf-8").splitlines()
+    out: list[str] = []
+    number = 0
+    while number < len(lines):
+        line = lines[number]
+        out.append(line)
+        number += 1
+        heading = _HEADING.match(line)
+        if heading is None or heading.group(1) not in by_rule:
+            continue
+        while number < len(lines) and (not lines[number].strip()
+                                       or _LINE.match(lines[number])):
+            number += 1
+        out += ["", f"**Situations:** {', '.join(by_rule[heading.group(1)])}", ""]
+    return "\n".join(out) + "\n"

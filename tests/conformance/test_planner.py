@@ -1,0 +1,108 @@
+"""The planner: a sequence searched on the reference that meets a situation random play
+meets by luck, replayed through the public functions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from copa_ref.conformance.explore.planner import Budget, Search, plan, survey
+from copa_ref.conformance.explore.situations import catalogue
+from copa_ref.games import GAMES
+
+SMALL = Budget(nodes=60_000, seconds=20.0)
+"""Bounded in steps (the seconds only guard a loaded machine)."""
+
+
+def _situation(game: str, name: str) -> Any:
+    [found] = [s for s in catalogue(game) if s.name == name]
+    return found
+
+
+def _search(game: str, name: str, budget: Budget = SMALL, **options: Any) -> Search:
+    g = GAMES[game]
+    config = g.config_type(**options)
+    return plan(g, config, _situation(game, name), budget=budget)
+
+
+def _replays(search: Search) -> None:
+    """The plan's actions, applied through the public ``apply`` from a new game, give its
+    states, and its last step meets the situation."""
+    assert search.plan is not None
+    found = search.plan
+    game = found.game
+    state = game.new_game(found.config)
+    assert game.dumps(state) == game.dumps(found.states[0])
+    for action, expected in zip(found.actions, found.states[1:], strict=True):
+        after = game.apply(state, action)
+        assert game.dumps(after) == game.dumps(expected)
+        before, state = state, after
+    assert _situation(search.game, search.situation).fires(before, found.actions[-1], state)
+
+
+@pytest.mark.parametrize(("game", "name", "options"), [
+    ("copas", "COPAS-19/all-tricks-one-seat", {}),
+    ("copas", "COPAS-17/all-ten-copas", {}),
+    ("copas", "COPAS-18/five-player-bonus-round", {"players": 5}),
+    ("kopa", "KOPA-18/stock-runs-out", {"players": 2}),
+    ("kopa", "KOPA-18/pass-on-empty-stock", {"players": 2}),
+    ("ronda", "RONDA-13/winner-plays-last-bean", {}),
+    ("da_capo", "DACAPO-13/out-while-others-bid", {"players": 3}),
+])
+def test_rare_situation_planned_and_replayed(game: str, name: str,
+                                             options: dict[str, Any]) -> None:
+    search = _search(game, name, **options)
+    assert search.found, search.why
+    assert search.nodes <= SMALL.nodes
+    _replays(search)
+
+
+def test_random_play_does_not_meet_what_the_planner_meets() -> None:
+    """The all-tricks round: 200 random Copas rounds never hold it."""
+    import random
+
+    from copa_ref.core.loop import steps, uniform
+
+    game = GAMES["copas"]
+    every = _situation("copas", "COPAS-19/all-tricks-one-seat")
+    rounds = met = 0
+    rng = random.Random(11)
+    while rounds < 200:
+        for step in steps(game, uniform, rng):
+            if step.before.phase.name == "PLAY" and step.after.phase.name != "PLAY":
+                rounds += 1
+            met += every.fires(step.before, step.action, step.after)
+    assert met == 0
+
+
+def test_excluded_by_the_config_says_why() -> None:
+    search = _search("da_capo", "DACAPO-13/out-while-others-bid", players=2)
+    assert not search.found and search.nodes == 0
+    assert search.why is not None and "three players" in search.why
+    search = _search("kopa", "KOPA-18/stock-runs-out")
+    assert search.why is not None and "two players" in search.why
+
+
+def test_budget_runs_out_with_a_reason() -> None:
+    search = _search("copas", "COPAS-21/tied-burst-totals", Budget(nodes=500, seconds=5.0))
+    assert not search.found
+    assert search.nodes <= 500 + 64
+    assert search.why is not None and "not found within the budget" in search.why
+
+
+def test_same_seed_same_plan() -> None:
+    game = GAMES["ronda"]
+    situation = _situation("ronda", "RONDA-13/winner-plays-last-bean")
+    first = plan(game, game.default_config(), situation, budget=SMALL, seed=4)
+    again = plan(game, game.default_config(), situation, budget=SMALL, seed=4)
+    assert first.plan is not None and again.plan is not None
+    assert [game.dumps(a) for a in first.plan.actions] == [
+        game.dumps(a) for a in again.plan.actions]
+
+
+def test_survey_skips_what_was_met() -> None:
+    met = [s.name for s in catalogue("kala")][1:]
+    searches = survey("kala", met=met, budget=SMALL)
+    assert [s.situation for s in searches] == [catalogue("kala")[0].name]
+    assert searches[0].found
