@@ -139,7 +139,37 @@ def _tied_burst(before: State, action: Any, after: State) -> bool:
 
 
 def _towards_burst(state: State) -> float:
-    return float(sorted(state.scores)[-2]) if len(state.scores) > 1 else 0.0
+    """The two highest totals high and equal."""
+    top, second = sorted(state.scores)[-2:][::-1]
+    return float(second) - 2.0 * (top - second)
+
+
+def _towards_51(state: State) -> float:
+    return float(max((s for s in state.scores if s <= LIMIT + 1), default=0))
+
+
+def _discard(before: State, action: Any, after: State) -> bool:
+    return (isinstance(action, Play) and bool(before.trick)
+            and action.card.suit is not before.trick[0].suit)
+
+
+def _bonus_ends(before: State, after: State) -> bool:
+    return _round_ends(before, after) and before.pending is not None
+
+
+def _bonus_erased(before: State, action: Any, after: State) -> bool:
+    return (_bonus_ends(before, after) and before.pending is not None
+            and after.last_round[before.pending] == 0 and max(after.last_round) < 10)
+
+
+def _bonus_booked(before: State, action: Any, after: State) -> bool:
+    return (_bonus_ends(before, after) and before.pending is not None
+            and 10 < after.last_round[before.pending] < 20)
+
+
+def _burst_at_51(before: State, action: Any, after: State) -> bool:
+    return (after.phase is Phase.OVER and before.phase is not Phase.OVER
+            and max(after.scores) == LIMIT + 1)
 
 
 def _play_of_last_card(before: State, action: Any, after: State) -> bool:
@@ -147,6 +177,8 @@ def _play_of_last_card(before: State, action: Any, after: State) -> bool:
 
 
 SITUATIONS: tuple[Situation, ...] = (
+    Situation(name="COPAS-12/discard-when-void", rule="COPAS-12",
+              text="a seat without the led suit plays another suit", fires=_discard),
     Situation(name="COPAS-14/last-card-ends-round", rule="COPAS-14",
               text="the round ends with the last card of every hand played",
               fires=_play_of_last_card),
@@ -157,15 +189,25 @@ SITUATIONS: tuple[Situation, ...] = (
               text="a bonus round is played out and scored with five players",
               fires=_five_player_bonus, why_not=_five_players, heuristic=_bonus_near,
               chance=_bonus_deal),
+    Situation(name="COPAS-18/bonus-round-erased", rule="COPAS-18",
+              text="the pending seat takes no copa in its bonus round: its ten are erased",
+              fires=_bonus_erased, heuristic=_bonus_near, chance=_bonus_deal),
+    Situation(name="COPAS-18/bonus-round-booked", rule="COPAS-18",
+              text="the pending seat takes some copas (not all) in its bonus round: it books "
+                   "ten and those", fires=_bonus_booked, heuristic=_bonus_near,
+              chance=_bonus_deal),
     Situation(name="COPAS-19/all-tricks-one-seat", rule="COPAS-19",
               text="one seat takes every trick of a round",
               fires=_all_tricks, heuristic=_one_taker, chance=_every_trick_deal),
     Situation(name="COPAS-20/exactly-the-limit", rule="COPAS-20",
               text="a round leaves a seat on exactly 50: nobody has burst, the match goes on",
               fires=_exactly_limit, heuristic=_towards_limit, chance=_every_trick_deal),
+    Situation(name="COPAS-20/burst-at-exactly-51", rule="COPAS-20",
+              text="the match ends with the highest total on exactly 51",
+              fires=_burst_at_51, heuristic=_towards_51),
     Situation(name="COPAS-21/tied-burst-totals", rule="COPAS-21",
               text="two seats burst on the same, highest total: both lose",
-              fires=_tied_burst, heuristic=_towards_burst, chance=_every_trick_deal),
+              fires=_tied_burst, heuristic=_towards_burst),
 )
 """Copas' situations beyond each rule's ``/fires``."""
 

@@ -31,6 +31,12 @@ def _nobody_advances(before: State, action: Any, after: State) -> bool:
     return len(after.rounds) > len(before.rounds) and after.rounds[-1].winner is None
 
 
+def _tie_at_five(before: State, action: Any, after: State) -> bool:
+    if len(after.rounds) <= len(before.rounds):
+        return False
+    return after.rounds[-1].bids.count(5) >= 2
+
+
 def PROGRESS(state: State) -> float:
     """How far a game has gone: the furthest advance (the filled cups of a line)."""
     return float(max(sum(1 for cup in line if cup) for line in state.lines))
@@ -43,6 +49,9 @@ def _one_spent(state: State) -> float:
 
 
 SITUATIONS: tuple[Situation, ...] = (
+    Situation(name="DACAPO-11/tie-at-five", rule="DACAPO-11",
+              text="two seats tie on the highest bid there is, 5: the next level benefits",
+              fires=_tie_at_five),
     Situation(name="DACAPO-12/nobody-advances", rule="DACAPO-12",
               text="every bid is tied with another: nobody advances",
               fires=_nobody_advances),

@@ -32,7 +32,7 @@ from copa_ref.core import MoverKind
 from copa_ref.core.entry import mark_checked, write_mark
 from copa_ref.games import GAMES
 
-__all__ = ["Budget", "Plan", "Search", "plan", "survey"]
+__all__ = ["Budget", "Plan", "Search", "met_along", "plan", "survey"]
 
 NOISE = 0.5
 """The random part of a child's rank (the heuristic's steps are 1 or more where they matter)."""
@@ -212,15 +212,50 @@ def _found(game: Any, config: Any, situation: Situation, start: Any, node: _Node
                   restarts=restarts)
 
 
+def met_along(found: Plan, situation: Situation) -> Plan | None:
+    """The shortest prefix of *found* whose last step meets *situation* (``None``: no step
+    of it does): a plan made for one situation often meets others on its way."""
+    test = situation.fires
+    for number, action in enumerate(found.actions):
+        if test(found.states[number], action, found.states[number + 1]):
+            return Plan(game=found.game, config=found.config, situation=situation.name,
+                        actions=found.actions[:number + 1],
+                        states=found.states[:number + 2])
+    return None
+
+
 def survey(name: str, config: Any = None, *, met: Iterable[str] = (),
            budget: Budget = DEFAULT_BUDGET, seed: int | str = 0,
            only: Iterable[str] | None = None) -> list[Search]:
     """A search for every situation of the game *name* under *config* (default: the default
-    reading) not already in *met* (or only those named in *only*)."""
+    reading) not already in *met* (or only those named in *only*).
+
+    A rule's own situations are searched before its ``/fires``, and every plan found is
+    read for the situations still wanted: one met on the way of another's plan needs no
+    search of its own (its :class:`Search` has ``nodes == 0``).
+    """
     game = GAMES[name]
     config = game.default_config() if config is None else config
     skip = set(met)
-    wanted = None if only is None else set(only)
-    return [plan(game, config, situation, budget=budget, seed=seed)
-            for situation in catalogue(name)
-            if situation.name not in skip and (wanted is None or situation.name in wanted)]
+    wanted = [s for s in catalogue(name) if s.name not in skip
+              and (only is None or s.name in set(only))]
+    order = sorted(wanted, key=lambda s: s.name.endswith("/fires"))
+    plans: list[Plan] = []
+    done: dict[str, Search] = {}
+    for situation in order:
+        for found in plans:
+            if situation.why_not(config) is not None:
+                break
+            shorter = met_along(found, situation)
+            if shorter is not None:
+                done[situation.name] = Search(
+                    game=name, config=config, situation=situation.name, plan=shorter,
+                    why=None, nodes=0, seconds=0.0, restarts=0)
+                break
+        if situation.name in done:
+            continue
+        search = plan(game, config, situation, budget=budget, seed=seed)
+        done[situation.name] = search
+        if search.plan is not None:
+            plans.append(search.plan)
+    return [done[s.name] for s in wanted]

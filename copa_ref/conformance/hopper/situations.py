@@ -5,9 +5,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from copa_ref.conformance.explore.situations import Situation
-from copa_ref.hopper import Config, Ending, State
+from copa_ref.hopper import Config, Ending, Land, State
 
 __all__ = ["PROGRESS", "REQUIRES", "SITUATIONS"]
 
@@ -17,8 +18,25 @@ def PROGRESS(state: State) -> float:
     return float(len(state.claims))
 
 
-SITUATIONS: tuple[Situation, ...] = ()
-"""HOPPER's situations beyond each rule's ``/fires``: none yet."""
+def _outside(before: State, action: Any, after: State) -> bool:
+    return isinstance(action, Land) and action.cup is None
+
+
+def _last_loose(before: State, action: Any, after: State) -> bool:
+    return before.loose > 0 and after.loose == 0
+
+
+def _loose(state: State) -> float:
+    return float(state.loose)
+
+
+SITUATIONS: tuple[Situation, ...] = (
+    Situation(name="HOPPER-6/lands-outside", rule="HOPPER-6",
+              text="the bean lands outside every cup", fires=_outside),
+    Situation(name="HOPPER-10/last-loose-bean", rule="HOPPER-10",
+              text="a seat takes the last loose bean", fires=_last_loose, heuristic=_loose),
+)
+"""HOPPER's situations beyond each rule's ``/fires``."""
 
 
 def _ending(wanted: Ending) -> Callable[[Config], str | None]:

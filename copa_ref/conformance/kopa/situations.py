@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from copa_ref.conformance.explore.situations import Situation
-from copa_ref.kopa import Config, Pass, Phase, State
+from copa_ref.conformance.kopa.diagnosis import round_ends
+from copa_ref.kopa import Config, Pass, Phase, Play, State
 
 __all__ = ["PROGRESS", "REQUIRES", "SITUATIONS"]
 
@@ -38,6 +39,28 @@ def _reaches_target(before: State, action: Any, after: State) -> bool:
             and before.config.target in after.scores)
 
 
+def _number(action: Any) -> int:
+    return int(action.card.value[1:]) if isinstance(action, Play) else 0
+
+
+def _starts_with(number: int) -> Any:
+    def test(before: State, action: Any, after: State) -> bool:
+        return _number(action) == number
+    return test
+
+
+def _negative_score(before: State, action: Any, after: State) -> bool:
+    return (round_ends(before.phase, after.phase)
+            and any(s < 0 for s in after.scores) and not any(s < 0 for s in before.scores))
+
+
+def _penalised(state: State) -> float:
+    """Penalties on one seat (a few), while another seat empties its hand."""
+    worst = max(range(len(state.penalties)), key=lambda s: state.penalties[s])
+    others = [len(h) for s, h in enumerate(state.hands) if s != worst]
+    return 3.0 * min(state.penalties[worst], 5) - min(others)
+
+
 def PROGRESS(state: State) -> float:
     """How far a match has gone: the best score, then the cards left in the emptiest
     hand (a round ends when a hand is empty, KOPA-19), less the round's penalties."""
@@ -46,6 +69,15 @@ def PROGRESS(state: State) -> float:
 
 
 SITUATIONS: tuple[Situation, ...] = (
+    Situation(name="KOPA-8/up-pile-started", rule="KOPA-8",
+              text="a 1 starts its suit's up-pile", fires=_starts_with(1)),
+    Situation(name="KOPA-8/down-pile-started", rule="KOPA-8",
+              text="a 15 starts its suit's down-pile", fires=_starts_with(15)),
+    Situation(name="KOPA-13/eight-played", rule="KOPA-13",
+              text="an 8 is played", fires=_starts_with(8)),
+    Situation(name="KOPA-20/score-below-zero", rule="KOPA-20",
+              text="a round's penalties take a seat's score below zero",
+              fires=_negative_score, heuristic=_penalised),
     Situation(name="KOPA-18/stock-runs-out", rule="KOPA-18",
               text="a draw takes the stock's last card", fires=_stock_runs_out,
               why_not=_two_players, heuristic=_stock_drawn),
