@@ -42,9 +42,9 @@ NOISE = 0.5
 class Budget:
     """How far one search may go."""
 
-    nodes: int = 200_000
+    nodes: int = 100_000
     """Steps applied in all (every child of every position counts)."""
-    seconds: float = 4.0
+    seconds: float = 2.0
     beam: int = 16
     """Positions kept at each depth."""
     branching: int = 6

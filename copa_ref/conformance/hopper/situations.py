@@ -1,5 +1,6 @@
-"""HOPPER's situations: each rule's ``<RULE>/fires`` (see
-:mod:`copa_ref.conformance.explore.situations`), steered by how many cups are claimed.
+"""HOPPER's situations (besides each rule's ``<RULE>/fires``, steered by the cups claimed):
+a landing outside every cup, the last loose bean. See
+:mod:`copa_ref.conformance.explore.situations`.
 """
 
 from __future__ import annotations

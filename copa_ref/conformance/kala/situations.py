@@ -1,15 +1,17 @@
-"""KALA's situations: each rule's ``<RULE>/fires`` (see
-:mod:`copa_ref.conformance.explore.situations`), steered by the beans out of the stores.
+"""KALA's situations (besides each rule's ``<RULE>/fires``, steered by the beans out of the
+stores): a store on exactly 3 at the end. See :mod:`copa_ref.conformance.explore.situations`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from copa_ref.conformance.explore.situations import Situation
-from copa_ref.kala import Phase, State
+from copa_ref.kala import Config, Phase, State
+from copa_ref.kala.state import HarvestRule
 
-__all__ = ["PROGRESS", "SITUATIONS"]
+__all__ = ["PROGRESS", "REQUIRES", "SITUATIONS"]
 
 
 def PROGRESS(state: State) -> float:
@@ -33,3 +35,14 @@ SITUATIONS: tuple[Situation, ...] = (
               fires=_three_left, heuristic=_near_three),
 )
 """KALA's situations beyond each rule's ``/fires``."""
+
+
+def _optional_harvest(config: Config) -> str | None:
+    if config.harvest is not HarvestRule.OPTIONAL:
+        return (f"only harvest=optional has a harvest to decide first (this config: "
+                f"harvest={config.harvest.value})")
+    return None
+
+
+REQUIRES: dict[str, Callable[[Config], str | None]] = {"KALA-16": _optional_harvest}
+"""KALA-16 orders a decision that only an optional harvest asks for."""

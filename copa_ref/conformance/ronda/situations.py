@@ -55,8 +55,10 @@ REQUIRES: dict[str, Callable[[Config], str | None]] = {
     "RONDA-16": _option(lambda c: c.relift_after_match, "relift_after_match=true"),
     "RONDA-17": _option(lambda c: c.max_beans == 4, "max_beans=4"),
     "RONDA-18": _option(lambda c: not c.penalty_beans, "penalty_beans=false"),
+    "RONDA-8": _option(lambda c: not c.relift_after_match, "relift_after_match=false"),
     "RONDA-11": _option(lambda c: c.penalty_beans, "penalty_beans=true"),
     "RONDA-12": _option(lambda c: c.penalty_beans, "penalty_beans=true"),
 }
-"""The simpler rules are options (RONDA-16 to RONDA-18); without penalty beans (RONDA-18)
+"""The simpler rules are options (RONDA-16 to RONDA-18): lifting two again replaces going
+on (RONDA-8, ``keep`` refused under RONDA-16); without penalty beans (RONDA-18)
 there are none to take (RONDA-11) nor to move with a six (RONDA-12)."""
