@@ -11,9 +11,9 @@ from typing import Any
 from copa_ref.conformance.explore.situations import Situation
 from copa_ref.copas import Config, Phase, Play, State, Suit
 from copa_ref.copas.rules import deck, hand_size, strength
-from copa_ref.copas.state import RankOrder
+from copa_ref.copas.state import AllCards, RankOrder
 
-__all__ = ["SITUATIONS"]
+__all__ = ["PROGRESS", "REQUIRES", "SITUATIONS"]
 
 LIMIT = 50
 """The highest total that has not burst (COPAS-20: 51 minus points or more ends the match)."""
@@ -215,3 +215,14 @@ SITUATIONS: tuple[Situation, ...] = (
 def PROGRESS(state: State) -> float:
     """How far a match has gone: its minus points in all."""
     return float(sum(state.scores))
+
+
+def _others_book_ten(config: Config) -> str | None:
+    if config.all_cards is AllCards.BONUS_ONLY:
+        return ("under all_cards=bonus_only taking every trick books the others nothing: "
+                "the step COPAS-19 tags (every other seat on 10) never comes")
+    return None
+
+
+REQUIRES = {"COPAS-19": _others_book_ten}
+"""COPAS-19's tag is the others' ten each (its other readings are its situations')."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,8 @@ import attrs
 from copa_ref.conformance.registry import record_of
 from copa_ref.games import GAMES
 
-__all__ = ["Situation", "catalogue", "fires", "met_by", "rules_of", "spec_lines",
+__all__ = ["Situation", "catalogue", "fires", "met_by", "met_in_game", "rules_of",
+           "spec_lines",
            "step_rules", "with_spec_lines"]
 
 Predicate = Callable[[Any, Any, Any], bool]
@@ -192,3 +193,26 @@ def with_spec_lines(name: str) -> str:
             number += 1
         out += ["", f"**Situations:** {', '.join(by_rule[heading.group(1)])}", ""]
     return "\n".join(out) + "\n"
+
+
+def met_in_game(name: str, states: Sequence[Any], actions: Sequence[Any],
+                tags: Sequence[frozenset[str]] | None = None) -> set[str]:
+    """The situations of the game *name* that the steps of one game meet (``states[i]``
+    before ``actions[i]``). With *tags* (``tags[i]``: the rules step i exercises, as
+    :func:`step_rules` gives them) the ``/fires`` situations are read from the tags."""
+    found: set[str] = set()
+    situations = catalogue(name)
+    game = GAMES[name]
+    for number, action in enumerate(actions):
+        before, after = states[number], states[number + 1]
+        rules = (tags[number] if tags is not None
+                 else step_rules(game, before, action, after))
+        for situation in situations:
+            if situation.name in found:
+                continue
+            if situation.name.endswith("/fires"):
+                if situation.rule in rules:
+                    found.add(situation.name)
+            elif situation.fires(before, action, after):
+                found.add(situation.name)
+    return found
