@@ -106,3 +106,35 @@ def test_survey_skips_what_was_met() -> None:
     searches = survey("kala", met=met, budget=SMALL)
     assert [s.situation for s in searches] == [catalogue("kala")[0].name]
     assert searches[0].found
+
+
+def test_director_aims_at_what_was_not_met() -> None:
+    """Planned games meet, under one config, what a random game left; the rest is said why."""
+    import random
+
+    from copa_ref.conformance.explore.planner import NOT_PLANNED, Director
+    from copa_ref.conformance.explore.situations import step_rules
+    from copa_ref.core.loop import steps, uniform
+
+    game = GAMES["da_capo"]
+    config = game.default_config()
+    director = Director(budget=SMALL)
+    walked = list(steps(game, uniform, random.Random(2), config=config))
+    states = [walked[0].before] + [s.after for s in walked]
+    actions = [s.action for s in walked]
+    tags = [step_rules(game, s.before, s.action, s.after) for s in walked]
+    first = director.record("da_capo", "default", states, actions, tags)
+    assert first and director.record("da_capo", "default", states, actions) == set()
+    left = set(director.never_met("da_capo", "default"))
+    assert left and all(why == NOT_PLANNED
+                        for why in director.never_met("da_capo", "default").values())
+    for _ in range(len(left) + 1):
+        found = director.next_plan("da_capo", "default", config)
+        if found is None:
+            break
+        director.record("da_capo", "default", found.states, found.actions)
+    never = director.never_met("da_capo", "default")
+    assert set(never) == {"DACAPO-13/out-while-others-bid"}
+    assert "three players" in never["DACAPO-13/out-while-others-bid"]
+    summary = director.summary()
+    assert summary["planned_games"] == director.planned_games > 0

@@ -22,17 +22,17 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import attrs
 
-from copa_ref.conformance.explore.situations import Situation, catalogue
-from copa_ref.core import MoverKind
+from copa_ref.conformance.explore.situations import Situation, catalogue, met_in_game
+from copa_ref.core import JSON, MoverKind
 from copa_ref.core.entry import mark_checked, write_mark
 from copa_ref.games import GAMES
 
-__all__ = ["Budget", "Plan", "Search", "met_along", "plan", "survey"]
+__all__ = ["Budget", "Director", "Plan", "Search", "met_along", "plan", "survey"]
 
 NOISE = 0.5
 """The random part of a child's rank (the heuristic's steps are 1 or more where they matter)."""
@@ -259,3 +259,114 @@ def survey(name: str, config: Any = None, *, met: Iterable[str] = (),
         if search.plan is not None:
             plans.append(search.plan)
     return [done[s.name] for s in wanted]
+
+
+NOT_PLANNED = "not planned: the exploration's budget ended first"
+
+EXPLORE_BUDGET = Budget(nodes=50_000, seconds=1.0)
+"""The planner's budget a situation within an exploration (every config's situations share
+the exploration's time)."""
+
+
+@attrs.define
+class Director:
+    """The situations an exploration met, by game and config, and the planned games that aim
+    at the rest.
+
+    An exploration tells it every game it checked (:meth:`record`: the checked steps) and
+    asks it, for a game under a config, for a plan (:meth:`next_plan`): the first situation
+    of the catalogue not yet met under that config and not yet aimed at there, searched on
+    the reference; one the config excludes, or the search does not find, is noted with why
+    and the next is tried (at most *tries* searches a game).
+    """
+
+    budget: Budget = EXPLORE_BUDGET
+    seed: int | str = 0
+    tries: int = 4
+    met: dict[str, dict[str, set[str]]] = attrs.Factory(dict)
+    why: dict[str, dict[str, dict[str, str]]] = attrs.Factory(dict)
+    """By game, config label and situation: why it was not met (excluded, not found)."""
+    aimed: dict[str, dict[str, dict[str, int]]] = attrs.Factory(dict)
+    """By game, config label and situation: the actions of the plan played for it."""
+    labels: dict[str, list[str]] = attrs.Factory(dict)
+    """By game: the config labels seen, in order."""
+    planned_games: int = 0
+
+    def _see(self, name: str, label: str) -> None:
+        labels = self.labels.setdefault(name, [])
+        if label not in labels:
+            labels.append(label)
+        self.met.setdefault(name, {}).setdefault(label, set())
+        self.why.setdefault(name, {}).setdefault(label, {})
+        self.aimed.setdefault(name, {}).setdefault(label, {})
+
+    def record(self, name: str, label: str, states: Sequence[Any], actions: Sequence[Any],
+               tags: Sequence[frozenset[str]] | None = None) -> set[str]:
+        """Note the situations the checked steps of a game met; return the new ones."""
+        self._see(name, label)
+        found = met_in_game(name, states, actions, tags) - self.met[name][label]
+        self.met[name][label] |= found
+        return found
+
+    def next_plan(self, name: str, label: str, config: Any,
+                  deadline: float | None = None) -> Plan | None:
+        """A plan for the next situation not met under the config *label* (``None``: none
+        left to aim at, or none found within *tries* searches)."""
+        self._see(name, label)
+        met, why, aimed = self.met[name][label], self.why[name][label], self.aimed[name][label]
+        game = GAMES[name]
+        searched = 0
+        for situation in catalogue(name):
+            if situation.name in met or situation.name in why or situation.name in aimed:
+                continue
+            if deadline is not None and time.monotonic() >= deadline:
+                return None
+            excluded = situation.why_not(config)
+            if excluded is not None:
+                why[situation.name] = f"unreachable under this config: {excluded}"
+                continue
+            if searched >= self.tries:
+                return None
+            searched += 1
+            search = plan(game, config, situation, budget=self.budget,
+                          seed=f"{self.seed}/{label}")
+            if search.plan is None:
+                why[situation.name] = search.why or "not found"
+                continue
+            aimed[situation.name] = len(search.plan.actions)
+            self.planned_games += 1
+            return search.plan
+        return None
+
+    def never_met(self, name: str, label: str) -> dict[str, str]:
+        """The situations not met under the config *label*, each with why."""
+        self._see(name, label)
+        met, why, aimed = self.met[name][label], self.why[name][label], self.aimed[name][label]
+        found: dict[str, str] = {}
+        for situation in catalogue(name):
+            if situation.name in met:
+                continue
+            if situation.name in why:
+                found[situation.name] = why[situation.name]
+            elif situation.name in aimed:
+                found[situation.name] = (
+                    f"planned ({aimed[situation.name]} actions) and played, but the game "
+                    "ended before it (at a difference the engine's position did not survive)")
+            else:
+                found[situation.name] = NOT_PLANNED
+        return found
+
+    def summary(self) -> dict[str, JSON]:
+        """The report's situations: by game and config, how many the catalogue has, those
+        met, and each never met with why."""
+        out: dict[str, JSON] = {}
+        for name, labels in sorted(self.labels.items()):
+            total = len(catalogue(name))
+            by_label: dict[str, JSON] = {}
+            for label in labels:
+                never = self.never_met(name, label)
+                by_label[label] = {"situations": total, "met": total - len(never),
+                                   "never_met": dict(never)}
+            out[name] = by_label
+        out_json: dict[str, JSON] = {"planned_games": self.planned_games, "games": out}
+        return out_json
