@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 import random
 import time
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -275,9 +276,10 @@ class Director:
 
     An exploration tells it every game it checked (:meth:`record`: the checked steps) and
     asks it, for a game under a config, for a plan (:meth:`next_plan`): the first situation
-    of the catalogue not yet met under that config and not yet aimed at there, searched on
-    the reference; one the config excludes, or the search does not find, is noted with why
-    and the next is tried (at most *tries* searches a game).
+    not yet met under that config nor aimed at there (those met under the fewest configs
+    first, :meth:`pending`), searched on the reference; one the config excludes, or the
+    search does not find, is noted with why and the next is tried (at most *tries*
+    searches a game).
     """
 
     budget: Budget = EXPLORE_BUDGET
@@ -308,16 +310,36 @@ class Director:
         self.met[name][label] |= found
         return found
 
+    def pending(self, name: str, label: str) -> list[Situation]:
+        """The situations not met under the config *label*, those met under the fewest
+        other configs first (a rule's own situations before its ``/fires``, then in the
+        catalogue's order): a planned game aims first at what no game has met."""
+        self._see(name, label)
+        met = self.met[name][label]
+        elsewhere = Counter(n for names in self.met[name].values() for n in names)
+        order = {s.name: i for i, s in enumerate(catalogue(name))}
+        return sorted((s for s in catalogue(name) if s.name not in met),
+                      key=lambda s: (elsewhere[s.name], s.name.endswith("/fires"),
+                                     order[s.name]))
+
+    def unmet_anywhere(self, name: str, label: str) -> bool:
+        """Whether a situation not yet met under any config is left to aim at under the
+        config *label* (neither excluded there nor searched in vain)."""
+        why, aimed = self.why[name][label], self.aimed[name][label]
+        elsewhere = {n for names in self.met.get(name, {}).values() for n in names}
+        return any(s.name not in elsewhere and s.name not in why and s.name not in aimed
+                   for s in self.pending(name, label))
+
     def next_plan(self, name: str, label: str, config: Any,
                   deadline: float | None = None) -> Plan | None:
         """A plan for the next situation not met under the config *label* (``None``: none
         left to aim at, or none found within *tries* searches)."""
         self._see(name, label)
-        met, why, aimed = self.met[name][label], self.why[name][label], self.aimed[name][label]
+        why, aimed = self.why[name][label], self.aimed[name][label]
         game = GAMES[name]
         searched = 0
-        for situation in catalogue(name):
-            if situation.name in met or situation.name in why or situation.name in aimed:
+        for situation in self.pending(name, label):
+            if situation.name in why or situation.name in aimed:
                 continue
             if deadline is not None and time.monotonic() >= deadline:
                 return None

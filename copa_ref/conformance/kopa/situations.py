@@ -10,6 +10,7 @@ from typing import Any
 from copa_ref.conformance.explore.situations import Situation
 from copa_ref.conformance.kopa.diagnosis import round_ends
 from copa_ref.kopa import Config, Pass, Phase, Play, State
+from copa_ref.kopa.state import FalsePass
 
 __all__ = ["PROGRESS", "REQUIRES", "SITUATIONS"]
 
@@ -62,10 +63,10 @@ def _penalised(state: State) -> float:
 
 
 def PROGRESS(state: State) -> float:
-    """How far a match has gone: the best score, then the cards left in the emptiest
-    hand (a round ends when a hand is empty, KOPA-19), less the round's penalties."""
-    return (10.0 * max(state.scores) - 2.0 * min(len(h) for h in state.hands)
-            - sum(state.penalties))
+    """How far a match has gone: the best score, then one hand emptied while the others
+    stay full (the round's winner gains a point for each card they hold, KOPA-20)."""
+    sizes = sorted(len(h) for h in state.hands)
+    return 10.0 * max(state.scores) - 3.0 * sizes[0] + sum(sizes[1:])
 
 
 SITUATIONS: tuple[Situation, ...] = (
@@ -91,5 +92,15 @@ SITUATIONS: tuple[Situation, ...] = (
 """Kopa's situations beyond each rule's ``/fires``."""
 
 
-REQUIRES = {"KOPA-17": _two_players, "KOPA-18": _two_players}
-"""The stock and drawing from it are two players' rules (KOPA-17, KOPA-18)."""
+def _false_pass_penalised(config: Config) -> str | None:
+    if config.false_pass is not FalsePass.PENALTY:
+        return ("under false_pass=refused a pass with a playable card is refused, never "
+                "played")
+    return None
+
+
+REQUIRES = {"KOPA-16": _false_pass_penalised, "KOPA-17": _two_players,
+            "KOPA-18": _two_players}
+"""The stock and drawing from it are two players' rules (KOPA-17, KOPA-18); a false claim
+is played only where it costs the four points (KOPA-16; under false_pass=refused it is
+refused, a rejection the corpus and the probes check, not a step)."""
