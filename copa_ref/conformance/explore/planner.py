@@ -33,7 +33,7 @@ from copa_ref.core import JSON, MoverKind
 from copa_ref.core.entry import mark_checked, write_mark
 from copa_ref.games import GAMES
 
-__all__ = ["Budget", "Director", "Plan", "Search", "met_along", "plan", "survey"]
+__all__ = ["Budget", "Director", "Plan", "Search", "continued", "met_along", "plan", "survey"]
 
 NOISE = 0.5
 """The random part of a child's rank (the heuristic's steps are 1 or more where they matter)."""
@@ -392,3 +392,18 @@ class Director:
             out[name] = by_label
         out_json: dict[str, JSON] = {"planned_games": self.planned_games, "games": out}
         return out_json
+
+
+def continued(found: Plan, rng: random.Random,
+              max_steps: int) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """The plan's actions and states, then uniformly random moves (chance sampled) until the
+    game is over or *max_steps* actions in all: a whole game whose beginning the plan aims."""
+    game = found.game
+    actions, states = list(found.actions), list(found.states)
+    state = states[-1]
+    while len(actions) < max_steps and not game.to_move(state).is_over:
+        action = game.random_action(state, rng)
+        state = game.apply(state, action)
+        actions.append(action)
+        states.append(state)
+    return tuple(actions[:max_steps]), tuple(states[:max_steps + 1])
