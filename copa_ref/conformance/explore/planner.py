@@ -330,10 +330,11 @@ class Director:
         return any(s.name not in elsewhere and s.name not in why and s.name not in aimed
                    for s in self.pending(name, label))
 
-    def next_plan(self, name: str, label: str, config: Any,
-                  deadline: float | None = None) -> Plan | None:
+    def next_plan(self, name: str, label: str, config: Any, deadline: float | None = None,
+                  max_steps: int | None = None) -> Plan | None:
         """A plan for the next situation not met under the config *label* (``None``: none
-        left to aim at, or none found within *tries* searches)."""
+        left to aim at, or none found within *tries* searches), of at most *max_steps*
+        actions; the search stops at *deadline* (``time.monotonic()``)."""
         self._see(name, label)
         why, aimed = self.why[name][label], self.aimed[name][label]
         game = GAMES[name]
@@ -350,9 +351,17 @@ class Director:
             if searched >= self.tries:
                 return None
             searched += 1
-            search = plan(game, config, situation, budget=self.budget,
+            budget = self.budget
+            if max_steps is not None and max_steps < budget.max_steps:
+                budget = attrs.evolve(budget, max_steps=max_steps)
+            if deadline is not None:
+                budget = attrs.evolve(budget, seconds=max(0.0, min(
+                    budget.seconds, deadline - time.monotonic())))
+            search = plan(game, config, situation, budget=budget,
                           seed=f"{self.seed}/{label}")
             if search.plan is None:
+                if deadline is not None and time.monotonic() >= deadline:
+                    return None  # the exploration's time ran out, not the search's budget
                 why[situation.name] = search.why or "not found"
                 continue
             aimed[situation.name] = len(search.plan.actions)
