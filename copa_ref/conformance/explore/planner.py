@@ -264,7 +264,7 @@ def survey(name: str, config: Any = None, *, met: Iterable[str] = (),
 
 NOT_PLANNED = "not planned: the exploration's budget ended first"
 
-EXPLORE_BUDGET = Budget(nodes=50_000, seconds=1.0)
+EXPLORE_BUDGET = Budget(nodes=30_000, seconds=0.5)
 """The planner's budget a situation within an exploration (every config's situations share
 the exploration's time)."""
 
@@ -284,7 +284,12 @@ class Director:
 
     budget: Budget = EXPLORE_BUDGET
     seed: int | str = 0
-    tries: int = 4
+    tries: int = 3
+    give_up: int = 2
+    """After this many searches in vain (under any configs), a situation is not searched
+    for again in the exploration (its other configs say so)."""
+    failed: dict[str, dict[str, int]] = attrs.Factory(dict)
+    """By game and situation: the searches in vain."""
     met: dict[str, dict[str, set[str]]] = attrs.Factory(dict)
     why: dict[str, dict[str, dict[str, str]]] = attrs.Factory(dict)
     """By game, config label and situation: why it was not met (excluded, not found)."""
@@ -325,6 +330,7 @@ class Director:
     def unmet_anywhere(self, name: str, label: str) -> bool:
         """Whether a situation not yet met under any config is left to aim at under the
         config *label* (neither excluded there nor searched in vain)."""
+        self._see(name, label)
         why, aimed = self.why[name][label], self.aimed[name][label]
         elsewhere = {n for names in self.met.get(name, {}).values() for n in names}
         return any(s.name not in elsewhere and s.name not in why and s.name not in aimed
@@ -348,6 +354,12 @@ class Director:
             if excluded is not None:
                 why[situation.name] = f"unreachable under this config: {excluded}"
                 continue
+            failures = self.failed.setdefault(name, {})
+            if failures.get(situation.name, 0) >= self.give_up:
+                why[situation.name] = (f"not found within the budget under "
+                                       f"{failures[situation.name]} other configs; not "
+                                       "searched again")
+                continue
             if searched >= self.tries:
                 return None
             searched += 1
@@ -363,6 +375,7 @@ class Director:
                 if deadline is not None and time.monotonic() >= deadline:
                     return None  # the exploration's time ran out, not the search's budget
                 why[situation.name] = search.why or "not found"
+                failures[situation.name] = failures.get(situation.name, 0) + 1
                 continue
             aimed[situation.name] = len(search.plan.actions)
             self.planned_games += 1
