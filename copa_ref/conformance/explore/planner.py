@@ -285,7 +285,7 @@ class Director:
     budget: Budget = EXPLORE_BUDGET
     seed: int | str = 0
     tries: int = 3
-    give_up: int = 2
+    give_up: int = 1
     """After this many searches in vain (under any configs), a situation is not searched
     for again in the exploration (its other configs say so)."""
     failed: dict[str, dict[str, int]] = attrs.Factory(dict)
@@ -357,8 +357,9 @@ class Director:
             failures = self.failed.setdefault(name, {})
             if failures.get(situation.name, 0) >= self.give_up:
                 why[situation.name] = (f"not found within the budget under "
-                                       f"{failures[situation.name]} other configs; not "
-                                       "searched again")
+                                       f"{failures[situation.name]} other config"
+                                       f"{'s' if failures[situation.name] > 1 else ''}; "
+                                       "not searched again")
                 continue
             if searched >= self.tries:
                 return None
