@@ -297,9 +297,13 @@ class Director:
     """By game, config label and situation: the actions of the plan played for it."""
     labels: dict[str, list[str]] = attrs.Factory(dict)
     """By game: the config labels seen, in order."""
+    configs: dict[str, dict[str, Any]] = attrs.Factory(dict)
+    """By game and config label: the config."""
     planned_games: int = 0
 
-    def _see(self, name: str, label: str) -> None:
+    def _see(self, name: str, label: str, config: Any = None) -> None:
+        if config is not None:
+            self.configs.setdefault(name, {})[label] = config
         labels = self.labels.setdefault(name, [])
         if label not in labels:
             labels.append(label)
@@ -308,9 +312,11 @@ class Director:
         self.aimed.setdefault(name, {}).setdefault(label, {})
 
     def record(self, name: str, label: str, states: Sequence[Any], actions: Sequence[Any],
-               tags: Sequence[frozenset[str]] | None = None) -> set[str]:
-        """Note the situations the checked steps of a game met; return the new ones."""
-        self._see(name, label)
+               tags: Sequence[frozenset[str]] | None = None, config: Any = None) -> set[str]:
+        """Note the situations the checked steps of a game under the config *label* met
+        (*config*, when given, lets :meth:`never_met` say which it excludes); return the
+        new ones."""
+        self._see(name, label, config)
         found = met_in_game(name, states, actions, tags) - self.met[name][label]
         self.met[name][label] |= found
         return found
@@ -341,7 +347,7 @@ class Director:
         """A plan for the next situation not met under the config *label* (``None``: none
         left to aim at, or none found within *tries* searches), of at most *max_steps*
         actions; the search stops at *deadline* (``time.monotonic()``)."""
-        self._see(name, label)
+        self._see(name, label, config)
         why, aimed = self.why[name][label], self.aimed[name][label]
         game = GAMES[name]
         searched = 0
@@ -388,10 +394,14 @@ class Director:
         self._see(name, label)
         met, why, aimed = self.met[name][label], self.why[name][label], self.aimed[name][label]
         found: dict[str, str] = {}
+        config = self.configs.get(name, {}).get(label)
         for situation in catalogue(name):
             if situation.name in met:
                 continue
-            if situation.name in why:
+            excluded = None if config is None else situation.why_not(config)
+            if excluded is not None:
+                found[situation.name] = f"unreachable under this config: {excluded}"
+            elif situation.name in why:
                 found[situation.name] = why[situation.name]
             elif situation.name in aimed:
                 found[situation.name] = (
