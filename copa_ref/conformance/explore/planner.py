@@ -23,12 +23,17 @@ import itertools
 import random
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Any
 
 import attrs
 
-from copa_ref.conformance.explore.situations import Situation, catalogue, met_in_game
+from copa_ref.conformance.explore.situations import (
+    Situation,
+    catalogue,
+    met_in_game,
+    step_rules,
+)
 from copa_ref.core import JSON, MoverKind
 from copa_ref.core.entry import mark_checked, write_mark
 from copa_ref.games import GAMES
@@ -150,8 +155,10 @@ def _children(game: Any, inner: Any, state: Any, situation: Situation, rng: rand
 
 
 def plan(game: Any, config: Any, situation: Situation, *, budget: Budget = DEFAULT_BUDGET,
-         seed: int | str = 0) -> Search:
-    """Search the reference's tree under *config* for a sequence meeting *situation*."""
+         seed: int | str = 0, avoid: Collection[str] = ()) -> Search:
+    """Search the reference's tree under *config* for a sequence meeting *situation*,
+    through no step that exercises a rule in *avoid* (rules found broken, whose difference
+    would end the game before it) but the situation's own."""
     started = time.perf_counter()
     excluded = situation.why_not(config)
     if excluded is not None:
@@ -163,6 +170,7 @@ def plan(game: Any, config: Any, situation: Situation, *, budget: Budget = DEFAU
     nodes = restarts = 0
     deadline = started + budget.seconds
     heuristic, test = situation.heuristic, situation.fires
+    avoided = frozenset(avoid) - {situation.rule}
     while nodes < budget.nodes and time.perf_counter() < deadline:
         beam = [_Node(start, None)]
         depth = 0
@@ -177,6 +185,8 @@ def plan(game: Any, config: Any, situation: Situation, *, budget: Budget = DEFAU
                         return _found(game, config, situation, start, node, action, after,
                                       nodes, started, restarts)
                     if inner.to_move(after).is_over:
+                        continue
+                    if avoided and avoided & step_rules(game, node.state, action, after):
                         continue
                     child = _Node(after, (action, node.state, node.path))
                     ranked.append((heuristic(after) + NOISE * rng.random(), child))
@@ -343,10 +353,11 @@ class Director:
                    for s in self.pending(name, label))
 
     def next_plan(self, name: str, label: str, config: Any, deadline: float | None = None,
-                  max_steps: int | None = None) -> Plan | None:
+                  max_steps: int | None = None, avoid: Collection[str] = ()) -> Plan | None:
         """A plan for the next situation not met under the config *label* (``None``: none
         left to aim at, or none found within *tries* searches), of at most *max_steps*
-        actions; the search stops at *deadline* (``time.monotonic()``)."""
+        actions, through no step exercising a rule in *avoid* but the situation's own; the
+        search stops at *deadline* (``time.monotonic()``)."""
         self._see(name, label, config)
         why, aimed = self.why[name][label], self.aimed[name][label]
         game = GAMES[name]
@@ -377,7 +388,7 @@ class Director:
                 budget = attrs.evolve(budget, seconds=max(0.0, min(
                     budget.seconds, deadline - time.monotonic())))
             search = plan(game, config, situation, budget=budget,
-                          seed=f"{self.seed}/{label}")
+                          seed=f"{self.seed}/{label}", avoid=avoid)
             if search.plan is None:
                 if deadline is not None and time.monotonic() >= deadline:
                     return None  # the exploration's time ran out, not the search's budget
@@ -427,16 +438,29 @@ class Director:
         return out_json
 
 
-def continued(found: Plan, rng: random.Random,
-              max_steps: int) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-    """The plan's actions and states, then uniformly random moves (chance sampled) until the
-    game is over or *max_steps* actions in all: a whole game whose beginning the plan aims."""
+TAIL_CANDIDATES = 4
+"""Random moves drawn at each step of a planned game's tail to find one that exercises no
+rule to avoid."""
+
+
+def continued(found: Plan, rng: random.Random, max_steps: int,
+              avoid: Collection[str] = ()) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """The plan's actions and states, then random moves (chance sampled) until the game is
+    over or *max_steps* actions in all: a whole game whose beginning the plan aims. Where
+    it can (of :data:`TAIL_CANDIDATES` draws), a move exercises no rule in *avoid*."""
     game = found.game
     actions, states = list(found.actions), list(found.states)
     state = states[-1]
+    avoided = frozenset(avoid)
     while len(actions) < max_steps and not game.to_move(state).is_over:
         action = game.random_action(state, rng)
-        state = game.apply(state, action)
+        after = game.apply(state, action)
+        for _ in range(TAIL_CANDIDATES - 1 if avoided else 0):
+            if not avoided & step_rules(game, state, action, after):
+                break
+            action = game.random_action(state, rng)
+            after = game.apply(state, action)
+        state = after
         actions.append(action)
         states.append(state)
     return tuple(actions[:max_steps]), tuple(states[:max_steps + 1])
