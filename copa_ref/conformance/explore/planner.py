@@ -38,7 +38,8 @@ from copa_ref.core import JSON, MoverKind
 from copa_ref.core.entry import mark_checked, write_mark
 from copa_ref.games import GAMES
 
-__all__ = ["Budget", "Director", "Plan", "Search", "continued", "met_along", "plan", "survey"]
+__all__ = ["NOT_PLANNED", "UNREACHABLE", "Budget", "Director", "Plan", "Search", "continued",
+           "met_along", "plan", "survey"]
 
 NOISE = 0.5
 """The random part of a child's rank (the heuristic's steps are 1 or more where they matter)."""
@@ -274,6 +275,9 @@ def survey(name: str, config: Any = None, *, met: Iterable[str] = (),
 
 NOT_PLANNED = "not planned: the exploration's budget ended first"
 
+UNREACHABLE = "unreachable under this config"
+"""How the why of a situation its config excludes begins."""
+
 EXPLORE_BUDGET = Budget(nodes=30_000, seconds=0.5)
 """The planner's budget a situation within an exploration (every config's situations share
 the exploration's time)."""
@@ -369,7 +373,7 @@ class Director:
                 return None
             excluded = situation.why_not(config)
             if excluded is not None:
-                why[situation.name] = f"unreachable under this config: {excluded}"
+                why[situation.name] = f"{UNREACHABLE}: {excluded}"
                 continue
             failures = self.failed.setdefault(name, {})
             if failures.get(situation.name, 0) >= self.give_up:
@@ -411,7 +415,7 @@ class Director:
                 continue
             excluded = None if config is None else situation.why_not(config)
             if excluded is not None:
-                found[situation.name] = f"unreachable under this config: {excluded}"
+                found[situation.name] = f"{UNREACHABLE}: {excluded}"
             elif situation.name in why:
                 found[situation.name] = why[situation.name]
             elif situation.name in aimed:
