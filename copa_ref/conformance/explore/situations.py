@@ -10,7 +10,8 @@ Every rule of a game has at least its ``<RULE>/fires`` situation: a step the rec
 ``events`` (or the end of a game, for the whole-game rules and the outcome's rule) tags with
 the rule. The per-game tables (``copa_ref.conformance.<game>.situations``: ``SITUATIONS``;
 ``PROGRESS``, how far a state is towards the game's end, the heuristic of its ``/fires``
-situations; ``REQUIRES``, for a rule only some configs exercise, why the others do not) add
+situations; ``REQUIRES``, for a rule only some configs exercise, why the others do not;
+``AIMS``, for a rule, the aimed chance outcome of its ``/fires`` situation) add
 the rare branches and boundaries, each with what excludes it under a config (``why_not``) and a
 heuristic that steers the planner (:mod:`~copa_ref.conformance.explore.planner`) towards it.
 
@@ -90,17 +91,18 @@ def step_rules(game: Any, before: Any, action: Any, after: Any) -> frozenset[str
 
 
 def fires(game: Any, rule: str, progress: Callable[[Any], float] = _flat,
-          why_not: Callable[[Any], str | None] = _always) -> Situation:
+          why_not: Callable[[Any], str | None] = _always,
+          chance: Callable[[Any, Any, Any], Any] | None = None) -> Situation:
     """The situation ``<rule>/fires``: any step tagged with *rule* (*progress*, how far a
     game has gone towards its end, steers the planner to the whole-game rules; *why_not*
-    says which configs never exercise the rule)."""
+    says which configs never exercise the rule; *chance*, an aimed chance outcome)."""
 
     def test(before: Any, action: Any, after: Any) -> bool:
         return rule in step_rules(game, before, action, after)
 
     return Situation(name=f"{rule}/fires", rule=rule,
                      text=f"a step exercises {rule}", fires=test, heuristic=progress,
-                     why_not=why_not)
+                     why_not=why_not, chance=chance)
 
 
 def rules_of(game: Any) -> tuple[str, ...]:
@@ -146,6 +148,7 @@ def catalogue(name: str) -> tuple[Situation, ...]:
     table: tuple[Situation, ...] = ()
     progress: Callable[[Any], float] = _flat
     requires: dict[str, Callable[[Any], str | None]] = {}
+    aims: dict[str, Callable[[Any, Any, Any], Any]] = {}
     try:
         module = importlib.import_module(f"copa_ref.conformance.{name}.situations")
     except ModuleNotFoundError:
@@ -154,9 +157,11 @@ def catalogue(name: str) -> tuple[Situation, ...]:
         table = tuple(module.SITUATIONS)
         progress = getattr(module, "PROGRESS", _flat)
         requires = dict(getattr(module, "REQUIRES", {}))
+        aims = dict(getattr(module, "AIMS", {}))
     found: list[Situation] = []
     for rule in rules_of(game):
-        found.append(fires(game, rule, progress, requires.get(rule, _always)))
+        found.append(fires(game, rule, progress, requires.get(rule, _always),
+                           aims.get(rule)))
         found.extend(s for s in table if s.rule == rule)
     stray = [s.name for s in table if s.rule not in rules_of(game)]
     if stray:

@@ -5,14 +5,16 @@ a pass with the stock empty (two players), a round ending with the target reache
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from copa_ref.conformance.explore.situations import Situation
 from copa_ref.conformance.kopa.diagnosis import round_ends
 from copa_ref.kopa import Config, Pass, Phase, Play, State
+from copa_ref.kopa.rules import DECK, deal_shape
 from copa_ref.kopa.state import FalsePass
 
-__all__ = ["PROGRESS", "REQUIRES", "SITUATIONS"]
+__all__ = ["AIMS", "PROGRESS", "REQUIRES", "SITUATIONS"]
 
 
 def _two_players(config: Config) -> str | None:
@@ -62,6 +64,27 @@ def _penalised(state: State) -> float:
     return 3.0 * min(state.penalties[worst], 5) - min(others)
 
 
+def _run_deal(game: Any, state: State, rng: random.Random) -> Any:
+    """A deal giving the first player (the dealer's left, KOPA-5) runs it can play out one
+    card a turn (one suit 1 to 15, then the next suit from 1), the rest shuffled round: a
+    round it can end while the others still hold every card."""
+    if state.phase is not Phase.DEAL:
+        return None
+    n = state.config.players
+    lists, size = deal_shape(n)
+    suits = sorted({card.value[0] for card in DECK})
+    run = [f"{suit}{number}" for suit in suits for number in range(1, 16)][:size]
+    rest = [card.value for card in DECK if card.value not in run]
+    rng.shuffle(rest)
+    first = (state.dealer + 1) % n
+    hands: list[list[str]] = [[] for _ in range(lists)]
+    hands[first] = run
+    for k in range(lists):
+        while len(hands[k]) < size:
+            hands[k].append(rest.pop())
+    return game.action_from_json({"type": "deal", "hands": hands})
+
+
 def PROGRESS(state: State) -> float:
     """How far a match has gone: the best score, then one hand emptied while the others
     stay full (the round's winner gains a point for each card they hold, KOPA-20)."""
@@ -87,7 +110,7 @@ SITUATIONS: tuple[Situation, ...] = (
               fires=_pass_on_empty_stock, why_not=_two_players, heuristic=_stock_drawn),
     Situation(name="KOPA-22/exactly-the-target", rule="KOPA-22",
               text="the match ends with a seat on exactly the target", fires=_reaches_target,
-              heuristic=PROGRESS),
+              heuristic=PROGRESS, chance=_run_deal),
 )
 """Kopa's situations beyond each rule's ``/fires``."""
 
@@ -98,6 +121,9 @@ def _false_pass_penalised(config: Config) -> str | None:
                 "played")
     return None
 
+
+AIMS = {"KOPA-22": _run_deal}
+"""The match's end is aimed at with a deal whose first player can play out its hand."""
 
 REQUIRES = {"KOPA-16": _false_pass_penalised, "KOPA-17": _two_players,
             "KOPA-18": _two_players}
