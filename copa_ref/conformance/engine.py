@@ -324,7 +324,7 @@ class MemoEngine(ReferenceEngine):
         found = self._roots.get(key)
         if found is None:
             found = self._roots[key] = _Position(self.state)
-            self._keep()
+            self._keep(len(key[1]))  # the position's text is kept (as its key)
         self._position, self._trail = found, deque(maxlen=self.MAX_UNDO)
         self.state, self.history, self._played = found.state, deque(maxlen=self.MAX_UNDO), 0
 

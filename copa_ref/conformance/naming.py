@@ -197,13 +197,14 @@ def name(run: CaseRun, step: int, actions: list[JSON], differing: list[str],
     if report is not None:
         divergence = _divergence(record, config, step, actions, states, report, differing,
                                  run.reports.get(step - 1))
+        # The game's own diagnosis first, then the generic checks (P-8, conservation).
+        if record.diagnose is not None:
+            found += guarded(lambda: list(record.diagnose(divergence)), [])  # type: ignore[misc]
         if divergence.reported_view is None:
             problem = guarded(lambda: _undecodable(game, report.public), None)
             if problem is not None:
                 found.append(Finding("P-8", f"the reported view is not {game.title}'s "
                                             f"canonical JSON: {problem}"))
-        if record.diagnose is not None:
-            found += guarded(lambda: list(record.diagnose(divergence)), [])  # type: ignore[misc]
         # An extra legal action names its rule when only the legal sets differ; when the
         # position differs too, the extra actions are a consequence of that difference.
         only_legal = set(differing) <= {"legal"}

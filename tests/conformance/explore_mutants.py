@@ -161,6 +161,92 @@ three (an exploration that names all three bugs of the second in one run finds e
 mutant too)."""
 
 
+def merged(game: str, mutants: tuple[Misreading, ...]) -> Misreading:
+    """One misreading acting as all of *mutants* at once (their replacements in one copy
+    of the game's rules module; they must replace different names)."""
+    modules = {m.module_name(game) for m in mutants}
+    replacements: dict[str, object] = {}
+    for mutant in mutants:
+        theirs = dict(mutant.replacements)
+        clash = set(replacements) & set(theirs)
+        assert len(modules) == 1 and not clash, (game, [m.slug for m in mutants], clash)
+        replacements.update(theirs)
+    return Misreading(rule=mutants[0].rule, slug="+".join(m.slug for m in mutants),
+                      description="; ".join(m.description for m in mutants),
+                      replacements=replacements, module=mutants[0].module)
+
+
+@attrs.frozen
+class Several:
+    """An engine with bugs of different rules at once: mutants of the kill matrix acting
+    in every game (*always*, the first on every game's path) and a rare-situation mutant
+    acting under its config only."""
+
+    game: str
+    always: tuple[str, ...]
+    """Slugs of kill-matrix mutants acting everywhere."""
+    rare: str
+    """The label-free slug of one of the game's rare-situation mutants."""
+
+    @property
+    def mutants(self) -> tuple[Misreading, ...]:
+        catalogue = _catalogue(self.game)
+        return tuple(catalogue.mutant(slug) for slug in self.always)
+
+    @property
+    def rare_bug(self) -> Rare:
+        return next(r for r in rare_of(self.game) if r.base == self.rare)
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return (*(m.rule for m in self.mutants), self.rare_bug.rule)
+
+    def wrong(self) -> Any:
+        """The wrong game: the *always* mutants everywhere, the rare one too under its
+        config."""
+        ref = GAMES[self.game]
+        everywhere = misread(ref, merged(self.game, self.mutants))
+        rare = self.rare_bug
+        there = misread(ref, merged(self.game, (*self.mutants, rare.mutant)))
+
+        def pick(state: Any) -> Any:
+            return there if rare.when(state) else everywhere
+
+        def new_game(config: Any) -> Any:
+            return pick(ref.new_game(config)).new_game(config)
+
+        changes: dict[str, Any] = {
+            "new_game": new_game,
+            "to_move": lambda s: pick(s).to_move(s),
+            "legal_actions": lambda s, seat: pick(s).legal_actions(s, seat),
+            "apply": lambda s, a: pick(s).apply(s, a),
+            "outcome": lambda s: pick(s).outcome(s),
+            "observe": lambda s, seat: pick(s).observe(s, seat),
+            "sample_chance": lambda s, rng: pick(s).sample_chance(s, rng),
+        }
+        if ref.chance_outcomes is not None:
+            changes["chance_outcomes"] = lambda s: pick(s).chance_outcomes(s)
+        if ref.joint is not None:
+            changes["joint"] = lambda s, parts: pick(s).joint(s, parts)
+        return attrs.evolve(ref, **changes)
+
+
+SEVERAL: dict[str, Several] = {
+    "copas": Several("copas", ("revoke-allowed", "copas-must-be-broken"), "clockwise"),
+    "da_capo": Several("da_capo", ("bid-of-zero", "out-seat-still-to-move"),
+                       "losing-bids-returned"),
+    "hopper": Several("hopper", ("claimed-beans-to-box", "five-cups-win"), "no-shoot-out"),
+    "kala": Several("kala", ("two-turns", "placed-diagonally"), "harvest-all-to-store"),
+    "kopa": Several("kopa", ("any-card-starts-a-pile", "eight-on-seven-or-nine"),
+                    "drawn-card-kept"),
+    "ronda": Several("ronda", ("mismatch-not-shown", "circle-always-twenty"),
+                     "stop-keeps-the-turn"),
+}
+"""Per game an engine with three bugs of different rules at once: the first on every
+game's path (a difference every game meets, that leaves the positions in step), the second
+common, the third rare. Only lockstep names all three without ``load_state``."""
+
+
 def engine_for(labels: list[str], *, load_state: bool = False) -> BuggyEngine:
     """The engine with the bugs named by their labels (one game)."""
     bugs = tuple(r for label in labels for r in RARE if r.label == label)

@@ -98,12 +98,22 @@ def pairs(data: dict[str, JSON]) -> set[tuple[str, str, str, str]]:
     return {(a, x, b, y) for i, (a, x) in enumerate(items) for b, y in items[i + 1:]}
 
 
-def _pairwise(game: Any, values: dict[str, list[JSON]], seed: int) -> list[dict[str, JSON]]:
+def _pairwise(game: Any, values: dict[str, list[JSON]], seed: int,
+              declared: Callable[[dict[str, JSON], list[str]], bool] | None = None,
+              ) -> list[dict[str, JSON]]:
     """Combinations of option values until every pair of values of two options that some
     valid config holds is in one of them. Each pick starts from the first pair not yet
     held and fills the other options with the random candidate (of :data:`CANDIDATES`, from
     *seed*) that adds the most pairs not yet held; a pair no valid candidate holds (five
-    dealers for three players, say) is given up."""
+    dealers for three players, say) is given up. With *declared*, a candidate is valid
+    only when the engine plays it too (so that the pairs an engine's declared options
+    allow are all played, whatever it leaves out)."""
+    def valid(data: dict[str, JSON]) -> bool:
+        config = _valid(game, data)
+        if config is None:
+            return False
+        return declared is None or declared(game.to_json(config), options_of(game, config))
+
     rng = random.Random(f"combinations/{game.name}/{seed}")
     keys = sorted(values)
     held: set[tuple[str, str, str, str]] = set()
@@ -120,10 +130,12 @@ def _pairwise(game: Any, values: dict[str, list[JSON]], seed: int) -> list[dict[
             continue
         best: dict[str, JSON] | None = None
         gain = 0
-        for _ in range(CANDIDATES):
-            data = {key: rng.choice(values[key]) for key in keys} | {a: x, b: y}
+        for attempt in range(CANDIDATES + 1):
+            # the pair over the defaults first (often the only valid holder), then random
+            data = ({**base, a: x, b: y} if attempt == CANDIDATES else
+                    {key: rng.choice(values[key]) for key in keys} | {a: x, b: y})
             new = len(pairs(data) - held)
-            if new > gain and _valid(game, data) is not None:
+            if new > gain and valid(data):
                 best, gain = data, new
         if best is None:
             held.add(pair)  # no valid config holds it
@@ -148,7 +160,7 @@ def sweep(game: Any, declared: Callable[[dict[str, JSON], list[str]], bool] | No
             shown = value if isinstance(value, str) else canonical_json(value)
             wanted.append((f"{key}={shown}", {**base, key: value}))
     wanted += [(f"combination-{n}", data)
-               for n, data in enumerate(_pairwise(game, values, seed), 1)]
+               for n, data in enumerate(_pairwise(game, values, seed, declared), 1)]
     seen: set[str] = set()
     swept: list[Swept] = []
     for label, data in wanted:

@@ -10,12 +10,18 @@ games exercised the rules seen least), its moves
 trace case of the corpus (:meth:`Runner.run_case`), so a step is checked exactly as a trace
 checks it and a difference is named by the runner's own naming.
 
-A difference ends what a trace can say about the rest of its game. With the engine feature
-``load_state`` the exploration goes on from the reference's own position after the
-differing step (a trace case that starts there), so one difference never hides the next.
-Without it, later games steer away from the rules already found broken, and the rules the
-untested rest of a game would have exercised are reported as not tested past a known
-difference (when no tested step exercised them).
+A difference does not end its game: the game is judged in lockstep
+(:mod:`~copa_ref.conformance.explore.lockstep`), every step compared with the known
+differences masked by kind and rule, until the engine's position diverges. Then, with the
+engine feature ``load_state``, the exploration goes on from the reference's own position
+after the diverging step (a trace case that starts there); without it the rest of the game
+is unchecked: later games steer away from the rules whose differences diverged, and the
+footer says, per known difference, what was tested after it and what was not.
+
+A game's moves are chosen in one place, :meth:`Explorer._moves` (today the reference,
+steered by coverage). Nothing that fails in a game ends the run: the game is errored with
+its reason. The budget in time is checked at every step of a game and before every case
+run of a shrink.
 
 ``shard=(K, N)`` plays only the games whose number is K-1 modulo N (for a CI matrix: every
 part's report merges with ``copa-ref conformance merge``). Everything depends only on the
@@ -45,12 +51,14 @@ from typing import Any
 import attrs
 
 from copa_ref import __version__
+from copa_ref.conformance.channel import printable
 from copa_ref.conformance.corpus import Case
+from copa_ref.conformance.explore import lockstep
 from copa_ref.conformance.explore.configs import Swept, option_values, sweep
 from copa_ref.conformance.explore.play import Played, play, rule_key, trace_case
 from copa_ref.conformance.explore.shrink import Shrunk, shrink_rejection, shrink_trace
 from copa_ref.conformance.generate import _mutations, _plain, _rejection, _remember
-from copa_ref.conformance.observables import PROTOCOL_VERSION, options_of
+from copa_ref.conformance.observables import PROTOCOL_VERSION, observables, options_of
 from copa_ref.conformance.registry import record_of
 from copa_ref.conformance.runner import CaseResult, Runner
 from copa_ref.core import JSON, RuleViolation
@@ -71,7 +79,7 @@ class Settings:
     games: int | None = 100
     """Stop after this many games (``None``: no limit in games)."""
     seconds: float | None = None
-    """Stop after this many seconds (between games; ``None``: no limit in time)."""
+    """Stop after this many seconds (checked at every step; ``None``: no limit in time)."""
     seed: int = 0
     only: tuple[str, ...] = ()
     """Only these games (empty: every game the engine declares)."""
@@ -126,6 +134,18 @@ class Difference:
 
 
 @attrs.define
+class Past:
+    """What was tested after one known difference (in the games that met it)."""
+
+    games: int = 0
+    """The games (and probes) that met it."""
+    diverged: int = 0
+    """The games the engine's position diverged in after it."""
+    tested: Counter[str] = attrs.Factory(Counter)
+    """How often each rule was exercised by a checked step after it, in those games."""
+
+
+@attrs.define
 class Exploration:
     """The running totals of an exploration (complete after an interrupt too)."""
 
@@ -136,27 +156,54 @@ class Exploration:
     requests: int = 0
     seconds: float = 0.0
     interrupted: bool = False
+    timed_out: bool = False
+    """Whether the budget in time ended the exploration (within a game or a shrink)."""
     errored: int = 0
     load_state: bool = False
     fired: dict[str, Counter[str]] = attrs.Factory(dict)
     """By game: how often each rule was exercised by a checked step."""
     untested: dict[str, Counter[str]] = attrs.Factory(dict)
-    """By game: the rules of steps left unchecked after a difference."""
+    """By game: the rules of steps left unchecked after the engine's position diverged."""
+    past: dict[str, dict[str, Past]] = attrs.Factory(dict)
+    """By game and known difference: what was tested after it."""
     universe: dict[str, list[str]] = attrs.Factory(dict)
     differences: dict[str, Difference] = attrs.Factory(dict)
     errors: list[dict[str, JSON]] = attrs.Factory(list)
 
+    def _reached(self, game: str) -> set[str]:
+        return ({r for r, n in self.fired.get(game, Counter()).items() if n}
+                | {d.rule for d in self.differences.values()
+                   if d.game == game and d.rule is not None})
+
     def never_reached(self) -> dict[str, list[str]]:
-        """By game: the rules no checked step exercised."""
-        return {game: [r for r in rules if not self.fired.get(game, Counter())[r]]
+        """By game: the rules no checked step exercised (a rule found broken was reached)."""
+        return {game: [r for r in rules if r not in self._reached(game)]
                 for game, rules in sorted(self.universe.items())}
 
     def untested_past_difference(self) -> dict[str, list[str]]:
-        """By game: the rules only steps after a known difference would have exercised."""
-        return {game: sorted((r for r in counts if not self.fired.get(game, Counter())[r]),
-                             key=rule_key)
-                for game, counts in sorted(self.untested.items())
-                if any(not self.fired.get(game, Counter())[r] for r in counts)}
+        """By game: the rules that only steps after the engine's position diverged would
+        have exercised (no checked step exercised them, none was found broken)."""
+        found: dict[str, list[str]] = {}
+        for game, counts in sorted(self.untested.items()):
+            reached = self._reached(game)
+            rules = sorted((r for r in counts if counts[r] and r not in reached), key=rule_key)
+            if rules:
+                found[game] = rules
+        return found
+
+    def past_difference(self) -> dict[str, dict[str, JSON]]:
+        """By game and known difference: the games that met it, the games whose position
+        diverged after it, and the game's rules tested and not tested by a checked step
+        after it (in a game that met it)."""
+        found: dict[str, dict[str, JSON]] = {}
+        for game, by_key in sorted(self.past.items()):
+            rules = self.universe.get(game, [])
+            found[game] = {
+                key: {"games": past.games, "diverged": past.diverged,
+                      "tested": [r for r in rules if past.tested[r]],
+                      "not_tested": [r for r in rules if not past.tested[r] and r != key]}
+                for key, past in sorted(by_key.items(), key=lambda kv: rule_key(kv[0]))}
+        return found
 
     def footer(self) -> dict[str, JSON]:
         """The last report line: the totals and the coverage."""
@@ -164,13 +211,16 @@ class Exploration:
             "type": "explore_footer", "games": self.games, "steps": self.steps,
             "probes": self.probes, "requests": self.requests,
             "seconds": round(self.seconds, 3), "interrupted": self.interrupted,
-            "errored": self.errored, "load_state": self.load_state,
+            "timed_out": self.timed_out,
+            "errored": self.errored, "errors": list(self.errors),
+            "load_state": self.load_state,
             "differences": len(self.differences),
             "broken_rules": sorted(self.differences),
             "fired": {g: dict(sorted(c.items(), key=lambda kv: rule_key(kv[0])))
                       for g, c in sorted(self.fired.items())},
             "never_reached": self.never_reached(),
             "untested_past_difference": self.untested_past_difference(),
+            "past_difference": self.past_difference(),
         }
 
 
@@ -194,6 +244,10 @@ class Explorer:
         self._by_config: dict[tuple[str, str], Counter[str]] = {}
         self._played_config: Counter[tuple[str, str]] = Counter()
         self._names: list[str] | None = None
+        self._deadline: float | None = None
+        self._current = -1
+        self._masks: dict[str, lockstep.Mask] = {}
+        """By game: the known differences (kind, rule), masked in every later step."""
 
     # -- set-up ---------------------------------------------------------------------------
 
@@ -228,28 +282,37 @@ class Explorer:
 
     def explore(self, on_line: Event | None = None,
                 on_progress: Callable[[Exploration], None] | None = None) -> Exploration:
-        """Play games until the budget is used (or Ctrl-C); the totals so far."""
+        """Play games until the budget is used (or Ctrl-C); the totals so far. Nothing the
+        engine does and no failure of a game's judgment ends the run: such a game is
+        errored, with its reason."""
         started = time.perf_counter()
         settings = self.settings
+        if settings.seconds is not None:
+            self._deadline = time.monotonic() + settings.seconds
         tell: Event = on_line or (lambda _line: None)
         try:
             names = self.prepare()
             tell(self.header(names))
             if not names:
                 return self.state
+            self._check_load_state(names[0], tell)
             shard, shards = settings.shard
             number = -1
             while True:
                 number += 1
                 if settings.games is not None and number >= settings.games:
                     break
-                if settings.seconds is not None and (
-                        time.perf_counter() - started >= settings.seconds):
+                if self._time_up():
+                    self.state.timed_out = True
                     break
                 if number % shards != shard - 1:
                     continue
-                self._one_game(number, names[number % len(names)], number // len(names),
-                               tell)
+                try:
+                    self._one_game(number, names[number % len(names)],
+                                   number // len(names), tell)
+                except _OutOfTime:
+                    self.state.timed_out = True
+                    break
                 self.state.seconds = time.perf_counter() - started
                 if on_progress is not None:
                     on_progress(self.state)
@@ -261,6 +324,9 @@ class Explorer:
             self.state.seconds = time.perf_counter() - started
         tell(self.state.footer())
         return self.state
+
+    def _time_up(self) -> bool:
+        return self._deadline is not None and time.monotonic() >= self._deadline
 
     def header(self, names: list[str]) -> dict[str, JSON]:
         """The first report line: the engine, the seed, the budget, the configs swept."""
@@ -320,115 +386,216 @@ class Explorer:
         return found
 
     def _avoid(self, name: str) -> set[str]:
+        """The rules a game's moves stay away from: those found broken where a difference
+        of theirs ended a game (the engine's position diverged), when the engine cannot be
+        put back on the reference's position."""
         if self.state.load_state:
             return set()
-        return {d.rule for d in self.state.differences.values()
-                if d.rule is not None and d.game == name}
+        past = self.state.past.get(name, {})
+        return {key for key, p in past.items() if p.diverged}
+
+    # -- one game -----------------------------------------------------------------------------
 
     def _one_game(self, number: int, name: str, turn: int, tell: Event) -> None:
-        game = GAMES[name]
+        """Play game *number*; whatever fails in it (short of the time running out or
+        Ctrl-C) errors the game, with its reason, and the exploration goes on."""
         settings = self.settings
         rng = random.Random(f"explore/{settings.seed}/{number}")
-        swept = self._config(name, turn, rng)
-        self._played_config[(name, swept.label)] += 1
-        seen = Counter(self.state.fired[name]) if settings.steer else None
-        played = play(game, swept.config, rng, settings.max_steps, seen=seen,
-                      avoid=self._avoid(name))
         self.state.games += 1
-        where = f"explore-{settings.seed}-game-{number}"
-        case_id = f"{name}/trace/{where}"
-        description = (f"Game {number} of the exploration from seed {settings.seed}, "
-                       f"{swept.label} config: {len(played.actions)} actions chosen by the "
-                       "reference.")
-        checked, statuses = self._check(number, swept, played, case_id, description, tell)
-        self._probes(number, swept, played, checked, rng, where, tell)
-        tell({"type": "explore_game", "number": number, "game": name,
-              "config": swept.label, "actions": len(played.actions),
-              "over": played.over, "checked": checked, "status": statuses})
+        self._current = number
+        try:
+            swept = self._config(name, turn, rng)
+            self._played_config[(name, swept.label)] += 1
+            played = self._moves(name, swept, rng)
+            where = f"explore-{settings.seed}-game-{number}"
+            case_id = f"{name}/trace/{where}"
+            description = (f"Game {number} of the exploration from seed {settings.seed}, "
+                           f"{swept.label} config: {len(played.actions)} actions chosen by "
+                           "the reference.")
+            checked, status, diverged = self._check(number, swept, played, case_id,
+                                                    description, tell)
+            self._probes(number, swept, played, checked, rng, where, tell)
+        except (KeyboardInterrupt, _OutOfTime):
+            raise
+        except Exception as exc:  # a failure of explore itself: the game is errored
+            reason = (f"explore failed in this game ({type(exc).__name__}: "
+                      f"{printable(str(exc), 300)})")
+            self._errored(f"{name}/trace/explore-{settings.seed}-game-{number}", reason)
+            tell({"type": "explore_game", "number": number, "game": name,
+                  "config": "?", "actions": 0, "over": False, "checked": 0,
+                  "status": "errored", "reason": reason})
+            return
+        line: dict[str, JSON] = {
+            "type": "explore_game", "number": number, "game": name,
+            "config": swept.label, "actions": len(played.actions), "over": played.over,
+            "checked": checked, "status": status}
+        if diverged is not None:
+            line["reason"] = diverged
+        tell(line)
+
+    def _moves(self, name: str, swept: Swept, rng: random.Random) -> Played:
+        """The game's sequence of moves (every seat's and every chance outcome), chosen by
+        the reference: the one place where a game's moves are chosen (today steered
+        towards the rules exercised least, away from the differences that end games)."""
+        seen = Counter(self.state.fired[name]) if self.settings.steer else None
+        return play(GAMES[name], swept.config, rng, self.settings.max_steps, seen=seen,
+                    avoid=self._avoid(name))
+
+    def _errored(self, case_id: str, reason: str | None) -> None:
+        self.state.errored += 1
+        self.state.errors.append({"case": case_id, "reason": reason or "(no reason given)"})
+
+    def _mask(self, name: str) -> lockstep.Mask:
+        return self._masks.setdefault(name, {})
 
     def _check(self, number: int, swept: Swept, played: Played, case_id: str,
-               description: str, tell: Event) -> tuple[int, str]:
-        """Judge the game as traces; the steps checked before a difference stops it and the
-        game's status (``passed``, ``failed``, ``errored``)."""
+               description: str,
+               tell: Event) -> tuple[int, str, str | None]:
+        """Judge the game in lockstep (:mod:`~copa_ref.conformance.explore.lockstep`): the
+        positions checked in step from its start, the game's status (``passed``,
+        ``failed``, ``diverged``, ``errored``) and why it ended early (``None``: it did
+        not)."""
         name = played.game.name
         fired = self.state.fired[name]
         by_config = self._by_config.setdefault((name, swept.label), Counter())
+        past = self.state.past.setdefault(name, {})
+        mask = self._mask(name)
         start = 0
         status = "passed"
-        agreed = len(played.actions)
+        agreed: int | None = None
+        diverged: str | None = None
+        met_here: dict[str, int] = {}
+        """The known differences met in this game: the step where first met."""
         while True:
             case = trace_case(played, case_id if not start else f"{case_id}-from-{start}",
                               description, start)
-            result = self.runner.run_case(case)
-            end = len(played.actions)
-            if result.status == "failed" and result.step is not None:
-                end = start + result.step
-            elif result.status != "passed":
-                end = start
-            for tags in played.tags[start:end]:
+            lock = lockstep.run(self.runner, case, mask, self._deadline)
+            end = start + lock.checked
+            if agreed is None:
+                agreed = end
+            for met in lock.met:
+                key = met.rule or f"{name}:(no rule)"
+                met_here.setdefault(key, start + met.step)
+            for i in range(start, end):  # step i+1 (its position) was checked
+                tags = played.tags[i]
                 fired.update(tags)
                 by_config.update(tags)
+                for key, first in met_here.items():
+                    if i + 1 > first:
+                        past.setdefault(key, Past()).tested.update(tags)
+            for met in lock.met:  # a broken rule met after a known difference was tested
+                for key, first in met_here.items():
+                    if met.rule is not None and start + met.step > first:
+                        past.setdefault(key, Past()).tested[met.rule] += 1
             self.state.steps += end - start
-            if result.status == "passed":
-                break
-            if result.status == "errored" or result.step is None:
-                self.state.errored += 1
+            for met in lock.new:
+                self._difference(number, swept, played, case, met, start, tell)
+            if lock.new:
+                status = "failed"
+            if lock.status == "timeout":
+                self._count(name, met_here, past)
+                raise _OutOfTime
+            if lock.status == "errored":
+                self._errored(case["id"], lock.reason)
+                self._untested(played, end)
                 status = "errored"
-                self.state.errors.append({"case": case["id"], "reason": result.reason})
-                agreed = min(agreed, end)
-                self._untested(played, start)
                 break
-            status = "failed"
-            agreed = min(agreed, end - 1 if end > start else start)
-            self._difference(number, swept, played, case, result, start, tell)
+            if lock.diverged is None:
+                break
+            diverged = lock.diverged
+            if status == "passed":
+                status = "diverged"
+            for key in met_here:
+                past.setdefault(key, Past()).diverged += 1
             if not self.state.load_state:
                 self._untested(played, end)
                 break
-            start = end if end > start else start + 1
+            # from the reference's own position after the step where it diverged
+            start = end + 1
             if start >= len(played.actions):
                 break
-        return agreed, status
+        self._count(name, met_here, past)
+        return agreed or 0, status, diverged
+
+    def _count(self, name: str, met_here: dict[str, int], past: dict[str, Past]) -> None:
+        """Count each known difference the game met (once a game)."""
+        for key in met_here:
+            past.setdefault(key, Past()).games += 1
+            known = self.state.differences.get(key)
+            if known is not None and known.found.get("game") != self._current:
+                known.occurrences += 1
 
     def _untested(self, played: Played, start: int) -> None:
         counter = self.state.untested.setdefault(played.game.name, Counter())
         for tags in played.tags[start:]:
             counter.update(tags)
 
+    # -- a difference ------------------------------------------------------------------------
+
+    def _judge_for(self, name: str, rule: str | None) -> Callable[[Case], CaseResult]:
+        """The verdict a shrink asks for: the case in lockstep, every known difference but
+        *rule*'s masked, failed where *rule* is met."""
+        def judge(case: Case) -> CaseResult:
+            mask = {k: v for k, v in self._mask(name).items() if k[1] != rule}
+            lock = lockstep.run(self.runner, case, mask, self._deadline)
+            if lock.status == "timeout":
+                raise _OutOfTime
+            for met in lock.met:
+                if met.rule == rule:
+                    return lockstep.result_of(case, met)
+            first = lock.new[0] if lock.new else None
+            return lockstep.result_of(case, first, "passed" if first is None else "failed",
+                                      lock.reason)
+        return judge
+
     def _difference(self, number: int, swept: Swept, played: Played, case: Case,
-                    result: CaseResult, start: int, tell: Event) -> None:
+                    met: lockstep.Met, start: int, tell: Event) -> None:
         name = played.game.name
-        key = result.broken_rule or f"{name}:(no rule)"
+        key = met.rule or f"{name}:(no rule)"
         known = self.state.differences.get(key)
-        if known is not None:
-            known.occurrences += 1
+        if known is not None:  # the same rule, another kind of difference: counted
             return
+        result = lockstep.result_of(case, met)
         declared = self._declared(name)
         game = played.game
 
         def plays(config: Any) -> bool:
-            from copa_ref.conformance.observables import options_of
             return declared(game.to_json(config), options_of(game, config))
 
         seed = f"{self.settings.seed}/{number}/{key}"
         slug = key.lower().replace(":", "-").replace("(", "").replace(")", "").replace(" ", "-")
-        if start:
-            # From a loaded position the game before it is the reference's: the minimal
-            # case is the step from that position, shrunk no further than its prefix.
-            at = result.step or 0
-            short = trace_case(played, f"{name}/trace/explore-minimal-{slug}",
-                               "A minimal case found by explore, from the reference's own "
-                               f"position after {start} actions.", start, start + at)
-            again = self.runner.run_case(short)
-            shrunk = (Shrunk(short, again, 1, len(played.actions), swept.players)
-                      if again.status == "failed" and again.broken_rule == result.broken_rule
-                      else Shrunk(case, result, 1, len(played.actions), swept.players))
-        else:
-            shrunk = shrink_trace(self.runner.run_case, played, case, result,
-                                  tries=self.settings.shrink_tries, seed=seed,
-                                  make_id=lambda note: f"{name}/trace/explore-minimal-{slug}",
-                                  declared=plays)
+        judge = self._judge_for(name, met.rule)
+        note: str | None = None
+        try:
+            if start:
+                # From a loaded position the game before it is the reference's: the
+                # minimal case is the step from that position, shrunk no further.
+                at = result.step or 0
+                short = trace_case(played, f"{name}/trace/explore-minimal-{slug}",
+                                   "A minimal case found by explore, from the reference's "
+                                   f"own position after {start} actions.", start, start + at)
+                again = judge(short)
+                shrunk = (Shrunk(short, again, 1, len(played.actions), swept.players)
+                          if again.status == "failed" and again.broken_rule == met.rule
+                          else Shrunk(case, result, 1, len(played.actions), swept.players))
+            else:
+                shrunk = shrink_trace(judge, played, case, result,
+                                      tries=self.settings.shrink_tries, seed=seed,
+                                      make_id=lambda _note: f"{name}/trace/explore-minimal-{slug}",
+                                      declared=plays, deadline=self._deadline)
+        except _OutOfTime:
+            note = "the exploration's time ran out during the shrink"
+            shrunk = Shrunk(case, result, 0, len(played.actions), swept.players)
+        except Exception as exc:  # a failure of the shrink: the unshrunk case stands
+            note = (f"the shrink failed ({type(exc).__name__}: {printable(str(exc), 200)}): "
+                    "the case is the unshrunk game")
+            shrunk = Shrunk(case, result, 0, len(played.actions), swept.players)
+        if note is not None:
+            shrunk = attrs.evolve(shrunk, note=note)
         self._keep(key, name, "trace", shrunk, {"game": number, "config": swept.label,
-                                                "step": start + (result.step or 0)}, tell)
+                                                "step": start + (met.step or 0)}, tell)
+        if note is not None and self._time_up():
+            raise _OutOfTime
 
     def _keep(self, key: str, name: str, kind: str, shrunk: Shrunk, found: dict[str, JSON],
               tell: Event) -> None:
@@ -437,26 +604,74 @@ class Explorer:
                                f"{shrunk.result.broken_rule or 'a rule no verdict names'}.")
         game = GAMES[name]
         config = game.config_from_json(case["config"])
+        shrink: dict[str, JSON] = {
+            "tries": shrunk.tries, "steps_before": shrunk.steps_before,
+            "steps_after": len(case["steps"]) if kind == "trace" else len(case["prefix"]),
+            "players_before": shrunk.players_before,
+            "players_after": game.num_players(config),
+            "options_after": list(case["options"])}
+        if shrunk.note is not None:
+            shrink["note"] = shrunk.note
         difference = Difference(
             rule=shrunk.result.broken_rule, game=name, kind=kind, case=case,
-            result=shrunk.result, found=found,
-            shrink={"tries": shrunk.tries, "steps_before": shrunk.steps_before,
-                    "steps_after": len(case["steps"]) if kind == "trace" else len(
-                        case["prefix"]),
-                    "players_before": shrunk.players_before,
-                    "players_after": game.num_players(config),
-                    "options_after": list(case["options"])})
+            result=shrunk.result, found=found, shrink=shrink)
         self.state.differences[key] = difference
+        if found.get("game") is not None:
+            self.state.past.setdefault(name, {}).setdefault(key, Past())
         tell(difference.as_json())
         if shrunk.interrupted:  # Ctrl-C during the shrink: the exploration ends here
             raise KeyboardInterrupt
+        if shrunk.note is not None and self._time_up():
+            raise _OutOfTime
+
+    # -- load_state ---------------------------------------------------------------------------
+
+    def _check_load_state(self, name: str, tell: Event) -> None:
+        """With ``load_state`` in use, check once that the engine takes a position it is
+        given: a reference position (after a few seeded moves) loaded, then its
+        observables compared. An engine that answers ok but does not take the position is
+        reported once under P-13 (the protocol), and the exploration goes on in lockstep
+        without ``load_state``."""
+        if not self.state.load_state:
+            return
+        game = GAMES[name]
+        swept = self.sweeps[name][0]
+        rng = random.Random(f"explore/{self.settings.seed}/load_state")
+        played = play(game, swept.config, rng, 12)
+        initial = observables(game, played.states[0])
+        at = next((i for i in range(len(played.actions), 0, -1)
+                   if observables(game, played.states[i]) != initial), 0)
+        if not at:
+            return
+        case = trace_case(played, f"{name}/trace/explore-load-state",
+                          f"A position after {at} moves of a seeded reference game, given "
+                          "to the engine with load_state.", at, at)
+        result = self.runner.run_case(case)
+        if result.status == "passed":
+            return
+        shown = [line for line in (result.diff or "").splitlines()
+                 if not line.startswith(("legal", "explanation:", "rule:"))]
+        if result.status == "failed" and not shown:
+            return  # the position was taken; its legal actions differ (a rule's bug)
+        self.state.load_state = False
+        if result.status != "failed":
+            self._errored(case["id"], result.reason)
+            return
+        liar = attrs.evolve(
+            result, broken_rule="P-13",
+            reason="load_state answered ok but the engine's position is not the one given "
+                   f"({result.reason})",
+            explanation="the engine does not take a position given with load_state")
+        shrunk = Shrunk(case, liar, 1, at, swept.players)
+        self._keep("P-13", name, "trace", shrunk,
+                   {"game": -1, "config": swept.label, "step": 0}, tell)
 
     # -- refused-action probes ----------------------------------------------------------------
 
     def _probes(self, number: int, swept: Swept, played: Played, agreed: int,
                 rng: random.Random, where: str, tell: Event) -> None:
-        """Random illegal and malformed actions at random positions the engine agreed on,
-        each judged as a rejection case."""
+        """Random illegal and malformed actions at random positions the engine agreed on
+        (known differences masked), each judged as a rejection case in lockstep."""
         game = played.game
         record = record_of(game.name)
         pool: dict[str, JSON] = {}
@@ -489,32 +704,59 @@ class Explorer:
                         continue
                     else:
                         continue
-                    if rule is not None and self._avoid(game.name) & {rule}:
-                        continue
                 case = _rejection(game, rule, message, kind, note, data, where, where,
                                   swept.config, self.settings.seed,
                                   list(played.actions[:ply]), state)
                 self.state.probes += 1
-                result = self.runner.run_case(case)
-                if result.status == "failed":
-                    self._probe_difference(number, swept, played, case, result, kind, note,
-                                           where, tell)
-                elif result.status == "errored":
-                    self.state.errored += 1
-                    self.state.errors.append({"case": case["id"], "reason": result.reason})
+                mask = self._mask(game.name)
+                lock = lockstep.run(self.runner, case, mask, self._deadline)
+                if lock.status == "timeout":
+                    raise _OutOfTime
+                if lock.status == "errored":
+                    self._errored(case["id"], lock.reason)
+                for met in lock.met:
+                    key = met.rule or f"{game.name}:(no rule)"
+                    known = self.state.differences.get(key)
+                    if not met.new:
+                        if known is not None and met.kind == "rejection":
+                            known.occurrences += 1
+                        continue
+                    if met.kind == "rejection":
+                        self._probe_difference(number, swept, played, case, met, kind,
+                                               note, where, tell)
+                    elif known is None:
+                        self._keep(key, game.name, "rejection",
+                                   Shrunk(case, lockstep.result_of(case, met), 0,
+                                          len(case["prefix"]), swept.players),
+                                   {"game": number, "config": swept.label,
+                                    "step": met.step}, tell)
                 break
 
     def _probe_difference(self, number: int, swept: Swept, played: Played, case: Case,
-                          result: CaseResult, kind: str, note: str, where: str,
+                          met: lockstep.Met, kind: str, note: str, where: str,
                           tell: Event) -> None:
         name = played.game.name
-        key = result.broken_rule or f"{name}:(no rule)"
+        key = met.rule or f"{name}:(no rule)"
         known = self.state.differences.get(key)
         if known is not None:
             known.occurrences += 1
             return
-        shrunk = shrink_rejection(self.runner.run_case, played, case, result,
-                                  tries=min(6, self.settings.shrink_tries), kind=kind,
-                                  note=note, where=where)
+        result = lockstep.result_of(case, met)
+        failed: str | None = None
+        try:
+            shrunk = shrink_rejection(self._judge_for(name, met.rule), played, case, result,
+                                      tries=min(6, self.settings.shrink_tries), kind=kind,
+                                      note=note, where=where, deadline=self._deadline)
+        except _OutOfTime:
+            failed = "the exploration's time ran out during the shrink"
+        except Exception as exc:  # a failure of the shrink: the unshrunk case stands
+            failed = (f"the shrink failed ({type(exc).__name__}: {printable(str(exc), 200)}):"
+                      " the case is the unshrunk probe")
+        if failed is not None:
+            shrunk = Shrunk(case, result, 0, len(case["prefix"]), swept.players, note=failed)
         self._keep(key, name, "rejection", shrunk,
                    {"game": number, "config": swept.label, "step": len(case["prefix"])}, tell)
+
+
+class _OutOfTime(Exception):
+    """The exploration's budget in time is spent (in the middle of a game or a shrink)."""

@@ -65,12 +65,18 @@ def summary(footer: Line, differences: list[Line], out: IO[str]) -> None:
         print(f"  {line['reason']}", file=out)
         for text in (line["diff"] or "").splitlines()[:8]:
             print(f"    {text}", file=out)
+        before = _before(case, line.get("step"))
+        if before is not None:
+            print(f"  the position just before step {line['step']} (of {size}): {before}",
+                  file=out)
         shrink = line["shrink"]
         print(f"  minimal case: {case['kind']}, {size} steps, {shrink['players_after']} "
               f"players, options {', '.join(case['options']) or 'default'} (from "
               f"{shrink['steps_before']} steps and {shrink['players_before']} players in "
-              f"{shrink['tries']} tries); met {line['occurrences']} "
-              f"time{'s' if line['occurrences'] != 1 else ''}", file=out)
+              f"{shrink['tries']} tries); met in {line['occurrences']} "
+              f"game{'s' if line['occurrences'] != 1 else ''} and probes", file=out)
+        if shrink.get("note"):
+            print(f"  not shrunk further: {shrink['note']}", file=out)
         print(file=out)
     if ordered:
         print("differences by rule:", file=out)
@@ -89,16 +95,44 @@ def summary(footer: Line, differences: list[Line], out: IO[str]) -> None:
         print(f"{game}: rules fired: {fired or 'none'}", file=out)
         if never:
             print(f"{game}: never reached: {', '.join(never)}", file=out)
+        for rule, after in (footer.get("past_difference") or {}).get(game, {}).items():
+            untested = after["not_tested"]
+            print(f"{game}: past {rule} (met in {after['games']} games, position diverged "
+                  f"in {after['diverged']}): {len(after['tested'])} rules tested after it"
+                  + (f", not tested after it: {', '.join(untested)}" if untested else ""),
+                  file=out)
         past = footer["untested_past_difference"].get(game, [])
         if past:
             print(f"{game}: not tested past a known difference: {', '.join(past)}", file=out)
+    for error in footer.get("errors") or ():
+        print(f"errored: {error['case']}: {error['reason']}", file=out)
     seconds = footer["seconds"]
     rate = (f", {footer['games'] / seconds:.1f} games/s, {footer['steps'] / seconds:,.0f} "
             "steps/s") if seconds > 0 else ""
     stopped = " (interrupted: the summary so far)" if footer["interrupted"] else ""
+    if footer.get("timed_out"):
+        stopped += " (the budget in time ended it)"
     print(f"explored: {footer['games']} games, {footer['steps']} steps checked, "
           f"{footer['probes']} refusal probes, {footer['differences']} broken rules, "
           f"{footer['errored']} errored ({seconds:.1f} s{rate}){stopped}", file=out)
+
+
+LONG = 12
+"""A minimal trace longer than this many steps is summarised by the position just before
+its differing step, besides the fields that differ."""
+
+
+def _before(case: Line, step: Any) -> str | None:
+    """The expected public view just before the differing *step* of a long trace case
+    (``None``: a short case, or no step)."""
+    if case.get("kind") != "trace" or not isinstance(step, int) or step < 1:
+        return None
+    steps = case.get("steps") or []
+    if len(steps) <= LONG or step > len(steps):
+        return None
+    expect = case["initial"] if step == 1 else steps[step - 2]["expect"]
+    text = json.dumps(expect.get("public"), separators=(",", ":"), sort_keys=True)
+    return text if len(text) <= 400 else text[:400] + " ..."
 
 
 class MergeError(Exception):
@@ -163,6 +197,8 @@ def merge(reports: list[list[Line]]) -> list[Line]:
         "type": "explore_footer", **totals,
         "seconds": round(max(f["seconds"] for f in footers), 3),
         "interrupted": any(f["interrupted"] for f in footers),
+        "timed_out": any(f.get("timed_out", False) for f in footers),
+        "errors": [e for f in footers for e in f.get("errors", [])],
         "load_state": all(f["load_state"] for f in footers),
         "differences": len(differences), "broken_rules": sorted(differences),
         "fired": {g: dict(sorted(c.items(), key=lambda kv: rule_key(kv[0])))

@@ -29,6 +29,7 @@ seeds come from the difference), so the same exploration shrinks to the same cas
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -58,6 +59,9 @@ class Shrunk:
     players_before: int
     interrupted: bool = False
     """Whether Ctrl-C stopped the shrink (the case is the smallest found until then)."""
+    note: str | None = None
+    """Why the shrink stopped short (its time ran out, or it failed: the case is the
+    smallest found until then, the unshrunk case at worst)."""
 
 
 class _Out(Exception):
@@ -65,15 +69,21 @@ class _Out(Exception):
 
 
 class _Search:
-    def __init__(self, judge: Judge, rule: str | None, tries: int) -> None:
+    def __init__(self, judge: Judge, rule: str | None, tries: int,
+                 deadline: float | None = None) -> None:
         self.judge = judge
         self.rule = rule
         self.left = tries
         self.used = 0
+        self.deadline = deadline
+        self.timed_out = False
 
     def same(self, case: Case) -> CaseResult | None:
         """The verdict on *case* when it fails naming the rule, else ``None``."""
         if self.left <= 0:
+            raise _Out
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            self.timed_out = True
             raise _Out
         self.left -= 1
         self.used += 1
@@ -149,6 +159,8 @@ def _simpler_configs(game: Any, config: Any) -> list[Any]:
     return configs
 
 
+_TIMED_OUT = "the exploration's time ran out during the shrink"
+
 _ROUNDS = 8
 """At most this many fresh games per simpler config (within the tries)."""
 
@@ -159,13 +171,15 @@ def _size(game: Any, config: Any) -> tuple[int, int]:
 
 def shrink_trace(judge: Judge, played: Played, case: Case, result: CaseResult, *,
                  tries: int, seed: str, make_id: Callable[[str], str],
-                 declared: Callable[[Any], bool] = lambda _c: True) -> Shrunk:
+                 declared: Callable[[Any], bool] = lambda _c: True,
+                 deadline: float | None = None) -> Shrunk:
     """Shrink a failing trace of *played* (its verdict *result*) to a minimal one naming
     ``result.broken_rule``. *declared(config)* says whether the engine plays a config;
-    *make_id(slug)* makes a case ID."""
+    *make_id(slug)* makes a case ID; past *deadline* (``time.monotonic()``) no case is run
+    and the smallest case so far stands."""
     game = played.game
     rule = result.broken_rule
-    search = _Search(judge, rule, tries)
+    search = _Search(judge, rule, tries, deadline)
     steps_before, players_before = len(played.actions), game.num_players(played.config)
     best_case, best_result = case, result
     best = played
@@ -246,20 +260,23 @@ def shrink_trace(judge: Judge, played: Played, case: Case, result: CaseResult, *
             try_played(fresh, "a shorter seeded game")
         # 4. the simplest chance outcomes
         if game.chance_outcomes is not None:
-            for i in range(len(best.actions)):
+            i = 0
+            while i < len(best.actions):  # (a simpler outcome may end the case sooner)
                 state = best.states[i]
+                i += 1
                 if game.to_move(state).kind is not MoverKind.CHANCE:
                     continue
                 outcomes = sorted((o for o, _p in game.chance_outcomes(state)),
                                   key=lambda o: canonical_json(game.to_json(o)))
-                if not outcomes or outcomes[0] == best.actions[i]:
+                if not outcomes or outcomes[0] == best.actions[i - 1]:
                     continue
-                actions = (*best.actions[:i], outcomes[0], *best.actions[i + 1:])
+                actions = (*best.actions[:i - 1], outcomes[0], *best.actions[i:])
                 simpler = _replayed(game, best.config, actions)
                 if simpler is not None:
                     try_played(simpler, "the simplest chance outcomes")
     except _Out:  # the shrinking budget is spent: the smallest case so far stands
-        return Shrunk(best_case, best_result, search.used, steps_before, players_before)
+        return Shrunk(best_case, best_result, search.used, steps_before, players_before,
+                      note=_TIMED_OUT if search.timed_out else None)
     except KeyboardInterrupt:  # the exploration is being stopped: keep what was found
         return Shrunk(best_case, best_result, search.used, steps_before, players_before,
                       interrupted=True)
@@ -273,12 +290,13 @@ def _fresh_counter() -> Any:
 
 
 def shrink_rejection(judge: Judge, played: Played, case: Case, result: CaseResult, *,
-                     tries: int, kind: str, note: str, where: str) -> Shrunk:
+                     tries: int, kind: str, note: str, where: str,
+                     deadline: float | None = None) -> Shrunk:
     """Shrink a failing refused-action probe of *played* to the earliest position where the
     same action is refused under the same rule and the verdict names the same rule."""
     game = played.game
     rule = result.broken_rule
-    search = _Search(judge, rule, tries)
+    search = _Search(judge, rule, tries, deadline)
     ply = len(case["prefix"])
     data: JSON = case["action"]
     best_case, best_result = case, result
@@ -316,7 +334,8 @@ def shrink_rejection(judge: Judge, played: Played, case: Case, result: CaseResul
                 best_case, best_result = candidate, verdict
                 break
     except _Out:  # the shrinking budget is spent: the smallest case so far stands
-        return Shrunk(best_case, best_result, search.used, ply, game.num_players(played.config))
+        return Shrunk(best_case, best_result, search.used, ply, game.num_players(played.config),
+                      note=_TIMED_OUT if search.timed_out else None)
     except KeyboardInterrupt:  # the exploration is being stopped: keep what was found
         return Shrunk(best_case, best_result, search.used, ply,
                       game.num_players(played.config), interrupted=True)

@@ -1,0 +1,264 @@
+"""Lockstep: judging a case past its known differences.
+
+A trace case of the corpus ends at its first difference. An exploration goes on: once a
+difference is recorded under a rule, the game is played on with the reference's moves and
+every step is still compared, with the known difference (its kind and its rule) masked, so
+one bug no longer hides the next. A difference is of one of three kinds:
+
+* ``legal``: only the legal actions listed differ (an extra or a missing action the
+  reference does not choose). The positions agree: the game goes on.
+* ``view``: who moves, the public view or the outcome differs. The game goes on with the
+  differing fields *suspect*; while the next steps differ in those fields only (the same
+  wrong count shown again) the positions are taken to agree; a step that agrees everywhere
+  clears them. When another field starts to differ while a suspect field still does, the
+  engine's position has diverged (its answers can no longer be predicted): the game ends
+  there, and that step's difference is no finding of its own.
+* ``refusal``: the engine refused the reference's legal move. Its position is no longer the
+  reference's: the game ends there (diverged).
+
+A difference whose kind and rule are masked is counted (each game and probe that meets it)
+and not reported again; a new one is reported and then masked for the rest of the
+exploration.
+
+:func:`run` judges one case so; :class:`Lockstep` is what it found.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from copa_ref.conformance import naming
+from copa_ref.conformance.channel import EngineFailure, printable
+from copa_ref.conformance.corpus import Case
+from copa_ref.conformance.runner import CaseResult, Runner
+from copa_ref.conformance.session import Applied
+from copa_ref.conformance.verdicts import CaseRun, Failure, Stop, judge
+from copa_ref.conformance.viewer import viewer_path
+from copa_ref.core import JSON, canonical_json
+from copa_ref.core.replay import starting_from
+
+__all__ = ["Lockstep", "Met", "TimeUp", "result_of", "run"]
+
+Mask = dict[tuple[str, str | None], frozenset[str]]
+"""The known differences: ``(kind, rule)``, with the observables that differed where each
+was first met."""
+
+
+class TimeUp(Exception):
+    """The exploration's time ran out in the middle of a case."""
+
+
+@attrs.frozen
+class Met:
+    """A difference met along a case."""
+
+    step: int
+    rule: str | None
+    kind: str
+    """``legal``, ``view`` or ``refusal``."""
+    failure: Failure
+    new: bool
+    """Whether it was not masked (a finding of this case)."""
+
+
+@attrs.frozen
+class Lockstep:
+    """How a case went in lockstep."""
+
+    status: str
+    """``passed`` (to its end, masked differences aside), ``failed`` (it met a new
+    difference, or ended on one), ``diverged`` (only masked differences, then the engine's
+    position diverged), ``errored`` or ``timeout``."""
+    met: tuple[Met, ...]
+    checked: int
+    """The last step compared with the engine's position in step (masked differences
+    aside)."""
+    diverged: str | None = None
+    """Why the case ended before its end (the engine's position diverged)."""
+    stop: Failure | None = None
+    """The difference that ended the case (a refusal, a rejection's own verdict, the step
+    where the position diverged)."""
+    reason: str | None = None
+    """Why it errored."""
+
+    @property
+    def new(self) -> tuple[Met, ...]:
+        """The differences not masked, in order."""
+        return tuple(m for m in self.met if m.new)
+
+
+class _Run(CaseRun):
+    """A case run that records a difference and goes on where the positions still agree."""
+
+    mask: Mask
+    met: list[Met]
+    suspect: frozenset[str]
+    checked: int
+    diverged: str | None
+    deadline: float | None
+    _differed: bool
+
+    def setup(self, mask: Mask, deadline: float | None) -> None:
+        self.mask = mask
+        self.met = []
+        self.suspect = frozenset()
+        self.checked = 0
+        self.diverged = None
+        self.deadline = deadline
+        self._differed = False
+
+    def compare(self, expect: Case, step: int, actions: list[JSON]) -> None:
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            raise TimeUp
+        self._differed = False
+        super().compare(expect, step, actions)
+        if not self._differed:
+            self.suspect = frozenset()
+        self.checked = max(self.checked, step)
+
+    def fail(self, step: int, actions: list[JSON], reason: str, lines: list[str],
+             differing: list[str], extra: Mapping[int | None, list[str]]) -> None:
+        self._differed = True
+        now = frozenset(differing)
+        view = now - {"legal"}
+        seen = self.suspect - {"legal"}
+        if seen and view and not view <= seen:
+            # another field differs while a masked one still does: the positions diverged
+            self.diverged = (f"the engine's position diverged at step {step} (after a "
+                             f"difference in {', '.join(sorted(seen))}, other observables "
+                             "differ)")
+            raise Stop(Failure(step=step, reason=reason, diff="\n".join(lines)))
+        if seen and now <= self.suspect and self.met:
+            # the same wrong fields shown again: the known difference persists
+            self.met.append(attrs.evolve(self.met[-1], step=step, new=False))
+            return
+        findings, explanation = naming.name(self, step, actions, differing, extra)
+        lines = list(lines)
+        if explanation is not None:
+            lines.append(f"explanation: {explanation}")
+        lines += [f"rule: {f.rule}: {f.message}" for f in findings]
+        kind = "view" if view else "legal"
+        # the most telling rule not known as this kind of difference already (a known
+        # legal difference still shows beside a new view difference)
+        fresh = [f.rule for f in findings
+                 if not (kind == "view" and ("legal", f.rule) in self.mask)]
+        rule = fresh[0] if fresh else findings[0].rule if findings else None
+        failure = Failure(step=step, reason=reason, diff="\n".join(lines), rule=rule,
+                          explanation=explanation)
+        known = {rule for _kind, rule in self.mask}
+        if self.suspect and self.met and view <= seen and (
+                any(f.rule in known for f in findings) or (now <= self.suspect
+                                                            and not findings)):
+            # right after a difference, one its rule explains too: the same difference
+            self.met.append(attrs.evolve(self.met[-1], step=step, new=False))
+            self.suspect = self.suspect | now
+            return
+        same = next((f.rule for f in findings if kind == "view" and (kind, f.rule) in self.mask
+                     and _roots(self.mask[(kind, f.rule)]) == _roots(now)), None)
+        if same is not None and (kind, rule) not in self.mask:
+            # the observables a known difference showed, one of its rules named: the same
+            # bug seen the other way round (one bug, one rule)
+            failure = attrs.evolve(failure, rule=same)
+        self._record(step, kind, failure, now)
+        self.suspect = now
+
+    def refused_legal(self, step: int, actions: list[JSON], answer: Applied) -> None:
+        before = self.reports.get(step - 1)
+        listed = before is not None and any(
+            canonical_json(actions[-1]) in {canonical_json(a) for a in part}
+            for part in before.legal.values())
+        if self.suspect - {"legal"} or (before is not None and before.legal and not listed):
+            # a consequence of the difference before it (a position that differs, or a
+            # listing that already left the move out)
+            self.diverged = (f"the engine refused the reference's move at step {step}, as "
+                             "the difference before it predicts: its position is no longer "
+                             "the reference's")
+            raise Stop(Failure(step=step, reason=f"refused the reference's move at step "
+                                                 f"{step}"))
+        try:
+            super().refused_legal(step, actions, answer)
+        except Stop as stop:
+            self._record(step, "refusal", stop.failure, frozenset())
+            self.diverged = (f"the engine refused the reference's move at step {step}: its "
+                             "position is no longer the reference's")
+            raise
+
+    def _record(self, step: int, kind: str, failure: Failure, fields: frozenset[str]) -> None:
+        key = (kind, failure.rule)
+        self.met.append(Met(step, failure.rule, kind, failure, key not in self.mask))
+        self.mask.setdefault(key, fields)
+
+
+def _roots(fields: frozenset[str]) -> frozenset[str]:
+    """The observables *fields* name, without their indices (``outcome.winners[0]``:
+    ``outcome.winners``)."""
+    return frozenset(f.split("[", 1)[0] for f in fields)
+
+
+def run(runner: Runner, case: Case, mask: Mask, deadline: float | None = None) -> Lockstep:
+    """Judge *case* in lockstep, the differences of *mask* masked (*mask* gains the new
+    ones); never raises for anything the engine does. Past *deadline*
+    (``time.monotonic()``) the case ends as ``timeout``."""
+    session = runner.session
+    session.begin()
+    lock = _Run(session, case, runner.traces, runner._known)
+    lock.setup(mask, deadline)
+    failure: Failure | None = None
+    try:
+        session.start()
+        skipped = session.skip_reason(case)
+        if skipped is not None:
+            return Lockstep("errored", (), 0, reason=f"skipped: {skipped}")
+        with starting_from(case.get("state")):
+            failure = judge(lock)
+        try:
+            session.settle()
+        except EngineFailure:
+            session.close()
+    except TimeUp:
+        session.close()
+        return Lockstep("timeout", tuple(lock.met), lock.checked,
+                        reason="the exploration's time ran out")
+    except EngineFailure as exc:
+        session.close()
+        return Lockstep("errored", tuple(lock.met), lock.checked, reason=str(exc))
+    except Exception as exc:  # whatever an engine sends, the exploration goes on
+        session.close()
+        return Lockstep("errored", tuple(lock.met), lock.checked,
+                        reason=f"the runner could not judge the engine's answers "
+                               f"({type(exc).__name__}: {printable(str(exc), 300)})")
+    met = list(lock.met)
+    recorded = {id(m.failure) for m in met}
+    if failure is not None and lock.diverged is None and id(failure) not in recorded:
+        # a rejection's own verdict (an accepted illegal action, a wrong refusal)
+        key = ("rejection", failure.rule)
+        met.append(Met(failure.step or 0, failure.rule, "rejection", failure,
+                       key not in mask))
+        mask.setdefault(key, frozenset())
+    if any(m.new for m in met):
+        status = "failed"
+    elif lock.diverged is not None:
+        status = "diverged"
+    else:
+        status = "passed"
+    return Lockstep(status, tuple(met), lock.checked, diverged=lock.diverged, stop=failure)
+
+
+def result_of(case: Case, met: Met | None, status: str = "passed",
+              reason: str | None = None) -> CaseResult:
+    """The :class:`CaseResult` a difference *met* along *case* stands for (the verdict of
+    a plain run that stopped there); without one, a result of *status*."""
+    base: dict[str, Any] = {"id": case["id"], "game": case["game"], "kind": case["kind"],
+                            "corpus_version": case["corpus_version"],
+                            "rules": tuple(case["rules"])}
+    if met is None:
+        return CaseResult(**base, status=status, reason=reason)
+    failure = met.failure
+    return CaseResult(**base, status="failed", step=failure.step, reason=failure.reason,
+                      diff=failure.diff, broken_rule=failure.rule,
+                      explanation=failure.explanation, action=failure.action,
+                      viewer=viewer_path(case["id"], failure.step))
