@@ -138,3 +138,75 @@ def test_director_aims_at_what_was_not_met() -> None:
     assert "three players" in never["DACAPO-13/out-while-others-bid"]
     summary = director.summary()
     assert summary["planned_games"] == director.planned_games > 0
+
+
+# -- planning within an exploration ---------------------------------------------------------
+
+
+def _explored(engine: Any, settings: Any) -> list[dict[str, Any]]:
+    from copa_ref.conformance.channel import InProcessChannel
+    from copa_ref.conformance.corpus import load_corpus
+    from copa_ref.conformance.explore import Explorer
+    from copa_ref.conformance.runner import Runner
+
+    corpus = load_corpus()
+    runner = Runner(lambda: InProcessChannel(lambda: engine), corpus)
+    lines: list[dict[str, Any]] = []
+    Explorer(runner, settings, corpus).explore(on_line=lines.append)
+    return lines
+
+
+def _met_under(footer: dict[str, Any], game: str, situation: str) -> list[str]:
+    """The config labels under which *situation* was met."""
+    by_label = footer["situations"]["games"].get(game, {})
+    return [label for label, entry in by_label.items()
+            if situation not in entry["never_met"]]
+
+
+def test_planned_game_meets_the_all_tricks_round_and_names_its_mutant() -> None:
+    """An engine wrong only when one seat takes every trick (COPAS-19 misread): 32 explored
+    games (the sweep's 22, then every other game planned) name it with planning; the same
+    games unplanned never meet the round, and the engine passes."""
+    from copa_ref.conformance.explore import Settings
+    from copa_ref.conformance.registry import record_of
+    from copa_ref.core import misread
+    from tests.conformance.explore_mutants import BuggyEngine
+
+    record = record_of("copas")
+    assert record is not None
+    wrong = misread(GAMES["copas"], record.catalogue.mutant("no-all-cards-rule"))
+    settings = Settings(games=32, only=("copas",), max_steps=80, probes=0, shrink_tries=8)
+    footer = _explored(BuggyEngine(wrong), settings)[-1]
+    assert footer["broken_rules"] == ["COPAS-19"]
+    assert _met_under(footer, "copas", "COPAS-19/all-tricks-one-seat")
+    assert footer["situations"]["planned_games"] > 0
+    import attrs
+
+    unplanned = _explored(BuggyEngine(wrong), attrs.evolve(settings, plan=False))[-1]
+    assert unplanned["broken_rules"] == []
+    assert not _met_under(unplanned, "copas", "COPAS-19/all-tricks-one-seat")
+
+
+def test_reference_explored_with_planning_finds_nothing() -> None:
+    """The reference engine, explored with planning: no difference, nothing errored; the
+    empty stock (two-player Kopa) and the winner's last bean (RONDA) are met, and every
+    situation never met says why."""
+    from copa_ref.conformance import schemas
+    from copa_ref.conformance.engine import MemoEngine
+    from copa_ref.conformance.explore import Settings
+
+    settings = Settings(games=60, only=("kopa", "ronda"), max_steps=120, probes=1)
+    lines = _explored(MemoEngine(), settings)
+    footer = lines[-1]
+    assert footer["differences"] == 0 and footer["errored"] == 0
+    assert "players=2" in _met_under(footer, "kopa", "KOPA-18/stock-runs-out")
+    assert _met_under(footer, "ronda", "RONDA-13/winner-plays-last-bean")
+    for game, by_label in footer["situations"]["games"].items():
+        for label, entry in by_label.items():
+            assert entry["met"] + len(entry["never_met"]) == entry["situations"]
+            assert all(why for why in entry["never_met"].values()), (game, label)
+    assert "only two players have a stock" in footer["situations"]["games"]["kopa"][
+        "default"]["never_met"]["KOPA-18/stock-runs-out"]
+    validator = schemas.validator("report.schema.json")
+    for line in lines:
+        validator.validate(line)
