@@ -6,7 +6,10 @@ its game (the engine's declared games in turn), its config (every config of the 
 in order, by the game's number; then half of the games under a fresh random combination of
 option values, the others under a config of the sweep steered towards the configs whose
 games exercised the rules seen least), its moves
-(:func:`~copa_ref.conformance.explore.play.play`) and its probes. The game is judged as a
+(:func:`~copa_ref.conformance.explore.play.play`; after the sweep every other game of a
+game is planned instead: a sequence searched on the reference for a situation not yet met
+under its config, then random moves, :mod:`~copa_ref.conformance.explore.planner`) and its
+probes. The game is judged as a
 trace case of the corpus (:meth:`Runner.run_case`), so a step is checked exactly as a trace
 checks it and a difference is named by the runner's own naming.
 
