@@ -247,6 +247,9 @@ def add_explore_parsers(csub: Any, add: Any, add_progress: Any) -> None:
                          help="uniform random play (no coverage steering)")
     explore.add_argument("--no-load-state", action="store_true",
                          help="do not use the engine's load_state feature")
+    explore.add_argument("--no-plan", action="store_true",
+                         help="no planned games (no sequences searched on the reference "
+                              "for the situations not yet met)")
     explore.add_argument("--jobs", type=int, default=1,
                          help="worker processes, each with its own engine (default 1)")
     explore.add_argument("--shard", default="1/1", metavar="K/N",
@@ -297,7 +300,7 @@ def _settings(args: argparse.Namespace, shard: tuple[int, int]) -> Any:
     return Settings(games=games, seconds=args.time, seed=args.seed, only=tuple(args.game),
                     max_steps=args.max_steps, probes=args.probes,
                     shrink_tries=args.shrink_tries, steer=not args.no_steer, shard=shard,
-                    load_state=not args.no_load_state)
+                    load_state=not args.no_load_state, plan=not args.no_plan)
 
 
 def explore_command(args: argparse.Namespace) -> int:

@@ -6,7 +6,10 @@ its game (the engine's declared games in turn), its config (every config of the 
 in order, by the game's number; then half of the games under a fresh random combination of
 option values, the others under a config of the sweep steered towards the configs whose
 games exercised the rules seen least), its moves
-(:func:`~copa_ref.conformance.explore.play.play`) and its probes. The game is judged as a
+(:func:`~copa_ref.conformance.explore.play.play`; after the sweep every other game of a
+game is planned instead: a sequence searched on the reference for a situation not yet met
+under its config, then random moves, :mod:`~copa_ref.conformance.explore.planner`) and its
+probes. The game is judged as a
 trace case of the corpus (:meth:`Runner.run_case`), so a step is checked exactly as a trace
 checks it and a difference is named by the runner's own naming.
 
@@ -55,8 +58,10 @@ from copa_ref.conformance.channel import printable
 from copa_ref.conformance.corpus import Case
 from copa_ref.conformance.explore import lockstep
 from copa_ref.conformance.explore.configs import Swept, option_values, sweep
+from copa_ref.conformance.explore.planner import Director, continued
 from copa_ref.conformance.explore.play import Played, play, rule_key, trace_case
 from copa_ref.conformance.explore.shrink import Shrunk, shrink_rejection, shrink_trace
+from copa_ref.conformance.explore.situations import step_rules
 from copa_ref.conformance.generate import _mutations, _plain, _rejection, _remember
 from copa_ref.conformance.observables import PROTOCOL_VERSION, observables, options_of
 from copa_ref.conformance.registry import record_of
@@ -66,6 +71,11 @@ from copa_ref.games import GAMES
 
 __all__ = ["Difference", "Exploration", "Explorer", "Settings"]
 
+
+PLANNED = 2
+"""After the sweep, every PLANNED-th game of a game plays a planned sequence first (when a
+situation is still to aim at under its config); the sweep's games are all played as
+before."""
 
 FRESH = 0.5
 """After the sweep, the share of games played under a fresh random combination of option
@@ -94,6 +104,9 @@ class Settings:
     shard: tuple[int, int] = (1, 1)
     """``(K, N)``: play only the games numbered K-1 modulo N."""
     load_state: bool = True
+    plan: bool = True
+    """Aim games at the situations not yet met under their config, with sequences planned
+    on the reference (:mod:`~copa_ref.conformance.explore.planner`)."""
     """Use the engine's ``load_state`` when it declares it."""
 
     def as_json(self) -> dict[str, JSON]:
@@ -169,6 +182,9 @@ class Exploration:
     universe: dict[str, list[str]] = attrs.Factory(dict)
     differences: dict[str, Difference] = attrs.Factory(dict)
     errors: list[dict[str, JSON]] = attrs.Factory(list)
+    situations: dict[str, JSON] = attrs.Factory(dict)
+    """The situations met and never met, by game and config
+    (:meth:`~copa_ref.conformance.explore.planner.Director.summary`)."""
 
     def _reached(self, game: str) -> set[str]:
         return ({r for r, n in self.fired.get(game, Counter()).items() if n}
@@ -222,6 +238,7 @@ class Exploration:
             "never_reached": self.never_reached(),
             "untested_past_difference": self.untested_past_difference(),
             "past_difference": self.past_difference(),
+            "situations": self.situations,
         }
 
 
@@ -258,6 +275,8 @@ class Explorer:
 
         runner.session.connect = capped
         self._masks: dict[str, lockstep.Mask] = {}
+        self.director = Director(seed=settings.seed)
+        """The situations met by config, and the planned games aimed at the rest."""
         """By game: the known differences (kind, rule), masked in every later step."""
 
     # -- set-up ---------------------------------------------------------------------------
@@ -337,6 +356,7 @@ class Explorer:
             self.runner.close()
             self.state.requests = self.runner.requests
             self.state.seconds = time.perf_counter() - started
+        self.state.situations = self.director.summary()
         tell(self.state.footer())
         return self.state
 
@@ -448,10 +468,36 @@ class Explorer:
             line["reason"] = diverged
         tell(line)
 
+    def _planned(self, name: str, swept: Swept) -> Played | None:
+        """A planned game: a sequence searched on the reference that meets a situation not
+        yet met under the config (:class:`~copa_ref.conformance.explore.planner.Director`),
+        then random moves to the end, both away from the rules found broken (as
+        :meth:`_avoid` says); ``None`` when this game is not planned (a game of the sweep,
+        or not a planned turn) or no plan is found. Drawn from its own stream, so the
+        game's other draws are unchanged."""
+        turn = self._current // len(self._names or [name])
+        if turn < len(self.sweeps[name]) or turn % PLANNED != 1:
+            return None
+        avoid = self._avoid(name)
+        found = self.director.next_plan(name, swept.label, swept.config, self._deadline,
+                                        self.settings.max_steps, avoid)
+        if found is None:
+            return None
+        choice = random.Random(f"explore-plan/{self.settings.seed}/{self._current}")
+        actions, states = continued(found, choice, self.settings.max_steps, avoid)
+        game = found.game
+        tags = tuple(step_rules(game, states[i], action, states[i + 1])
+                     for i, action in enumerate(actions))
+        return Played(game, swept.config, actions, states, tags)
+
     def _moves(self, name: str, swept: Swept, rng: random.Random) -> Played:
         """The game's sequence of moves (every seat's and every chance outcome), chosen by
         the reference: the one place where a game's moves are chosen (today steered
         towards the rules exercised least, away from the differences that end games)."""
+        if self.settings.plan:
+            planned = self._planned(name, swept)
+            if planned is not None:
+                return planned
         seen = Counter(self.state.fired[name]) if self.settings.steer else None
         played = play(GAMES[name], swept.config, rng, self.settings.max_steps, seen=seen,
                       avoid=self._avoid(name), deadline=self._deadline)
@@ -505,6 +551,9 @@ class Explorer:
                 for key, first in met_here.items():
                     if met.rule is not None and start + met.step > first:
                         past.setdefault(key, Past()).tested[met.rule] += 1
+            self.director.record(name, swept.label, played.states[start:end + 1],
+                                 played.actions[start:end], played.tags[start:end],
+                                 swept.config)
             self.state.steps += end - start
             for met in lock.new:
                 self._difference(number, swept, played, case, met, start, tell)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from copa_ref.conformance.corpus import CORPUS_DIR
+from copa_ref.conformance.explore.planner import UNREACHABLE
 from copa_ref.conformance.explore.play import rule_key
 from copa_ref.conformance.generate import corpus_file
 from copa_ref.conformance.observables import CORPUS_VERSION
@@ -107,6 +108,23 @@ def summary(footer: Line, differences: list[Line], out: IO[str]) -> None:
         past = footer["untested_past_difference"].get(game, [])
         if past:
             print(f"{game}: not tested past a known difference: {', '.join(past)}", file=out)
+    situations = (footer.get("situations") or {}).get("games") or {}
+    for game, by_label in situations.items():
+        met = sum(e["met"] for e in by_label.values())
+        total = sum(e["situations"] for e in by_label.values())
+        excluded = sum(1 for e in by_label.values() for why in e["never_met"].values()
+                       if why.startswith(UNREACHABLE))
+        print(f"{game}: situations met {met} of {total} over {len(by_label)} configs, "
+              f"{excluded} unreachable under their config (the report says why); "
+              f"{(footer.get('situations') or {}).get('planned_games', 0)} planned games "
+              "in all", file=out)
+        for label, entry in by_label.items():
+            by_why: dict[str, list[str]] = {}
+            for name, why in entry["never_met"].items():
+                if not why.startswith(UNREACHABLE):
+                    by_why.setdefault(why, []).append(name)
+            for why, names in by_why.items():
+                print(f"{game} {label}: never met: {', '.join(names)}: {why}", file=out)
     for error in footer.get("errors") or ():
         print(f"errored: {error['case']}: {error['reason']}", file=out)
     seconds = footer["seconds"]
@@ -217,8 +235,29 @@ def merge(reports: list[list[Line]]) -> list[Line]:
                                                key=rule_key)
                                      for g, rules in sorted(untested.items())},
     }
+    footer["situations"] = _merged_situations(footers)
     ordered = [differences[k] for k in sorted(differences)]
     return [header, *games, *ordered, footer]
+
+
+def _merged_situations(footers: list[Line]) -> dict[str, Any]:
+    """The shards' situations together: met under a config where any shard met it, never
+    met (with the first shard's why) where none did."""
+    games: dict[str, dict[str, dict[str, Any]]] = {}
+    planned = 0
+    for footer in footers:
+        situations = footer.get("situations") or {}
+        planned += situations.get("planned_games", 0)
+        for game, by_label in (situations.get("games") or {}).items():
+            for label, entry in by_label.items():
+                known = games.setdefault(game, {}).get(label)
+                if known is None:
+                    games[game][label] = {**entry, "never_met": dict(entry["never_met"])}
+                    continue
+                known["never_met"] = {n: why for n, why in known["never_met"].items()
+                                      if n in entry["never_met"]}
+                known["met"] = known["situations"] - len(known["never_met"])
+    return {"planned_games": planned, "games": games}
 
 
 def _size(line: Line) -> tuple[int, int]:
