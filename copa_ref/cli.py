@@ -3,9 +3,11 @@ reference as a conformance engine (``copa-ref engine``) and the conformance corp
 (``copa-ref conformance run`` / ``export`` / ``generate``).
 
 Each subcommand is one ``_add`` call (name, what it does, examples) and one function taking
-the parsed arguments and returning the exit status. Every refusal is one line on stderr and
-exit status 2, never a traceback: a mistyped game, rule or option gets a close match ("did
-you mean da_capo?"); Ctrl-C ends the command with status 130.
+the parsed arguments and returning the exit status. Every refusal is one line on stderr,
+``copa-ref COMMAND: error: ...``, and exit status 2, never a traceback; numbers are checked
+as the command line is read (``--timeout -1`` is refused there), a rule ID against its
+game's rules; a mistyped game, rule or option gets a close match ("did you mean
+da_capo?"); Ctrl-C ends the command with status 130.
 """
 
 from __future__ import annotations
@@ -56,6 +58,29 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
+def number(kind: type[int] | type[float], least: float, what: str) -> Callable[[str], Any]:
+    """An argparse type: a number of *kind* no smaller than *least* (*what* names the bound
+    in the refusal: "a positive number of seconds"), checked as the command line is read."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            msg = f"{text!r} is not {what}"
+            raise argparse.ArgumentTypeError(msg) from None
+        if not value >= least or value != value or value in (float("inf"), float("-inf")):
+            msg = f"{text!r} is not {what}"
+            raise argparse.ArgumentTypeError(msg)
+        return value
+
+    parse.__name__ = kind.__name__   # argparse names the type in its own messages
+    return parse
+
+
+SECONDS = number(float, 1e-3, "a positive number of seconds")
+"""``--timeout``, ``--time``: more than zero seconds (a millisecond at least)."""
+
+
 def _suggest(value: str, known: Sequence[str]) -> str:
     """``"; did you mean da_capo?"`` for the closest of *known* to *value*, or ``""``."""
     folded = {k.replace("_", "").replace("-", "").lower(): k for k in known}
@@ -102,7 +127,25 @@ def _rule_id(value: str) -> str:
         msg = (f"no game's rules are named {prefix}-n{guess} (the prefixes: "
                f"{', '.join(prefixes)})")
         raise argparse.ArgumentTypeError(msg)
+    last = rule_count(prefix)
+    if last and not 1 <= int(match[2]) <= last:
+        msg = f"{prefix} has rules {prefix}-1 to {prefix}-{last}, not {prefix}-{int(match[2])}"
+        raise argparse.ArgumentTypeError(msg)
     return f"{prefix}-{int(match[2])}"
+
+
+def rule_count(prefix: str) -> int:
+    """How many numbered rules the game with rule prefix *prefix* has (its last rule's
+    number; 0 for an unknown prefix), read from its conformance catalogue: a mutant for
+    every rule, or the reason it has none."""
+    from copa_ref.conformance.registry import RECORDS
+
+    for record in RECORDS.values():
+        if record.game.prefix == prefix:
+            catalogue = record.catalogue
+            ids = {m.rule for m in catalogue.mutants} | set(catalogue.unmutatable)
+            return max((int(i.rpartition("-")[2]) for i in ids), default=0)
+    return 0
 
 
 def _value_text(value: object) -> str:
@@ -347,7 +390,7 @@ def _add(sub: Any, name: str, func: Command, summary: str, description: str,
         name, help=summary, description=description, allow_abbrev=False,
         epilog="examples:\n" + "\n".join(f"  {e}" for e in examples),
         formatter_class=_Formatter)
-    parser.set_defaults(func=func)
+    parser.set_defaults(func=func, prog=parser.prog)
     return parser
 
 
@@ -370,7 +413,7 @@ def _add_run_options(run: argparse.ArgumentParser) -> None:
     run.add_argument("--report", help="write the JSON-lines report to this file ('-': stdout)")
     run.add_argument("--failures-only", action="store_true",
                      help="show only failed and errored cases, and the totals")
-    run.add_argument("--timeout", type=float, default=10.0,
+    run.add_argument("--timeout", type=SECONDS, default=10.0,
                      help="seconds to wait for each answer (default 10)")
     _add_progress(run)
     run.add_argument("--validate", action="store_true",
@@ -502,12 +545,18 @@ INTERRUPTED = 130
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status: 2 for a refused request (one line on
     stderr, never a traceback), 130 after Ctrl-C."""
+    prog = "copa-ref"
     try:
         parser = build_parser()
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        prog = getattr(args, "prog", prog)
+        if extra:   # named by the subcommand that was given them, as every other refusal
+            print(f"{prog}: error: unrecognized arguments: {' '.join(extra)} "
+                  f"(see '{prog} --help')", file=sys.stderr)
+            return 2
         status: int = args.func(args)
     except CommandError as exc:
-        print(f"copa-ref: {exc}", file=sys.stderr)
+        print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         # The reader stopped early (``copa-ref demo | head``): no traceback on the way out.
@@ -517,7 +566,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\ncopa-ref: interrupted", file=sys.stderr)
         return INTERRUPTED
     except OSError as exc:
-        print(f"copa-ref: {exc}", file=sys.stderr)
+        print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2
     return status
 

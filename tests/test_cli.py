@@ -167,7 +167,21 @@ BAD_INPUT = [
     ("copa-ref conformance export", ["conformance", "export", "{file}/under"],
      "cannot export"),
     ("copa-ref conformance explore", ["conformance", "explore", "--engine", "x", "--games",
-                                      "nope"], "invalid int value"),
+                                      "nope"], "'nope' is not a number of games"),
+    ("copa-ref conformance explore", ["conformance", "explore", "--engine", "x", "--games",
+                                      "0"], "'0' is not a number of games, 1 or more"),
+    ("copa-ref conformance explore", ["conformance", "explore", "--engine", "x", "--time",
+                                      "-5"], "is not a positive number of seconds"),
+    ("copa-ref conformance explore", ["conformance", "explore", "--engine", "x", "--jobs",
+                                      "0"], "is not a number of jobs"),
+    ("copa-ref conformance run", ["conformance", "run", "--engine", "x", "--timeout", "-1"],
+     "'-1' is not a positive number of seconds"),
+    ("copa-ref conformance run", ["conformance", "run", "--engine", "x", "--timeout", "inf"],
+     "'inf' is not a positive number of seconds"),
+    ("copa-ref conformance list", ["conformance", "list", "--rule", "kala-99"],
+     "KALA has rules KALA-1 to KALA-18, not KALA-99"),
+    ("copa-ref conformance run", ["conformance", "run", "--engine", "x", "--rule",
+                                  "copas-0"], "COPAS has rules COPAS-1 to COPAS-22"),
     ("copa-ref conformance merge", ["conformance", "merge", "{file}/none"],
      "Not a directory"),
     ("copa-ref conformance generate", ["conformance", "generate", "--out", "{file}"],
@@ -197,6 +211,7 @@ def test_bad_input_is_one_line_and_status_2(path: str, argv: list[str], said: st
     assert "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1 and done.stderr.endswith("\n"), done.stderr
     assert said in done.stderr
+    assert done.stderr.startswith(f"{path}: error: "), done.stderr   # one prefix for all
     assert existing.read_text() == "not a folder\n"
 
 
