@@ -235,6 +235,29 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _play(args: argparse.Namespace) -> int:
+    from copa_ref.play import play_game
+
+    game = get_game(args.game)
+    options = list(args.option)
+    if args.players is not None:
+        facts = game.facts
+        if not facts.min_players <= args.players <= facts.max_players:
+            msg = f"{game.title} is played by {_players(game)} players, not {args.players}"
+            raise CommandError(msg)
+        if "players" in {f.name for f in attrs.fields(game.config_type)}:
+            options.append(f"players={args.players}")
+    config = parse_options(game, options) if options else game.default_config()
+    seats = game.num_players(config)
+    chosen = args.seat or [0]
+    for seat in chosen:
+        if not 0 <= seat < seats:
+            msg = f"--seat {seat}: this {game.title} table has seats 0 to {seats - 1}"
+            raise CommandError(msg)
+    return play_game(game, chosen, seed=args.seed, config=config, lines=iter(sys.stdin),
+                     out=sys.stdout)
+
+
 def demo_lines(game: AnyGame, seed: int, players: int | None = None,
                config: Any = None) -> list[str]:
     """The lines of *game*'s demo for *seed* (and *players* seats, where the demo lets the
@@ -460,6 +483,27 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--option", action="append", default=[], metavar="FIELD=VALUE",
                       help="set an option of the game's Config on its default reading (the "
                       "value as JSON, else as text; repeatable), e.g. harvest=mandatory")
+
+    play = _add(
+        sub, "play", _play, "play a game in the terminal against the demo's players",
+        "Play one or more seats of a game in the terminal against the demo's simple players: "
+        "the board as the demo draws it (what your seat may see), your legal moves "
+        "numbered; answer with a number, u to undo your last move, q to quit, ? for help, "
+        "or type a move in words (play 4o) to have an illegal one explained with its rule. "
+        "The same seed and answers play the same game.",
+        ["copa-ref play kala", "copa-ref play copas --seat 0 --seat 2 --seed 7",
+         "copa-ref play da_capo --players 4", "copa-ref play kala --option harvest=mandatory"])
+    play.add_argument("game", type=_game_name, metavar="GAME",
+                      help=f"the game, one of {', '.join(sorted(GAMES))}")
+    play.add_argument("--seat", type=number(int, 0, "a seat number, 0 or more"),
+                      action="append", default=[], metavar="N",
+                      help="a seat you play (repeatable; default 0)")
+    play.add_argument("--seed", type=int, default=1,
+                      help="the seed of chance and the other players (default 1)")
+    play.add_argument("--players", type=int, metavar="K",
+                      help="how many players (default: the game's default reading)")
+    play.add_argument("--option", action="append", default=[], metavar="FIELD=VALUE",
+                      help="set an option of the game's Config (as for demo; repeatable)")
 
     _add(sub, "games", _games, "list the games the reference implements",
          "List every game of the reference: its registry name (used by the other commands), "
