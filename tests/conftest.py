@@ -59,7 +59,7 @@ _TREE_GROUP = ("tests/docs/", "tests/test_tooling.py", "tests/test_wheel.py",
 
 FULL = ("tests/test_tooling.py", "tests/test_traceability.py", "tests/test_wheel.py",
         "tests/test_sdist.py", "tests/docs/test_browser.py", "tests/docs/test_rulebook.py",
-        "tests/conformance/test_kill_matrix.py", "tests/conformance/test_explore_proof.py",
+        "tests/conformance/test_kill_matrix", "tests/conformance/test_explore_proof.py",
         "tests/conformance/test_hostile.py", "tests/fuzz/")
 """The heavy tier, by path prefix (each game's ``test_crosshair.py`` too): run by
 ``pytest --full`` and CI, left out of the default ``pytest``."""

