@@ -20,7 +20,7 @@ MOVES = {
     "hopper": r"^\s+shot \d+: ",
     "kala": r"^\s+sow: ",
     "kopa": r"^\s+seat \d+ (plays|passes|cannot play|keeps)\b",
-    "ronda": r"^\s+(lifts place|adds a bean|keeps place|misses a go|covers both)",
+    "ronda": r"^\s+(lifts place|adds a bean|keeps place|stops|covers both)",
 }
 """A line that tells one move (a trick, a round's bids, a shot, a sowing, a card or a pass,
 a lift or what follows it), in each game's demo."""
