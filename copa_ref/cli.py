@@ -3,9 +3,11 @@ reference as a conformance engine (``copa-ref engine``) and the conformance corp
 (``copa-ref conformance run`` / ``export`` / ``generate``).
 
 Each subcommand is one ``_add`` call (name, what it does, examples) and one function taking
-the parsed arguments and returning the exit status. Every refusal is one line on stderr and
-exit status 2, never a traceback: a mistyped game, rule or option gets a close match ("did
-you mean da_capo?"); Ctrl-C ends the command with status 130.
+the parsed arguments and returning the exit status. Every refusal is one line on stderr,
+``copa-ref COMMAND: error: ...``, and exit status 2, never a traceback; numbers are checked
+as the command line is read (``--timeout -1`` is refused there), a rule ID against its
+game's rules; a mistyped game, rule or option gets a close match ("did you mean
+da_capo?"); Ctrl-C ends the command with status 130.
 """
 
 from __future__ import annotations
@@ -56,6 +58,29 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
+def number(kind: type[int] | type[float], least: float, what: str) -> Callable[[str], Any]:
+    """An argparse type: a number of *kind* no smaller than *least* (*what* names the bound
+    in the refusal: "a positive number of seconds"), checked as the command line is read."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            msg = f"{text!r} is not {what}"
+            raise argparse.ArgumentTypeError(msg) from None
+        if not value >= least or value != value or value in (float("inf"), float("-inf")):
+            msg = f"{text!r} is not {what}"
+            raise argparse.ArgumentTypeError(msg)
+        return value
+
+    parse.__name__ = kind.__name__   # argparse names the type in its own messages
+    return parse
+
+
+SECONDS = number(float, 1e-3, "a positive number of seconds")
+"""``--timeout``, ``--time``: more than zero seconds (a millisecond at least)."""
+
+
 def _suggest(value: str, known: Sequence[str]) -> str:
     """``"; did you mean da_capo?"`` for the closest of *known* to *value*, or ``""``."""
     folded = {k.replace("_", "").replace("-", "").lower(): k for k in known}
@@ -102,7 +127,25 @@ def _rule_id(value: str) -> str:
         msg = (f"no game's rules are named {prefix}-n{guess} (the prefixes: "
                f"{', '.join(prefixes)})")
         raise argparse.ArgumentTypeError(msg)
+    last = rule_count(prefix)
+    if last and not 1 <= int(match[2]) <= last:
+        msg = f"{prefix} has rules {prefix}-1 to {prefix}-{last}, not {prefix}-{int(match[2])}"
+        raise argparse.ArgumentTypeError(msg)
     return f"{prefix}-{int(match[2])}"
+
+
+def rule_count(prefix: str) -> int:
+    """How many numbered rules the game with rule prefix *prefix* has (its last rule's
+    number; 0 for an unknown prefix), read from its conformance catalogue: a mutant for
+    every rule, or the reason it has none."""
+    from copa_ref.conformance.registry import RECORDS
+
+    for record in RECORDS.values():
+        if record.game.prefix == prefix:
+            catalogue = record.catalogue
+            ids = {m.rule for m in catalogue.mutants} | set(catalogue.unmutatable)
+            return max((int(i.rpartition("-")[2]) for i in ids), default=0)
+    return 0
 
 
 def _value_text(value: object) -> str:
@@ -190,6 +233,29 @@ def _demo(args: argparse.Namespace) -> int:
             print(line)
         print()
     return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    from copa_ref.play import play_game
+
+    game = get_game(args.game)
+    options = list(args.option)
+    if args.players is not None:
+        facts = game.facts
+        if not facts.min_players <= args.players <= facts.max_players:
+            msg = f"{game.title} is played by {_players(game)} players, not {args.players}"
+            raise CommandError(msg)
+        if "players" in {f.name for f in attrs.fields(game.config_type)}:
+            options.append(f"players={args.players}")
+    config = parse_options(game, options) if options else game.default_config()
+    seats = game.num_players(config)
+    chosen = args.seat or [0]
+    for seat in chosen:
+        if not 0 <= seat < seats:
+            msg = f"--seat {seat}: this {game.title} table has seats 0 to {seats - 1}"
+            raise CommandError(msg)
+    return play_game(game, chosen, seed=args.seed, config=config, lines=iter(sys.stdin),
+                     out=sys.stdout)
 
 
 def demo_lines(game: AnyGame, seed: int, players: int | None = None,
@@ -347,7 +413,7 @@ def _add(sub: Any, name: str, func: Command, summary: str, description: str,
         name, help=summary, description=description, allow_abbrev=False,
         epilog="examples:\n" + "\n".join(f"  {e}" for e in examples),
         formatter_class=_Formatter)
-    parser.set_defaults(func=func)
+    parser.set_defaults(func=func, prog=parser.prog)
     return parser
 
 
@@ -370,7 +436,7 @@ def _add_run_options(run: argparse.ArgumentParser) -> None:
     run.add_argument("--report", help="write the JSON-lines report to this file ('-': stdout)")
     run.add_argument("--failures-only", action="store_true",
                      help="show only failed and errored cases, and the totals")
-    run.add_argument("--timeout", type=float, default=10.0,
+    run.add_argument("--timeout", type=SECONDS, default=10.0,
                      help="seconds to wait for each answer (default 10)")
     _add_progress(run)
     run.add_argument("--validate", action="store_true",
@@ -417,6 +483,27 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--option", action="append", default=[], metavar="FIELD=VALUE",
                       help="set an option of the game's Config on its default reading (the "
                       "value as JSON, else as text; repeatable), e.g. harvest=mandatory")
+
+    play = _add(
+        sub, "play", _play, "play a game in the terminal against the demo's players",
+        "Play one or more seats of a game in the terminal against the demo's simple players: "
+        "the board as the demo draws it (what your seat may see), your legal moves "
+        "numbered; answer with a number, u to undo your last move, q to quit, ? for help, "
+        "or type a move in words (play 4o) to have an illegal one explained with its rule. "
+        "The same seed and answers play the same game.",
+        ["copa-ref play kala", "copa-ref play copas --seat 0 --seat 2 --seed 7",
+         "copa-ref play da_capo --players 4", "copa-ref play kala --option harvest=mandatory"])
+    play.add_argument("game", type=_game_name, metavar="GAME",
+                      help=f"the game, one of {', '.join(sorted(GAMES))}")
+    play.add_argument("--seat", type=number(int, 0, "a seat number, 0 or more"),
+                      action="append", default=[], metavar="N",
+                      help="a seat you play (repeatable; default 0)")
+    play.add_argument("--seed", type=int, default=1,
+                      help="the seed of chance and the other players (default 1)")
+    play.add_argument("--players", type=int, metavar="K",
+                      help="how many players (default: the game's default reading)")
+    play.add_argument("--option", action="append", default=[], metavar="FIELD=VALUE",
+                      help="set an option of the game's Config (as for demo; repeatable)")
 
     _add(sub, "games", _games, "list the games the reference implements",
          "List every game of the reference: its registry name (used by the other commands), "
@@ -502,12 +589,18 @@ INTERRUPTED = 130
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status: 2 for a refused request (one line on
     stderr, never a traceback), 130 after Ctrl-C."""
+    prog = "copa-ref"
     try:
         parser = build_parser()
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        prog = getattr(args, "prog", prog)
+        if extra:   # named by the subcommand that was given them, as every other refusal
+            print(f"{prog}: error: unrecognized arguments: {' '.join(extra)} "
+                  f"(see '{prog} --help')", file=sys.stderr)
+            return 2
         status: int = args.func(args)
     except CommandError as exc:
-        print(f"copa-ref: {exc}", file=sys.stderr)
+        print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         # The reader stopped early (``copa-ref demo | head``): no traceback on the way out.
@@ -517,7 +610,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\ncopa-ref: interrupted", file=sys.stderr)
         return INTERRUPTED
     except OSError as exc:
-        print(f"copa-ref: {exc}", file=sys.stderr)
+        print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2
     return status
 

@@ -1,6 +1,16 @@
-"""Hypothesis profiles, chosen by ``HYPOTHESIS_PROFILE``.
+"""The two tiers of the test command, the Hypothesis profiles and the rule book's build.
 
-``dev`` (the default), ``ci`` and ``crosshair``.
+``pytest`` runs the fast tier: every rule test, the properties at a small profile, the corpus
+checks, the command line and the adapters. ``pytest --full`` (or ``COPA_REF_FULL=1``) adds
+the heavy checks, marked ``full`` here by file (:data:`FULL`): mypy, ruff and the Sphinx
+build, the rule book in a browser, the wheel, the traceability check, the kill matrix,
+CrossHair, explore's proofs and the fuzz tests. CI (``.ci/run``) runs ``pytest --full``.
+
+Each failure is named on its own line as it happens (``FAILED tests/...``), so a run cut
+short has said what failed so far.
+
+Hypothesis profiles, chosen by ``HYPOTHESIS_PROFILE``: ``dev`` (the default), ``ci`` and
+``crosshair``.
 """
 
 from __future__ import annotations
@@ -9,6 +19,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -46,14 +57,77 @@ _TREE_GROUP = ("tests/docs/", "tests/test_tooling.py", "tests/test_wheel.py",
                "tests/test_sdist.py")
 
 
+FULL = ("tests/test_tooling.py", "tests/test_traceability.py", "tests/test_wheel.py",
+        "tests/test_sdist.py", "tests/docs/test_browser.py", "tests/docs/test_rulebook.py",
+        "tests/conformance/test_kill_matrix", "tests/conformance/test_explore_proof.py",
+        "tests/conformance/test_hostile.py", "tests/fuzz/")
+"""The heavy tier, by path prefix (each game's ``test_crosshair.py`` too): run by
+``pytest --full`` and CI, left out of the default ``pytest``."""
+
+
+def _is_full(path: str) -> bool:
+    return path.startswith(FULL) or path.rpartition("/")[2].startswith("test_crosshair.py")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--full", action="store_true", default=False,
+                     help="also run the heavy checks (marked full: mypy, ruff, Sphinx, "
+                     "browser, wheel, traceability, kill matrix, CrossHair, explore proofs, "
+                     "fuzz); COPA_REF_FULL=1 does the same. CI runs them.")
+
+
+def full_tier(config: pytest.Config) -> bool:
+    """Whether this run includes the heavy tier (``--full`` or ``COPA_REF_FULL=1``)."""
+    return bool(config.getoption("--full") or os.environ.get("COPA_REF_FULL") == "1")
+
+
 # tryfirst: pytest-xdist reads the group marks in its own hook of the same name.
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Put the tests that build from the source tree into one xdist group."""
+    """Put the tests that build from the source tree into one xdist group; mark the heavy
+    tier ``full`` and, without ``--full``, leave it out (deselected, counted in the summary)."""
+    full = full_tier(config)
+    kept: list[pytest.Item] = []
+    left: list[pytest.Item] = []
     for item in items:
         path = item.nodeid.replace("\\", "/")
         if path.startswith(_TREE_GROUP):
             item.add_marker(pytest.mark.xdist_group("source-tree"))
+        if _is_full(path):
+            item.add_marker(pytest.mark.full)
+            if not full:
+                left.append(item)
+                continue
+        kept.append(item)
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = kept
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return ("tier: full (every check)" if full_tier(config)
+            else "tier: fast (the heavy checks run with: pytest --full)")
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Name each failure as it happens (on the controller under xdist), not only at the end."""
+    if not report.failed or _WRITER is None:
+        return
+    when = "" if report.when == "call" else f" (at {report.when})"
+    crash = getattr(getattr(report, "longrepr", None), "reprcrash", None)
+    why = f" - {str(crash.message).splitlines()[0][:120]}" if crash is not None else ""
+    _WRITER.write("\n")
+    _WRITER.write_line(f"FAILED {report.nodeid}{when}{why}", red=True, bold=True)
+
+
+_WRITER: Any = None
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config: pytest.Config) -> None:
+    global _WRITER
+    if not hasattr(config, "workerinput"):   # the controller, or a run without xdist
+        _WRITER = config.pluginmanager.get_plugin("terminalreporter")
 
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,9 +136,11 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="session")
 def docs_site() -> tuple[subprocess.CompletedProcess[str], Path]:
     """The rule book, built once a session, afresh (``sphinx-build -W -E -a -n`` into
-    ``docs/_build/html``): the Sphinx check of ``tests/test_tooling.py`` reads its result and
-    the browser test opens it. The build result and the site's folder."""
-    site = ROOT / "docs" / "_build" / "html"
+    ``docs/_build/test-html``, not the ``docs/_build/html`` a reader builds, so that a cut
+    test run never leaves a half-built site there): the Sphinx check of
+    ``tests/test_tooling.py`` reads its result and the browser test opens it. The build
+    result and the site's folder."""
+    site = ROOT / "docs" / "_build" / "test-html"
     result = subprocess.run(
         [sys.executable, "-m", "sphinx.cmd.build", "-W", "-E", "-a", "-n", "--keep-going",
          "-q", "-b", "html", str(ROOT / "docs"), str(site)],

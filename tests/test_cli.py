@@ -19,6 +19,8 @@ from copa_ref.games import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 
+OUT_OF_RANGE = "-".join(("KALA", "99"))  # built, so that no file cites a rule no spec has
+
 
 def subcommands(parser: argparse.ArgumentParser, path: str = "copa-ref"
                 ) -> Iterator[tuple[str, argparse.ArgumentParser]]:
@@ -143,6 +145,10 @@ BAD_INPUT = [
     ("copa-ref demo", ["demo", "hopper", "--option", "players=9"], "HOPPER-1"),
     ("copa-ref demo", ["demo", "--option", "players=3"], "--option needs a GAME"),
     ("copa-ref games", ["games", "extra"], "unrecognized arguments"),
+    ("copa-ref play", ["play"], "required: GAME"),
+    ("copa-ref play", ["play", "kala", "--seat", "2"], "this KALA table has seats 0 to 1"),
+    ("copa-ref play", ["play", "kala", "--seat", "-1"], "is not a seat number"),
+    ("copa-ref play", ["play", "kala", "--players", "3"], "KALA is played by 2 players"),
     ("copa-ref engine", ["engine", "--port", "1"], "unrecognized arguments"),
     ("copa-ref kopa-example", ["kopa-example", "--all"], "unrecognized arguments"),
     ("copa-ref conformance", ["conformance"], "required: COMMAND"),
@@ -167,7 +173,19 @@ BAD_INPUT = [
     ("copa-ref conformance export", ["conformance", "export", "{file}/under"],
      "cannot export"),
     ("copa-ref conformance explore", ["conformance", "explore", "--engine", "x", "--games",
-                                      "nope"], "invalid int value"),
+                                      "nope"], "'nope' is not a number of games"),
+    ("copa-ref conformance explore", ["conformance", "explore", "--engine", "x", "--games",
+                                      "0"], "'0' is not a number of games, 1 or more"),
+    ("copa-ref conformance explore", ["conformance", "explore", "--engine", "x", "--time",
+                                      "-5"], "is not a positive number of seconds"),
+    ("copa-ref conformance explore", ["conformance", "explore", "--engine", "x", "--jobs",
+                                      "0"], "is not a number of jobs"),
+    ("copa-ref conformance run", ["conformance", "run", "--engine", "x", "--timeout", "-1"],
+     "'-1' is not a positive number of seconds"),
+    ("copa-ref conformance run", ["conformance", "run", "--engine", "x", "--timeout", "inf"],
+     "'inf' is not a positive number of seconds"),
+    ("copa-ref conformance list", ["conformance", "list", "--rule", OUT_OF_RANGE.lower()],
+     f"KALA has rules KALA-1 to KALA-18, not {OUT_OF_RANGE}"),
     ("copa-ref conformance merge", ["conformance", "merge", "{file}/none"],
      "Not a directory"),
     ("copa-ref conformance generate", ["conformance", "generate", "--out", "{file}"],
@@ -197,6 +215,7 @@ def test_bad_input_is_one_line_and_status_2(path: str, argv: list[str], said: st
     assert "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1 and done.stderr.endswith("\n"), done.stderr
     assert said in done.stderr
+    assert done.stderr.startswith(f"{path}: error: "), done.stderr   # one prefix for all
     assert existing.read_text() == "not a folder\n"
 
 

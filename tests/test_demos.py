@@ -20,7 +20,7 @@ MOVES = {
     "hopper": r"^\s+shot \d+: ",
     "kala": r"^\s+sow: ",
     "kopa": r"^\s+seat \d+ (plays|passes|cannot play|keeps)\b",
-    "ronda": r"^\s+(lifts place|adds a bean|keeps place|misses a go|covers both)",
+    "ronda": r"^\s+(lifts place|adds a bean|keeps place|stops|covers both)",
 }
 """A line that tells one move (a trick, a round's bids, a shot, a sowing, a card or a pass,
 a lift or what follows it), in each game's demo."""
@@ -125,3 +125,15 @@ def test_kala_harvest_in_plain_words() -> None:
     text = "\n".join(demo_lines(get_game("kala"), 1))
     assert re.search(r"harvest: the cup on \d,\d held (\d+) → 1 to the bank, \d+ to [AB]'s "
                      r"store \(KALA-15\)", text)
+
+
+def test_words_a_player_would_say() -> None:
+    """No aside under Kopa's first line; RONDA's stop is a stop, not a missed go; HOPPER's
+    claim shows how the other cups close up (HOPPER-9)."""
+    kopa = demo_lines(get_game("kopa"), 1)
+    assert kopa[1].startswith("-- round 1:"), kopa[1]
+    ronda = " ".join(demo_lines(get_game("ronda"), 1))
+    assert "misses a go" not in ronda and "stops: covers both cups" in ronda
+    hopper = [line for line in demo_lines(get_game("hopper"), 1) if "(HOPPER-9)" in line]
+    assert hopper and all("now stand side by side" in line or "at the end" in line
+                          for line in hopper), hopper

@@ -228,20 +228,26 @@ def add_explore_parsers(csub: Any, add: Any, add_progress: Any) -> None:
          'copa-ref conformance explore --engine "./my-engine" --shard 2/4 --report p2.jsonl'])
     explore.add_argument("--engine", required=True,
                          help='the engine command, e.g. "copa-ref engine"')
-    explore.add_argument("--games", type=int, default=None,
+    from copa_ref.cli import SECONDS, number
+
+    explore.add_argument("--games", type=number(int, 1, "a number of games, 1 or more"),
+                         default=None,
                          help="stop after this many games (default 100, or no limit with "
                               "--time)")
-    explore.add_argument("--time", type=float, default=None, metavar="S",
+    explore.add_argument("--time", type=SECONDS, default=None, metavar="S",
                          help="stop after this many seconds")
     explore.add_argument("--seed", type=int, default=0, help="the exploration's seed "
                                                              "(default 0)")
     explore.add_argument("--game", action="append", default=[],
                          help="only this game (repeatable)")
-    explore.add_argument("--max-steps", type=int, default=1000,
+    explore.add_argument("--max-steps", type=number(int, 1, "a number of steps, 1 or more"),
+                         default=1000,
                          help="cut each game after this many actions (default 1000)")
-    explore.add_argument("--probes", type=int, default=2,
+    explore.add_argument("--probes", type=number(int, 0, "a number of probes, 0 or more"),
+                         default=2,
                          help="refused-action probes per game (default 2)")
-    explore.add_argument("--shrink-tries", type=int, default=40,
+    explore.add_argument("--shrink-tries", type=number(int, 0, "a number of tries, 0 or more"),
+                         default=40,
                          help="case runs allowed to shrink one difference (default 40)")
     explore.add_argument("--no-steer", action="store_true",
                          help="uniform random play (no coverage steering)")
@@ -250,7 +256,8 @@ def add_explore_parsers(csub: Any, add: Any, add_progress: Any) -> None:
     explore.add_argument("--no-plan", action="store_true",
                          help="no planned games (no sequences searched on the reference "
                               "for the situations not yet met)")
-    explore.add_argument("--jobs", type=int, default=1,
+    explore.add_argument("--jobs", type=number(int, 1, "a number of jobs, 1 or more"),
+                         default=1,
                          help="worker processes, each with its own engine (default 1)")
     explore.add_argument("--shard", default="1/1", metavar="K/N",
                          help="play only the K-th of N deterministic parts (default 1/1); "
@@ -261,7 +268,7 @@ def add_explore_parsers(csub: Any, add: Any, add_progress: Any) -> None:
     explore.add_argument("--out", metavar="DIR",
                          help="write each minimal case into DIR as a corpus "
                               "(conformance run --corpus DIR replays them)")
-    explore.add_argument("--timeout", type=float, default=10.0,
+    explore.add_argument("--timeout", type=SECONDS, default=10.0,
                          help="seconds to wait for each answer (default 10)")
     add_progress(explore)
     merged = add(

@@ -10,6 +10,7 @@ reference reports under it: "your engine plays as if harvest=mandatory (KALA-Q7)
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -21,7 +22,8 @@ from copa_ref.core import JSON, MoverKind, canonical_json
 from copa_ref.core.misreading import Misreading, misread
 from copa_ref.core.replay import BAD_DATA, replay
 
-__all__ = ["Alternative", "Explanation", "alternatives", "explain", "report_matches"]
+__all__ = ["Alternative", "Explanation", "alternatives", "explain", "finding_lines",
+           "report_matches"]
 
 AnyGame = Any
 
@@ -172,3 +174,48 @@ def explain(record: AnyRecord, config: Any, actions: Sequence[JSON],
                                      f"[{alternative.rule}]"))
     # An explanation that every alternative gives explains nothing.
     return found if len(found) < tried or tried == 1 else []
+
+
+_ENGINE_HAS = "; the engine has "
+_VIEW_LINE = re.compile(r"^(?P<path>[a-z_]+(?:[.\[(][^ ]*)?) differs; (?P<says>.*)$")
+
+
+def _same_texts(message: str) -> bool:
+    """Whether *message* says "... X; the engine has X": its expected and actual texts are
+    equal, so it tells nothing (the difference lies in what the text leaves out)."""
+    head, sep, tail = message.rpartition(_ENGINE_HAS)
+    return bool(sep) and tail.strip() in head
+
+
+def finding_lines(findings: Sequence[Any], explanation: str | None) -> list[str]:
+    """The ``rule:`` lines of a failure: the headline rule first (the one to fix), then as
+    ``also:`` only the findings that add information. Left out: a repetition of the
+    explanation or of an earlier line, a line whose expected and actual texts are equal
+    ("...; the engine has X" after X), and the claim a view rule makes of a part that merely
+    differs ("public.box differs; the beans are conserved"), which the engine's data may
+    contradict: a view the engine broke an invariant of gets its own finding, with the
+    data. The headline keeps a view rule's words unless they claim conservation."""
+    lines: list[str] = []
+    said: set[str] = set() if explanation is None else {explanation}
+    for number, finding in enumerate(findings):
+        message = str(finding.message)
+        if _same_texts(message):
+            if number:
+                continue
+            message = message.rpartition(_ENGINE_HAS)[0]
+        view = _VIEW_LINE.match(message)
+        if number == 0:
+            if message in said:
+                lines.append(f"rule: {finding.rule} (the explanation above)")
+            elif view is not None and "conserved" in view["says"]:
+                lines.append(f"rule: {finding.rule}: {view['path']} differs, a part "
+                             f"{finding.rule} decides")
+            else:
+                lines.append(f"rule: {finding.rule}: {message}")
+            said.add(message)
+            continue
+        if message in said or view is not None:
+            continue
+        said.add(message)
+        lines.append(f"also: {finding.rule}: {message}")
+    return lines

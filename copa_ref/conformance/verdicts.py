@@ -27,7 +27,7 @@ import attrs
 from copa_ref.conformance import naming
 from copa_ref.conformance.checks import json_diff, shown
 from copa_ref.conformance.corpus import Case
-from copa_ref.conformance.explain import outcome_shown
+from copa_ref.conformance.explain import finding_lines, outcome_shown
 from copa_ref.conformance.observables import observables
 from copa_ref.conformance.session import (
     Applied,
@@ -256,7 +256,7 @@ class CaseRun:
         lines = list(lines)
         if explanation is not None:
             lines.append(f"explanation: {explanation}")
-        lines += [f"rule: {f.rule}: {f.message}" for f in findings]
+        lines += finding_lines(findings, explanation)
         raise Stop(Failure(step=step, reason=reason, diff="\n".join(lines),
                            rule=findings[0].rule if findings else None,
                            explanation=explanation))

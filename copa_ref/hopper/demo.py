@@ -75,6 +75,25 @@ def render(state: State) -> str:
     return "\n".join(rows)
 
 
+def _close_up(before: State, claimed: int | None) -> str:
+    """How the other cups close up around the claimed cup, in words: which cups now stand
+    side by side (the tray as :func:`render` draws it)."""
+    cups = [cup for cup, _ in before.tray]
+    if claimed not in cups:
+        return "the other cups close up"
+    at = cups.index(claimed)
+    left = cups[at - 1] if at > 0 else None
+    right = cups[at + 1] if at + 1 < len(cups) else None
+    if left is not None and right is not None:
+        return (f"the other cups close up: {cup_name(left)} and {cup_name(right)} now stand "
+                "side by side")
+    if left is None and right is None:
+        return "no other cup is left in the tray"
+    end = right if left is None else left
+    assert end is not None
+    return f"the other cups close up: {cup_name(end)} is now at the end"
+
+
 def _beans(n: int) -> str:
     return f"{n} bean" if n == 1 else f"{n} beans"
 
@@ -181,8 +200,8 @@ def demo(seed: int, players: int | None = None, config: Config | None = None
         state = apply(state, land)
         yield f"    shot {shots}: {text}"
         if len(state.claims) > claims:
-            yield ("    its 4 beans go back into play, loose; the other cups close up "
-                   "(HOPPER-8, HOPPER-9)")
+            yield (f"    its 4 beans go back into play, loose (HOPPER-8); "
+                   f"{_close_up(before, land.cup)} (HOPPER-9)")
             if shoot_out(state) and not joined:
                 yield ("  three cups are left: the black cup joins them, and from now on "
                        "everybody shoots at once (HOPPER-14, HOPPER-15)")

@@ -227,8 +227,6 @@ def demo(seed: int, config: Config | None = None, players: int | None = None
     n = state.config.players
     target = state.config.target
     yield f"Kopa, seed {seed}: {n} players, to {target} points; {POLICY}"
-    yield ("   (uniformly random players' matches need not end: they pass while holding a card, "
-           "at 1 + 4 points, and every score falls; KOPA-Q14)")
     while state.phase is not Phase.OVER:
         if state.round > MAX_ROUNDS:
             why = ("with two players the penalty points of the draws outweigh what a "

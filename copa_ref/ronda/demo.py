@@ -93,7 +93,7 @@ def describe(state: State, action: Action) -> str:
     if isinstance(action, Again):
         return f"{who} covers both and lifts two anew"
     assert isinstance(action, Stop)
-    return f"{who} misses a go"
+    return f"{who} stops: covers both cups and ends the turn"
 
 
 def memory_player(state: State, memory: tuple[int | None, ...], rng: random.Random) -> Action:
@@ -212,7 +212,7 @@ def demo(seed: int = 1, config: Config | None = None,
         elif isinstance(action, Again):
             yield "  covers both cups and lifts two anew (simpler rule 1, RONDA-16)"
         else:
-            yield "  misses a go: covers both cups, and his turn ends (RONDA-9)"
+            yield "  stops: covers both cups, and his turn ends (RONDA-9)"
         memory = remember(memory, action, observe(after, None))
         state = after
         if state.turn != mover or state.phase is Phase.OVER:

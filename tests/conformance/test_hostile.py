@@ -264,7 +264,7 @@ def test_export_onto_a_file_is_refused(where: str, tmp_path: Path,
     existing.write_text("keep")
     status, err = _export(existing if where == "a file" else existing / "sub", capsys)
     assert status == 2 and len(err.strip().splitlines()) == 1, err
-    assert err.startswith("copa-ref: cannot export: ")
+    assert err.startswith("copa-ref conformance export: error: cannot export: ")
     assert existing.read_text() == "keep"
 
 

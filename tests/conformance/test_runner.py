@@ -292,7 +292,7 @@ class TestPrefixes:
 class TestCommandLine:
     @pytest.mark.parametrize(("args", "message"), [
         (("--game", "dacapo"), "unknown game 'dacapo'"),
-        (("--rule", UNKNOWN_RULE), f"no case covers the rule '{UNKNOWN_RULE}'"),
+        (("--rule", UNKNOWN_RULE), f"KALA has rules KALA-1 to KALA-18, not {UNKNOWN_RULE}"),
         (("--case", "kala/nothing/*"), "no case selected"),
         (("--corpus", "/nonexistent"), "no conformance corpus at /nonexistent"),
         (("--engine", "/nonexistent-engine"), "did not start"),

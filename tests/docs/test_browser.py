@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SITE = ROOT / "docs" / "_build" / "html"
+SITE = ROOT / "docs" / "_build" / "test-html"
 SHOTS = ROOT / "docs" / "_build" / "screenshots"
 CASE = "kala/trace/sixth-bean-to-opponent"
 
