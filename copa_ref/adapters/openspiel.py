@@ -42,7 +42,9 @@ import pyspiel  # type: ignore[import-not-found]  # OpenSpiel ships no type hint
 from copa_ref.adapters import (
     Returns,
     config_from_parameters,
+    dealt_in_rounds,
     default_truncation,
+    episode_over,
     parameters,
     returns_scheme,
     rules_function,
@@ -68,7 +70,8 @@ game is terminal with every return 0 (undecided). Kopa's default is
 :data:`~copa_ref.adapters.TRUNCATED_LENGTH`, as its random play need not end."""
 ONE_DEAL = "one_deal"
 """The adapter's own flag for a game dealt in rounds (Copas, Kopa): the episode ends when the
-deal it starts in is scored, with that deal's scores as returns
+deal it starts in is booked (:func:`~copa_ref.adapters.episode_over`: a Copas deal whose ten
+are pending runs on through its bonus round), with the points booked as returns
 (:func:`~copa_ref.adapters.returns_scheme`)."""
 INITIAL = "initial_state"
 """The adapter's own parameter: the canonical JSON text of a reference state (``;`` for
@@ -103,13 +106,6 @@ def register(games: dict[str, Game[Any, Any, Any, Any]] | None = None) -> tuple[
             _REGISTERED[name] = _make(game)
         names.append(name)
     return tuple(names)
-
-
-def dealt_in_rounds(game: Game[Any, Any, Any, Any]) -> bool:
-    """Whether *game*'s states count rounds and score each (``round`` and ``last_round``):
-    the games that take :data:`ONE_DEAL`."""
-    fields = attrs.fields_dict(game.state_type)
-    return "round" in fields and "last_round" in fields
 
 
 def _make(game: Game[Any, Any, Any, Any]) -> Any:
@@ -184,7 +180,7 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
             self.coder, self.ids = tables(game, self.config)
             self.scheme = returns_scheme(game, self.config, one_deal, limit or MAX_GAME_LENGTH)
             self.table = _Table(self.players, self.ids, limit, self.coder, one_deal,
-                                self.scheme)
+                                self.scheme, self.start)
             game_info = pyspiel.GameInfo(
                 num_distinct_actions=len(self.ids) + (1 if simultaneous else 0),
                 max_chance_outcomes=MAX_CHANCE_OUTCOMES if facts.chance else 0,
@@ -241,8 +237,7 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
             """With :data:`ONE_DEAL`: whether the deal the episode started in is scored."""
             if not self.table.one_deal:
                 return False
-            state = self.held.trail.state
-            return bool(state.round != self.held.round)
+            return episode_over(self.held.trail.state, self.held.round)
 
         def observation_text(self, seat: int) -> str:
             """The canonical JSON of ``observe(state, seat)``."""
@@ -267,8 +262,8 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
         def _find_player(self) -> int:
             held, table = self.held, self.table
             if (table.limit and held.length >= table.limit) or (
-                    table.one_deal and held.trail.state.round != held.round):
-                player = _TERMINAL  # cut short (truncated), or the deal is over (one deal)
+                    table.one_deal and episode_over(held.trail.state, held.round)):
+                player = _TERMINAL  # cut short (truncated), or the deal is booked (one deal)
             else:
                 mover = self._mover()
                 kind = mover.kind
@@ -443,7 +438,8 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
         def returns(self) -> list[float]:
             if self.current_player() != _TERMINAL:
                 return [0.0] * self.players
-            return list(self.table.scheme.returns(game, self.state, self.deal_over))
+            return list(self.table.scheme.returns(game, self.state, self.deal_over,
+                                                  self.table.start))
 
         def __str__(self) -> str:
             return str(game.render(self.state))
@@ -463,6 +459,8 @@ class _Table:
     coder: Encoder
     one_deal: bool
     scheme: Returns
+    start: Any
+    """The game's first state (a one-deal episode's returns count from its scores)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
         return self

@@ -44,7 +44,7 @@ from pettingzoo.utils.wrappers.order_enforcing import (  # type: ignore[import-u
     AECOrderEnforcingIterable,
 )
 
-from copa_ref.adapters import default_truncation, returns_scheme
+from copa_ref.adapters import dealt_in_rounds, default_truncation, episode_over, returns_scheme
 from copa_ref.adapters.tensors import ActionIds, Encoder, LegalIds, tables
 from copa_ref.core import Game
 from copa_ref.core.entry import mark_checked
@@ -288,7 +288,7 @@ class GameTable:
     truncation. Pickled by the game's name (a ``Game`` record holds closures)."""
 
     def __init__(self, game: Game[Any, Any, Any, Any], config: Any, max_steps: Any,
-                 observation: str, render_mode: str | None) -> None:
+                 observation: str, render_mode: str | None, one_deal: bool = False) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
             msg = (f"render_mode {render_mode!r} is not supported: use 'ansi' (the text "
                    "picture as a string) or 'human' (printed); the games draw SVG pictures "
@@ -311,7 +311,14 @@ class GameTable:
         self._seats = {a: s for s, a in enumerate(self.possible_agents)}
         self.max_steps: int | None = (default_truncation(game) if max_steps is DEFAULT
                                       else max_steps)
-        self.scheme = returns_scheme(game, self.config, False, 0)
+        if one_deal and not dealt_in_rounds(game):
+            msg = f"{game.title} is not dealt in rounds: it has no one-deal episodes"
+            raise ValueError(msg)
+        self.one_deal = one_deal
+        """Whether an episode is one deal (Copas, Kopa): it ends when the deal it starts in
+        is booked (:func:`~copa_ref.adapters.episode_over`)."""
+        self.scheme = returns_scheme(game, self.config, one_deal,
+                                     self.max_steps or 100_000)
         self.observation_kind = observation
         self.information = observation == "information_state" and (
             self.coder.information is not None)
@@ -418,7 +425,7 @@ class GameTable:
             elif kind is _ANY:
                 able = [s for s in mover.seats if self._entry(s).ids]
                 found = (int(able[0] if able else mover.seats[0]),)
-            else:
+            else:  # the end, or (one deal) the next deal, not dealt
                 found = ()
             self._acting = found
         return found
@@ -474,6 +481,8 @@ class GameTable:
 
     def _play_chance(self) -> None:
         while self._to_move().kind is _CHANCE:
+            if self.one_deal and episode_over(self.game_state, self._start.round):
+                return  # the episode's deal is booked: the next one is not dealt
             rng = self._rng
             if rng is None:  # seeded by reset, made when first needed: the same draws
                 rng = self._rng = random.Random(self._seed)
@@ -510,7 +519,8 @@ class GameTable:
         self._play_chance()
 
     def _final_rewards(self) -> tuple[float, ...]:
-        return self.scheme.returns(self.game, self.game_state, False)
+        over = self.one_deal and episode_over(self.game_state, self._start.round)
+        return self.scheme.returns(self.game, self.game_state, over, self._start)
 
     def _render(self) -> str | None:
         if self.render_mode is None:
@@ -563,14 +573,15 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
     rule; ``None``: none); left out, the game's default
     (:func:`~copa_ref.adapters.default_truncation`: Kopa's random matches need not end).
     ``observation``: ``"information_state"`` (default; the observation tensor for a game
-    without one) or ``"observation"``.
+    without one) or ``"observation"``. ``one_deal`` (Copas, Kopa): an episode is one deal,
+    to its booking, with the points booked as rewards (as OpenSpiel's ``one_deal``).
     """
 
     def __init__(self, game: Game[Any, Any, Any, Any], config: Any = None, *,
                  render_mode: str | None = None, max_steps: Any = DEFAULT,
-                 observation: str = "information_state") -> None:
+                 observation: str = "information_state", one_deal: bool = False) -> None:
         AECEnv.__init__(self)
-        GameTable.__init__(self, game, config, max_steps, observation, render_mode)
+        GameTable.__init__(self, game, config, max_steps, observation, render_mode, one_deal)
         self.metadata = _metadata(game, False)
         self.action_count = len(self.ids)
         """The size of the ``Discrete`` action space."""
@@ -804,8 +815,8 @@ class CopaParallelEnv(GameTable, ParallelEnv):  # type: ignore[misc]  # Parallel
 
     def __init__(self, game: Game[Any, Any, Any, Any], config: Any = None, *,
                  render_mode: str | None = None, max_steps: Any = DEFAULT,
-                 observation: str = "information_state") -> None:
-        GameTable.__init__(self, game, config, max_steps, observation, render_mode)
+                 observation: str = "information_state", one_deal: bool = False) -> None:
+        GameTable.__init__(self, game, config, max_steps, observation, render_mode, one_deal)
         self.metadata = _metadata(game, True)
         self.no_part = len(self.ids)
         self.agents: list[str] = []
