@@ -179,8 +179,6 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
             self.ids: ActionIds
             self.coder, self.ids = tables(game, self.config)
             self.scheme = returns_scheme(game, self.config, one_deal, limit or MAX_GAME_LENGTH)
-            self.table = _Table(self.players, self.ids, limit, self.coder, one_deal,
-                                self.scheme, self.start)
             game_info = pyspiel.GameInfo(
                 num_distinct_actions=len(self.ids) + (1 if simultaneous else 0),
                 max_chance_outcomes=MAX_CHANCE_OUTCOMES if facts.chance else 0,
@@ -194,6 +192,8 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
             if rounds:
                 normalised[ONE_DEAL] = one_deal
             super().__init__(game_type(self.scheme), game_info, normalised)
+            self.table = _Table(self.players, self.ids, limit, self.coder, one_deal,
+                                self.scheme, self.start, str(self))
 
         def new_initial_state(self) -> Any:
             return CopaState(self)
@@ -390,6 +390,10 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
         def _apply_action(self, action: int) -> None:
             player = self.current_player()
             if player == _CHANCE:
+                if not any(k == action for k, _ in self.chance_outcomes()):
+                    msg = (f"{game.title}: chance outcome {action} is not one of those "
+                           "listed here")
+                    raise ValueError(msg)
                 state = self.state
                 if chance_step is None:
                     assert game.chance_outcomes is not None
@@ -444,9 +448,34 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
         def __str__(self) -> str:
             return str(game.render(self.state))
 
-    CopaGame.__name__ = CopaState.__name__ = f"Copa{game.name.title()}"
+    # Module-level names, as OpenSpiel's Python games have them, so that games and states
+    # pickle (by name: :func:`__getattr__` registers a game whose class is asked for).
+    title = class_title(game)
+    for cls, kind in ((CopaGame, "Game"), (CopaState, "State")):
+        cls.__name__ = cls.__qualname__ = f"{title}{kind}"
+        cls.__module__ = __name__
+        globals()[cls.__name__] = cls
     pyspiel.register_game(registered_type, CopaGame)
     return CopaGame
+
+
+def class_title(game: Game[Any, Any, Any, Any]) -> str:
+    """The stem of *game*'s class names here: ``CopaDaCapo`` (``CopaDaCapoGame``,
+    ``CopaDaCapoState``)."""
+    return "Copa" + "".join(part.title() for part in game.name.split("_"))
+
+
+def __getattr__(name: str) -> Any:
+    """A registered game's class, registering the game first (an unpickled game or state
+    names its class)."""
+    from copa_ref.games import GAMES
+
+    for game in GAMES.values():
+        if name in (f"{class_title(game)}Game", f"{class_title(game)}State"):
+            register({game.name: game})
+            return globals()[name]
+    msg = f"module {__name__!r} has no attribute {name!r}"
+    raise AttributeError(msg)
 
 
 @attrs.frozen
@@ -461,9 +490,20 @@ class _Table:
     scheme: Returns
     start: Any
     """The game's first state (a one-deal episode's returns count from its scores)."""
+    loaded: str
+    """The game's string (``copa_ref_kala(...)``): a pickled table is the loaded game's."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
         return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as the game's string: the unpickled state shares its game's table."""
+        return _table_of, (self.loaded,)
+
+
+def _table_of(loaded: str) -> _Table:
+    table: _Table = pyspiel.load_game(loaded).table
+    return table
 
 
 class _Trail:
