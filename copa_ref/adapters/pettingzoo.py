@@ -47,7 +47,9 @@ from pettingzoo.utils.wrappers.order_enforcing import (  # type: ignore[import-u
 from copa_ref.adapters import dealt_in_rounds, default_truncation, episode_over, returns_scheme
 from copa_ref.adapters.tensors import ActionIds, Encoder, LegalIds, tables
 from copa_ref.core import Game
+from copa_ref.core.codec import excerpt
 from copa_ref.core.entry import mark_checked
+from copa_ref.core.errors import MalformedInputError
 from copa_ref.core.types import MoverKind, Seat
 
 __all__ = [
@@ -297,6 +299,10 @@ class GameTable:
         if observation not in OBSERVATIONS:
             msg = f"observation must be one of {OBSERVATIONS}, not {observation!r}"
             raise ValueError(msg)
+        if config is not None and not isinstance(config, game.config_type):
+            msg = (f"{game.title}: config must be a {game.config_type.__qualname__} value (or "
+                   f"None, the default reading), not {excerpt(config)}")
+            raise MalformedInputError(msg)
         self.game = game
         self.render_mode = render_mode
         self.config = game.default_config() if config is None else config
@@ -487,6 +493,24 @@ class GameTable:
             if rng is None:  # seeded by reset, made when first needed: the same draws
                 rng = self._rng = random.Random(self._seed)
             self._advance(self.game.sample_chance(self.game_state, rng), None, True)
+
+    def _number(self, agent: str, action: Any) -> int:
+        """The id *action* is, when it is one in *agent*'s ``Discrete`` action space as
+        Gymnasium's ``Discrete.contains`` decides (an ``int`` or a NumPy integer scalar of a
+        type that casts to the space's, within it; not a float, a string, ``None``, a
+        container).
+
+        :raises ValueError: for any other value (not coerced: ``188.7`` is no id).
+        """
+        space = self._action_spaces[agent]
+        if type(action) is int:
+            if 0 <= action < space.n:
+                return action
+        elif space.contains(action):
+            return int(action)
+        msg = (f"{self.game.title}: {excerpt(action)} is not an action id in {agent}'s "
+               f"action space (an integer 0 .. {int(space.n) - 1})")
+        raise ValueError(msg)
 
     def _check(self, agent: str, number: int) -> Any:
         """The action id *number* stands for when *agent* plays it now (the object the game
@@ -693,7 +717,8 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        number = int(action)
+        number = action if type(action) is int and 0 <= action < self.action_count else (
+            self._number(agent, action))
         chosen = self._chosen(agent, number)
         if chosen is None:
             raise ValueError(self._illegal(agent, number))
@@ -840,20 +865,27 @@ class CopaParallelEnv(GameTable, ParallelEnv):  # type: ignore[misc]  # Parallel
         return self._observations(), {a: {} for a in self.agents}
 
     def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], ...]:
+        """Step every agent to choose now with its id in *actions* (ids as
+        :meth:`GameTable._number` takes them; ``ValueError`` for any other value)."""
+        if not isinstance(actions, dict):
+            msg = (f"{self.game.title}: actions must be a dict of agent to id, not "
+                   f"{excerpt(actions)}")
+            raise ValueError(msg)
         acting = self._acting_seats()
         parts = []
         for agent in self.agents:
             seat = self._seat(agent)
             given = actions.get(agent)
+            number = None if given is None else self._number(agent, given)
             if seat not in acting:
-                if given is not None and int(given) != self.no_part:
+                if number is not None and number != self.no_part:
                     msg = f"{self.game.title}: {agent} has no part to play now"
                     raise ValueError(msg)
                 continue
-            if given is None or int(given) == self.no_part:
+            if number is None or number == self.no_part:
                 msg = f"{self.game.title}: {agent} must choose now"
                 raise ValueError(msg)
-            parts.append(self._check(agent, int(given)))
+            parts.append(self._check(agent, number))
         self._apply(tuple(parts))
         agents = list(self.agents)
         over = not self._acting_seats()
