@@ -633,6 +633,15 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         return seats[len(self._parts)]
 
     def observe(self, agent: str) -> dict[str, Any]:
+        """*agent*'s observation; valid for any agent of the game, one that has left
+        ``agents`` at the end too (its last view, an empty mask), as the classic
+        environments' ``observe`` is (SuperSuit's ``sticky_actions_v0`` and
+        ``delay_observations_v0`` observe after the end)."""
+        if agent not in self.terminations:
+            if agent not in self._seats:
+                msg = f"{self.game.title}: no agent {excerpt(agent)} in {self.possible_agents}"
+                raise KeyError(msg)
+            return self._observation(agent, True)
         return self._observation(agent, self.terminations[agent] or self.truncations[agent])
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:

@@ -475,3 +475,30 @@ def test_a_config_of_another_type_is_malformed(name: str) -> None:
         for make in (env, raw_env, parallel_env):
             with pytest.raises(MalformedInputError, match="config must be"):
                 make(name, config=bad)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_observe_after_the_end_and_supersuits_wrappers(name: str) -> None:
+    """``observe()`` answers for every agent after the game ends (its last view, an empty
+    mask), as ``connect_four``'s does, so SuperSuit's ``sticky_actions_v0`` and
+    ``delay_observations_v0`` play whole games (they observe after the end)."""
+    ss = pytest.importorskip("supersuit")
+    options = {"max_steps": KOPA_STEPS} if name == "kopa" else {}
+    for wrap in (lambda e: ss.sticky_actions_v0(e, 0.25),
+                 lambda e: ss.delay_observations_v0(e, 2)):
+        wrapped = wrap(env(name, **options))
+        wrapped.reset(seed=0)
+        rng = np.random.default_rng(0)
+        for agent in wrapped.agent_iter():
+            _, _, terminated, truncated, _ = wrapped.last()
+            mask = wrapped.unwrapped.observe(agent)["action_mask"]
+            done = terminated or truncated
+            wrapped.step(None if done else int(rng.choice(np.flatnonzero(mask))))
+        assert not wrapped.agents
+        bare = wrapped.unwrapped
+        for agent in bare.possible_agents:
+            seen = bare.observe(agent)
+            assert not seen["action_mask"].any()
+            assert bare.observation_space(agent)["observation"].contains(seen["observation"])
+        with pytest.raises(KeyError):
+            bare.observe("player_99")
