@@ -726,8 +726,10 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        number = action if type(action) is int and 0 <= action < self.action_count else (
-            self._number(agent, action))
+        if type(action) in _INTEGER_TYPES and 0 <= action < self.action_count:
+            number = int(action)  # an int, or a NumPy integer scalar that casts to int64
+        else:  # Discrete.contains decides (ValueError for a value it refuses)
+            number = self._number(agent, action)
         chosen = self._chosen(agent, number)
         if chosen is None:
             raise ValueError(self._illegal(agent, number))
