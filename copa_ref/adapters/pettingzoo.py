@@ -735,40 +735,6 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             raise ValueError(self._illegal(agent, number))
         self._step(agent, chosen)
 
-    def _was_dead_step(self, action: Any) -> None:
-        """``AECEnv._was_dead_step``, step for step, without its list of the finished agents
-        and its attribute probes (it is called once an agent at every game's end): the
-        finished agent leaves, the next finished one is selected (else the one skipped for
-        them), the rewards are cleared."""
-        if action is not None:
-            msg = "when an agent is dead, the only valid action is None"
-            raise ValueError(msg)
-        agent = self.agent_selection
-        terminations, truncations = self.terminations, self.truncations
-        assert terminations[agent] or truncations[agent], (
-            "an agent that was not dead as attempted to be removed")
-        del terminations[agent]
-        del truncations[agent]
-        del self.rewards[agent]
-        del self._cumulative_rewards[agent]
-        del self.infos[agent]
-        agents = self.agents
-        agents.remove(agent)
-        skipped: str | None = getattr(self, "_skip_agent_selection", None)
-        for other in agents:
-            if terminations[other] or truncations[other]:
-                if skipped is None:
-                    self._skip_agent_selection: str | None = agent
-                self.agent_selection = other
-                break
-        else:
-            if skipped is not None:
-                self.agent_selection = skipped
-            self._skip_agent_selection = None
-        rewards = self.rewards
-        for other in rewards:
-            rewards[other] = 0
-
     def _chosen(self, agent: str, number: int) -> Any:
         """The action id *number* stands for when *agent* (the agent selected, not done)
         plays it now, or ``None`` when its action mask does not mark it."""
