@@ -370,6 +370,7 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
                     msg = f"{game.title}: a chance id outside 0..{MAX_CHANCE_OUTCOMES - 1}"
                     raise ValueError(msg)
                 listed = held.outcomes = tuple((k, float(p)) for k, p in outcomes)
+                held.outcome_ids = frozenset(k for k, _ in listed)
             return list(listed)
 
         # -- moves -----------------------------------------------------------------------
@@ -390,7 +391,12 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
         def _apply_action(self, action: int) -> None:
             player = self.current_player()
             if player == _CHANCE:
-                if not any(k == action for k, _ in self.chance_outcomes()):
+                held = self.held
+                ids = held.outcome_ids
+                if ids is None:
+                    self.chance_outcomes()
+                    ids = held.outcome_ids
+                if action not in ids:  # type: ignore[operator]  # set by chance_outcomes
                     msg = (f"{game.title}: chance outcome {action} is not one of those "
                            "listed here")
                     raise ValueError(msg)
@@ -576,7 +582,8 @@ class _Held:
     """A state's values: a clone shares them (``deepcopy`` gives the same); only its caches
     (who moves, the current player, the legal ids) are filled in later, each once."""
 
-    __slots__ = ("legal", "length", "mover", "outcomes", "player", "prefix", "round", "trail")
+    __slots__ = ("legal", "length", "mover", "outcome_ids", "outcomes", "player", "prefix",
+                 "round", "trail")
 
     def __init__(self, trail: _Trail, prefix: tuple[int, ...], length: int, round: int,
                  mover: ToMove | None = None) -> None:
@@ -591,6 +598,8 @@ class _Held:
         self.legal: dict[int, LegalIds] = {}
         self.outcomes: tuple[tuple[int, float], ...] | None = None
         """The chance outcomes here, once asked for."""
+        self.outcome_ids: frozenset[int] | None = None
+        """Their ids (a chance action must be one)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
         return self
