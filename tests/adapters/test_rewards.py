@@ -108,3 +108,16 @@ def test_no_all_zero_terminal(name: str, label: str, params: dict[str, Any]) -> 
 def test_one_deal_only_for_games_dealt_in_rounds() -> None:
     with pytest.raises(ValueError, match="not dealt in rounds"):
         zoo_env("kala", one_deal=True)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("name", ROUNDS)
+def test_one_deal_environments_pass_pettingzoos_tests(name: str) -> None:
+    """PettingZoo's own API and seed tests pass on one-deal episodes (its parallel tests
+    pick actions without the mask: a turn-based game's parallel environment refuses them,
+    as for whole matches)."""
+    from pettingzoo.test import api_test, seed_test
+
+    api_test(zoo_env(name, one_deal=True), num_cycles=400)
+    api_test(zoo_env(name, one_deal=True, observation="observation"), num_cycles=100)
+    seed_test(lambda: zoo_env(name, one_deal=True), num_cycles=100)
