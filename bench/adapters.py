@@ -1,7 +1,11 @@
 """The adapters' overhead against the plain loop (a benchmark, not a test).
 
     .venv/bin/python bench/adapters.py [GAME ...] [--games N] [--rounds R] [--seed S]
-        [--decisions D] [--policy nonzero|flatnonzero|sample]
+        [--decisions D] [--policy nonzero|flatnonzero|sample] [--table pettingzoo|openspiel]
+
+``--table`` prints, instead of the text lines, the adapter page's table in Markdown (one
+row per game: the plain loop's median decisions per CPU second and each of that adapter's
+variants' min / median / max ratio): the docs' tables are this command's output.
 
 What is measured, for each game (default: KALA, as issue 22 asks): decisions per CPU second
 (``time.process_time``) of uniformly random play with the default config,
@@ -169,6 +173,36 @@ def measure(game: Any, count: int, rounds: int, seed: int,
     return speeds, skipped
 
 
+TABLES = {
+    "pettingzoo": (("pettingzoo", "`env()`"), ("pz raw_env", "`raw_env()`"),
+                   ("pz stacked", "`stacked_env()`")),
+    "openspiel": (("openspiel", "OpenSpiel"),),
+}
+"""Each adapter page's columns: the variant and its heading."""
+
+
+def table(page: str, names: list[str], count: int, rounds: int, seed: int,
+          decisions: int | None) -> str:
+    """The Markdown table of *page* for the games *names*."""
+    columns = TABLES[page]
+    lines = ["| game | plain loop, decisions per CPU second (median) | "
+             + " | ".join(f"{head}, min / median / max" for _, head in columns) + " |",
+             "|---|---:|" + "---:|" * len(columns)]
+    for name in names:
+        game = get_game(name)
+        cap = decisions or default_truncation(game)
+        speeds, _ = measure(game, count, rounds, seed, cap)
+        base = speeds["plain"]
+        cells = []
+        for label, _ in columns:
+            ratios = sorted(s / b for s, b in zip(speeds[label], base, strict=True))
+            cells.append(f"{ratios[0]:.2f} / {statistics.median(ratios):.2f} / "
+                         f"{ratios[-1]:.2f}")
+        lines.append(f"| {game.title} | {statistics.median(base):,.0f} | "
+                     + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", default=["kala"])
@@ -182,9 +216,15 @@ def main() -> None:
                         help="cut each game after this many decisions (default: none, but "
                              "the adapters' truncation for a game whose random play need "
                              "not end)")
+    parser.add_argument("--table", choices=TABLES, default=None,
+                        help="print the adapter page's Markdown table")
     args = parser.parse_args()
     global POLICY  # a benchmark's one switch
     POLICY = args.policy
+    if args.table:
+        print(table(args.table, args.games, args.count, args.rounds, args.seed,
+                    args.decisions))
+        return
     print(f"{args.rounds} rounds of {args.count} random games a variant, default config, "
           f"seed {args.seed}, PettingZoo policy {args.policy}: an adapter's decisions per "
           "CPU second over the plain loop's in the same round, min/median/max")

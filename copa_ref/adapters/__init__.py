@@ -37,7 +37,9 @@ __all__ = [
     "Returns",
     "action_space",
     "config_from_parameters",
+    "dealt_in_rounds",
     "default_truncation",
+    "episode_over",
     "parameters",
     "returns_scheme",
     "rewards_of",
@@ -197,8 +199,12 @@ class Returns:
       a non-winner ``-1/(n-1)``; a win shared by everyone is 0 each. Zero-sum.
     - ``"ranked"``: +1 each winner, -1 each loser the outcome names, 0 the others (Copas,
       whose outcome has three tiers). General-sum.
-    - ``"deal"``: one-deal episodes: each seat's score change of that deal (``last_round``),
-      negated where the game counts minus points (Copas). General-sum.
+    - ``"deal"``: one-deal episodes: each seat's score change from the episode's start
+      (``scores`` now minus ``scores`` then), negated where the game counts minus points
+      (Copas). The episode runs to the booking of the deal it starts in
+      (:func:`episode_over`): for Copas a deal whose ten copas are pending (COPAS-17) is
+      booked at the end of the bonus round that follows (COPAS-18), so that round belongs to
+      the episode. General-sum.
 
     A game cut short by a truncation is undecided: every return 0.
     """
@@ -211,20 +217,41 @@ class Returns:
     total: float | None
     sign: int = 1
 
-    def returns(self, game: Game[Any, Any, Any, Any], state: Any,
-                deal_over: bool) -> tuple[float, ...]:
+    def returns(self, game: Game[Any, Any, Any, Any], state: Any, deal_over: bool,
+                start: Any = None) -> tuple[float, ...]:
+        """The returns at *state*; *deal_over*: a one-deal episode's booking is done;
+        *start*: the episode's first state (for ``"deal"``)."""
         players = game.num_players(state.config)
         if self.kind == "deal":
             outcome = game.outcome(state)
             if not deal_over and outcome is None:
                 return (0.0,) * players
-            return tuple(float(self.sign * v) for v in state.last_round)
+            before = start.scores if start is not None else (0,) * players
+            return tuple(float(self.sign * (a - b))
+                         for a, b in zip(state.scores, before, strict=True))
         outcome = game.outcome(state)
         if outcome is None:
             return (0.0,) * players
         if self.kind == "ranked":
             return rewards_of(outcome, players)
         return win_share(outcome, players)
+
+
+def dealt_in_rounds(game: Game[Any, Any, Any, Any]) -> bool:
+    """Whether *game*'s states count rounds and score each (``round`` and ``last_round``):
+    the games that take one-deal episodes."""
+    fields = attrs.fields_dict(game.state_type)
+    return "round" in fields and "last_round" in fields
+
+
+def episode_over(state: Any, start_round: int) -> bool:
+    """Whether a one-deal episode that started in round *start_round* is over at *state*:
+    the deal it started in is booked. A deal is booked when a later round has begun and no
+    ten are pending (Copas' ``pending``, COPAS-17): a pending ten's value is decided by the
+    bonus round that follows (booked, or erased when the pending seat takes no copas,
+    COPAS-18), so that round belongs to the episode (specs/ambiguities.md, the adapters'
+    one-deal episodes)."""
+    return bool(state.round != start_round and getattr(state, "pending", None) is None)
 
 
 def win_share(outcome: Outcome, players: int) -> tuple[float, ...]:
@@ -252,8 +279,9 @@ def returns_scheme(game: Game[Any, Any, Any, Any], config: Any, one_deal: bool,
     bound on a game's actions, which bounds Kopa's penalties)."""
     players = game.num_players(config)
     if one_deal:
-        if game.name == "copas":  # 0 to 20 minus points a round (COPAS-16 to COPAS-19)
-            return Returns("deal", "GENERAL_SUM", -20.0, 0.0, None, -1)
+        if game.name == "copas":  # a seat under 51 books at most 20 a round (COPAS-16 to
+            # COPAS-20): at most 70 minus points over a deal and its bonus rounds
+            return Returns("deal", "GENERAL_SUM", -70.0, 0.0, None, -1)
         if game.name == "kopa":  # gains of up to 59 cards; at most 5 penalty points an action
             return Returns("deal", "GENERAL_SUM", -5.0 * length, 59.0, None, 1)
         msg = f"{game.title} has no one-deal episodes"

@@ -42,7 +42,9 @@ import pyspiel  # type: ignore[import-not-found]  # OpenSpiel ships no type hint
 from copa_ref.adapters import (
     Returns,
     config_from_parameters,
+    dealt_in_rounds,
     default_truncation,
+    episode_over,
     parameters,
     returns_scheme,
     rules_function,
@@ -68,7 +70,8 @@ game is terminal with every return 0 (undecided). Kopa's default is
 :data:`~copa_ref.adapters.TRUNCATED_LENGTH`, as its random play need not end."""
 ONE_DEAL = "one_deal"
 """The adapter's own flag for a game dealt in rounds (Copas, Kopa): the episode ends when the
-deal it starts in is scored, with that deal's scores as returns
+deal it starts in is booked (:func:`~copa_ref.adapters.episode_over`: a Copas deal whose ten
+are pending runs on through its bonus round), with the points booked as returns
 (:func:`~copa_ref.adapters.returns_scheme`)."""
 INITIAL = "initial_state"
 """The adapter's own parameter: the canonical JSON text of a reference state (``;`` for
@@ -103,13 +106,6 @@ def register(games: dict[str, Game[Any, Any, Any, Any]] | None = None) -> tuple[
             _REGISTERED[name] = _make(game)
         names.append(name)
     return tuple(names)
-
-
-def dealt_in_rounds(game: Game[Any, Any, Any, Any]) -> bool:
-    """Whether *game*'s states count rounds and score each (``round`` and ``last_round``):
-    the games that take :data:`ONE_DEAL`."""
-    fields = attrs.fields_dict(game.state_type)
-    return "round" in fields and "last_round" in fields
 
 
 def _make(game: Game[Any, Any, Any, Any]) -> Any:
@@ -183,8 +179,6 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
             self.ids: ActionIds
             self.coder, self.ids = tables(game, self.config)
             self.scheme = returns_scheme(game, self.config, one_deal, limit or MAX_GAME_LENGTH)
-            self.table = _Table(self.players, self.ids, limit, self.coder, one_deal,
-                                self.scheme)
             game_info = pyspiel.GameInfo(
                 num_distinct_actions=len(self.ids) + (1 if simultaneous else 0),
                 max_chance_outcomes=MAX_CHANCE_OUTCOMES if facts.chance else 0,
@@ -198,6 +192,8 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
             if rounds:
                 normalised[ONE_DEAL] = one_deal
             super().__init__(game_type(self.scheme), game_info, normalised)
+            self.table = _Table(self.players, self.ids, limit, self.coder, one_deal,
+                                self.scheme, self.start, str(self))
 
         def new_initial_state(self) -> Any:
             return CopaState(self)
@@ -241,8 +237,7 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
             """With :data:`ONE_DEAL`: whether the deal the episode started in is scored."""
             if not self.table.one_deal:
                 return False
-            state = self.held.trail.state
-            return bool(state.round != self.held.round)
+            return episode_over(self.held.trail.state, self.held.round)
 
         def observation_text(self, seat: int) -> str:
             """The canonical JSON of ``observe(state, seat)``."""
@@ -267,8 +262,8 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
         def _find_player(self) -> int:
             held, table = self.held, self.table
             if (table.limit and held.length >= table.limit) or (
-                    table.one_deal and held.trail.state.round != held.round):
-                player = _TERMINAL  # cut short (truncated), or the deal is over (one deal)
+                    table.one_deal and episode_over(held.trail.state, held.round)):
+                player = _TERMINAL  # cut short (truncated), or the deal is booked (one deal)
             else:
                 mover = self._mover()
                 kind = mover.kind
@@ -375,6 +370,7 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
                     msg = f"{game.title}: a chance id outside 0..{MAX_CHANCE_OUTCOMES - 1}"
                     raise ValueError(msg)
                 listed = held.outcomes = tuple((k, float(p)) for k, p in outcomes)
+                held.outcome_ids = frozenset(k for k, _ in listed)
             return list(listed)
 
         # -- moves -----------------------------------------------------------------------
@@ -395,6 +391,15 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
         def _apply_action(self, action: int) -> None:
             player = self.current_player()
             if player == _CHANCE:
+                held = self.held
+                ids = held.outcome_ids
+                if ids is None:
+                    self.chance_outcomes()
+                    ids = held.outcome_ids
+                if action not in ids:  # type: ignore[operator]  # set by chance_outcomes
+                    msg = (f"{game.title}: chance outcome {action} is not one of those "
+                           "listed here")
+                    raise ValueError(msg)
                 state = self.state
                 if chance_step is None:
                     assert game.chance_outcomes is not None
@@ -443,14 +448,40 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
         def returns(self) -> list[float]:
             if self.current_player() != _TERMINAL:
                 return [0.0] * self.players
-            return list(self.table.scheme.returns(game, self.state, self.deal_over))
+            return list(self.table.scheme.returns(game, self.state, self.deal_over,
+                                                  self.table.start))
 
         def __str__(self) -> str:
             return str(game.render(self.state))
 
-    CopaGame.__name__ = CopaState.__name__ = f"Copa{game.name.title()}"
+    # Module-level names, as OpenSpiel's Python games have them, so that games and states
+    # pickle (by name: :func:`__getattr__` registers a game whose class is asked for).
+    title = class_title(game)
+    for cls, kind in ((CopaGame, "Game"), (CopaState, "State")):
+        cls.__name__ = cls.__qualname__ = f"{title}{kind}"
+        cls.__module__ = __name__
+        globals()[cls.__name__] = cls
     pyspiel.register_game(registered_type, CopaGame)
     return CopaGame
+
+
+def class_title(game: Game[Any, Any, Any, Any]) -> str:
+    """The stem of *game*'s class names here: ``CopaDaCapo`` (``CopaDaCapoGame``,
+    ``CopaDaCapoState``)."""
+    return "Copa" + "".join(part.title() for part in game.name.split("_"))
+
+
+def __getattr__(name: str) -> Any:
+    """A registered game's class, registering the game first (an unpickled game or state
+    names its class)."""
+    from copa_ref.games import GAMES
+
+    for game in GAMES.values():
+        if name in (f"{class_title(game)}Game", f"{class_title(game)}State"):
+            register({game.name: game})
+            return globals()[name]
+    msg = f"module {__name__!r} has no attribute {name!r}"
+    raise AttributeError(msg)
 
 
 @attrs.frozen
@@ -463,9 +494,22 @@ class _Table:
     coder: Encoder
     one_deal: bool
     scheme: Returns
+    start: Any
+    """The game's first state (a one-deal episode's returns count from its scores)."""
+    loaded: str
+    """The game's string (``copa_ref_kala(...)``): a pickled table is the loaded game's."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
         return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as the game's string: the unpickled state shares its game's table."""
+        return _table_of, (self.loaded,)
+
+
+def _table_of(loaded: str) -> _Table:
+    table: _Table = pyspiel.load_game(loaded).table
+    return table
 
 
 class _Trail:
@@ -538,7 +582,8 @@ class _Held:
     """A state's values: a clone shares them (``deepcopy`` gives the same); only its caches
     (who moves, the current player, the legal ids) are filled in later, each once."""
 
-    __slots__ = ("legal", "length", "mover", "outcomes", "player", "prefix", "round", "trail")
+    __slots__ = ("legal", "length", "mover", "outcome_ids", "outcomes", "player", "prefix",
+                 "round", "trail")
 
     def __init__(self, trail: _Trail, prefix: tuple[int, ...], length: int, round: int,
                  mover: ToMove | None = None) -> None:
@@ -553,6 +598,8 @@ class _Held:
         self.legal: dict[int, LegalIds] = {}
         self.outcomes: tuple[tuple[int, float], ...] | None = None
         """The chance outcomes here, once asked for."""
+        self.outcome_ids: frozenset[int] | None = None
+        """Their ids (a chance action must be one)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
         return self

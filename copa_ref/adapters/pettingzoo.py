@@ -44,10 +44,12 @@ from pettingzoo.utils.wrappers.order_enforcing import (  # type: ignore[import-u
     AECOrderEnforcingIterable,
 )
 
-from copa_ref.adapters import default_truncation, returns_scheme
+from copa_ref.adapters import dealt_in_rounds, default_truncation, episode_over, returns_scheme
 from copa_ref.adapters.tensors import ActionIds, Encoder, LegalIds, tables
 from copa_ref.core import Game
+from copa_ref.core.codec import excerpt
 from copa_ref.core.entry import carry_mark
+from copa_ref.core.errors import MalformedInputError
 from copa_ref.core.types import MoverKind, Seat
 
 __all__ = [
@@ -288,7 +290,7 @@ class GameTable:
     truncation. Pickled by the game's name (a ``Game`` record holds closures)."""
 
     def __init__(self, game: Game[Any, Any, Any, Any], config: Any, max_steps: Any,
-                 observation: str, render_mode: str | None) -> None:
+                 observation: str, render_mode: str | None, one_deal: bool = False) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
             msg = (f"render_mode {render_mode!r} is not supported: use 'ansi' (the text "
                    "picture as a string) or 'human' (printed); the games draw SVG pictures "
@@ -297,6 +299,10 @@ class GameTable:
         if observation not in OBSERVATIONS:
             msg = f"observation must be one of {OBSERVATIONS}, not {observation!r}"
             raise ValueError(msg)
+        if config is not None and not isinstance(config, game.config_type):
+            msg = (f"{game.title}: config must be a {game.config_type.__qualname__} value (or "
+                   f"None, the default reading), not {excerpt(config)}")
+            raise MalformedInputError(msg)
         self.game = game
         self.render_mode = render_mode
         self.config = game.default_config() if config is None else config
@@ -311,7 +317,14 @@ class GameTable:
         self._seats = {a: s for s, a in enumerate(self.possible_agents)}
         self.max_steps: int | None = (default_truncation(game) if max_steps is DEFAULT
                                       else max_steps)
-        self.scheme = returns_scheme(game, self.config, False, 0)
+        if one_deal and not dealt_in_rounds(game):
+            msg = f"{game.title} is not dealt in rounds: it has no one-deal episodes"
+            raise ValueError(msg)
+        self.one_deal = one_deal
+        """Whether an episode is one deal (Copas, Kopa): it ends when the deal it starts in
+        is booked (:func:`~copa_ref.adapters.episode_over`)."""
+        self.scheme = returns_scheme(game, self.config, one_deal,
+                                     self.max_steps or 100_000)
         self.observation_kind = observation
         self.information = observation == "information_state" and (
             self.coder.information is not None)
@@ -418,7 +431,7 @@ class GameTable:
             elif kind is _ANY:
                 able = [s for s in mover.seats if self._entry(s).ids]
                 found = (int(able[0] if able else mover.seats[0]),)
-            else:
+            else:  # the end, or (one deal) the next deal, not dealt
                 found = ()
             self._acting = found
         return found
@@ -474,10 +487,30 @@ class GameTable:
 
     def _play_chance(self) -> None:
         while self._to_move().kind is _CHANCE:
+            if self.one_deal and episode_over(self.game_state, self._start.round):
+                return  # the episode's deal is booked: the next one is not dealt
             rng = self._rng
             if rng is None:  # seeded by reset, made when first needed: the same draws
                 rng = self._rng = random.Random(self._seed)
             self._advance(self.game.sample_chance(self.game_state, rng), None, True)
+
+    def _number(self, agent: str, action: Any) -> int:
+        """The id *action* is, when it is one in *agent*'s ``Discrete`` action space as
+        Gymnasium's ``Discrete.contains`` decides (an ``int`` or a NumPy integer scalar of a
+        type that casts to the space's, within it; not a float, a string, ``None``, a
+        container).
+
+        :raises ValueError: for any other value (not coerced: ``188.7`` is no id).
+        """
+        space = self._action_spaces[agent]
+        if type(action) is int:
+            if 0 <= action < space.n:
+                return action
+        elif space.contains(action):
+            return int(action)
+        msg = (f"{self.game.title}: {excerpt(action)} is not an action id in {agent}'s "
+               f"action space (an integer 0 .. {int(space.n) - 1})")
+        raise ValueError(msg)
 
     def _check(self, agent: str, number: int) -> Any:
         """The action id *number* stands for when *agent* plays it now (the object the game
@@ -510,7 +543,8 @@ class GameTable:
         self._play_chance()
 
     def _final_rewards(self) -> tuple[float, ...]:
-        return self.scheme.returns(self.game, self.game_state, False)
+        over = self.one_deal and episode_over(self.game_state, self._start.round)
+        return self.scheme.returns(self.game, self.game_state, over, self._start)
 
     def _render(self) -> str | None:
         if self.render_mode is None:
@@ -563,14 +597,15 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
     rule; ``None``: none); left out, the game's default
     (:func:`~copa_ref.adapters.default_truncation`: Kopa's random matches need not end).
     ``observation``: ``"information_state"`` (default; the observation tensor for a game
-    without one) or ``"observation"``.
+    without one) or ``"observation"``. ``one_deal`` (Copas, Kopa): an episode is one deal,
+    to its booking, with the points booked as rewards (as OpenSpiel's ``one_deal``).
     """
 
     def __init__(self, game: Game[Any, Any, Any, Any], config: Any = None, *,
                  render_mode: str | None = None, max_steps: Any = DEFAULT,
-                 observation: str = "information_state") -> None:
+                 observation: str = "information_state", one_deal: bool = False) -> None:
         AECEnv.__init__(self)
-        GameTable.__init__(self, game, config, max_steps, observation, render_mode)
+        GameTable.__init__(self, game, config, max_steps, observation, render_mode, one_deal)
         self.metadata = _metadata(game, False)
         self.action_count = len(self.ids)
         """The size of the ``Discrete`` action space."""
@@ -598,6 +633,15 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         return seats[len(self._parts)]
 
     def observe(self, agent: str) -> dict[str, Any]:
+        """*agent*'s observation; valid for any agent of the game, one that has left
+        ``agents`` at the end too (its last view, an empty mask), as the classic
+        environments' ``observe`` is (SuperSuit's ``sticky_actions_v0`` and
+        ``delay_observations_v0`` observe after the end)."""
+        if agent not in self.terminations:
+            if agent not in self._seats:
+                msg = f"{self.game.title}: no agent {excerpt(agent)} in {self.possible_agents}"
+                raise KeyError(msg)
+            return self._observation(agent, True)
         return self._observation(agent, self.terminations[agent] or self.truncations[agent])
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -682,45 +726,14 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        number = int(action)
+        if type(action) in _INTEGER_TYPES and 0 <= action < self.action_count:
+            number = int(action)  # an int, or a NumPy integer scalar that casts to int64
+        else:  # Discrete.contains decides (ValueError for a value it refuses)
+            number = self._number(agent, action)
         chosen = self._chosen(agent, number)
         if chosen is None:
             raise ValueError(self._illegal(agent, number))
         self._step(agent, chosen)
-
-    def _was_dead_step(self, action: Any) -> None:
-        """``AECEnv._was_dead_step``, step for step, without its list of the finished agents
-        and its attribute probes (it is called once an agent at every game's end): the
-        finished agent leaves, the next finished one is selected (else the one skipped for
-        them), the rewards are cleared."""
-        if action is not None:
-            msg = "when an agent is dead, the only valid action is None"
-            raise ValueError(msg)
-        agent = self.agent_selection
-        terminations, truncations = self.terminations, self.truncations
-        assert terminations[agent] or truncations[agent], (
-            "an agent that was not dead as attempted to be removed")
-        del terminations[agent]
-        del truncations[agent]
-        del self.rewards[agent]
-        del self._cumulative_rewards[agent]
-        del self.infos[agent]
-        agents = self.agents
-        agents.remove(agent)
-        skipped: str | None = getattr(self, "_skip_agent_selection", None)
-        for other in agents:
-            if terminations[other] or truncations[other]:
-                if skipped is None:
-                    self._skip_agent_selection: str | None = agent
-                self.agent_selection = other
-                break
-        else:
-            if skipped is not None:
-                self.agent_selection = skipped
-            self._skip_agent_selection = None
-        rewards = self.rewards
-        for other in rewards:
-            rewards[other] = 0
 
     def _chosen(self, agent: str, number: int) -> Any:
         """The action id *number* stands for when *agent* (the agent selected, not done)
@@ -804,8 +817,8 @@ class CopaParallelEnv(GameTable, ParallelEnv):  # type: ignore[misc]  # Parallel
 
     def __init__(self, game: Game[Any, Any, Any, Any], config: Any = None, *,
                  render_mode: str | None = None, max_steps: Any = DEFAULT,
-                 observation: str = "information_state") -> None:
-        GameTable.__init__(self, game, config, max_steps, observation, render_mode)
+                 observation: str = "information_state", one_deal: bool = False) -> None:
+        GameTable.__init__(self, game, config, max_steps, observation, render_mode, one_deal)
         self.metadata = _metadata(game, True)
         self.no_part = len(self.ids)
         self.agents: list[str] = []
@@ -829,20 +842,27 @@ class CopaParallelEnv(GameTable, ParallelEnv):  # type: ignore[misc]  # Parallel
         return self._observations(), {a: {} for a in self.agents}
 
     def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], ...]:
+        """Step every agent to choose now with its id in *actions* (ids as
+        :meth:`GameTable._number` takes them; ``ValueError`` for any other value)."""
+        if not isinstance(actions, dict):
+            msg = (f"{self.game.title}: actions must be a dict of agent to id, not "
+                   f"{excerpt(actions)}")
+            raise ValueError(msg)
         acting = self._acting_seats()
         parts = []
         for agent in self.agents:
             seat = self._seat(agent)
             given = actions.get(agent)
+            number = None if given is None else self._number(agent, given)
             if seat not in acting:
-                if given is not None and int(given) != self.no_part:
+                if number is not None and number != self.no_part:
                     msg = f"{self.game.title}: {agent} has no part to play now"
                     raise ValueError(msg)
                 continue
-            if given is None or int(given) == self.no_part:
+            if number is None or number == self.no_part:
                 msg = f"{self.game.title}: {agent} must choose now"
                 raise ValueError(msg)
-            parts.append(self._check(agent, int(given)))
+            parts.append(self._check(agent, number))
         self._apply(tuple(parts))
         agents = list(self.agents)
         over = not self._acting_seats()

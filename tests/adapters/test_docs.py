@@ -48,3 +48,28 @@ def test_the_layout_tables_are_the_encoders(name: str) -> None:
     assert coder.observation.table() in text
     if coder.information is not None and coder.information is not coder.observation:
         assert coder.information.table(len(coder.observation.segments)) in text
+
+
+@pytest.mark.parametrize(("page", "table"), [("pettingzoo.md", "pettingzoo"),
+                                             ("openspiel.md", "openspiel")])
+def test_each_page_has_one_current_cost_table(page: str, table: str) -> None:
+    """One cost table per adapter page, in the shape ``bench/adapters.py --table`` prints
+    it, one row per game (the figures are that command's output; history is in the
+    CHANGELOG)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_adapters",
+                                                  PAGES.parents[1] / "bench" / "adapters.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    text = (PAGES / page).read_text()
+    header = ("| game | plain loop, decisions per CPU second (median) | "
+              + " | ".join(f"{head}, min / median / max" for _, head in bench.TABLES[table])
+              + " |")
+    assert text.count("decisions per CPU second (median) |") == 1
+    assert header in text
+    rows = text[text.index(header):].split("\n\n")[0].splitlines()[2:]
+    assert sorted(row.split(" | ")[0].strip("| ") for row in rows) == sorted(
+        game.title for game in GAMES.values())
+    assert "--table " + table in text

@@ -414,3 +414,91 @@ def test_a_game_without_hidden_information_shows_every_seat_the_state() -> None:
         e = make(name, bare=True)
         e.reset(seed=0)
         assert not e._whole and e._view(0) == GAMES[name].observe(e.game_state, 0)
+
+
+HOSTILE_ACTIONS = (188.7, 1.0, float("inf"), float("nan"), "1", b"0", None, [1], (1,),
+                   {1: 1}, np.float64(1.0), np.array([1]), np.uint64(2**63 + 1), 2**70, -1,
+                   10_000, object())
+"""Values that are no action id: floats (even integral), strings, bytes, ``None``,
+containers, a NumPy float, a one-element array, integers outside the space."""
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_bare_environments_take_only_ids_in_the_space(name: str) -> None:
+    """``raw_env()`` and ``parallel_env()`` take an action as Gymnasium's ``Discrete.contains``
+    decides and refuse any other value with ``ValueError``, state untouched (#32 finding 6:
+    ``int()`` played 188.7 as 188 and raised ``OverflowError`` or ``TypeError``)."""
+    bare = raw_env(name, max_steps=None)
+    bare.reset(seed=1)
+    agent = bare.agent_selection
+    legal = int(np.flatnonzero(bare.observe(agent)["action_mask"])[0])
+    before = bare.unwrapped.game_state
+    for action in (*HOSTILE_ACTIONS, float(legal), str(legal)):
+        if action is None:
+            continue  # a live agent's None is refused below, as not an id
+        with pytest.raises(ValueError):
+            bare.step(action)
+        assert bare.game_state is before and bare.agent_selection == agent
+    with pytest.raises(ValueError):
+        bare.step(None)
+    for exact in (np.int64(legal), np.int32(legal), np.array(legal)):
+        copy = pickle.loads(pickle.dumps(bare))
+        copy.step(exact)
+        assert copy.game_state is not before
+    par = parallel_env(name, max_steps=None)
+    observations, _ = par.reset(seed=1)
+    base = {a: int(np.flatnonzero(o["action_mask"])[0]) for a, o in observations.items()
+            if o["action_mask"][:-1].any()}
+    mover = next(iter(base))
+    start = par.game_state
+    for action in HOSTILE_ACTIONS:
+        if action is None:
+            continue
+        with pytest.raises(ValueError):
+            par.step({**base, mover: action})
+        assert par.game_state is start
+    for bad in (list(base.values()), base.items()):
+        with pytest.raises(ValueError):
+            par.step(bad)  # type: ignore[arg-type]
+    par.step({a: np.int64(chosen) for a, chosen in base.items()})
+    assert par.game_state is not start
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_config_of_another_type_is_malformed(name: str) -> None:
+    """``env(game, config='x')`` is ``MalformedInputError`` for every game (#32 finding 6:
+    KALA raised a bare ``AttributeError``)."""
+    from copa_ref.core.errors import MalformedInputError
+
+    for bad in ("x", 3, {"players": 2}, GAMES["kala" if name != "kala" else "ronda"]
+                .default_config()):
+        for make in (env, raw_env, parallel_env):
+            with pytest.raises(MalformedInputError, match="config must be"):
+                make(name, config=bad)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_observe_after_the_end_and_supersuits_wrappers(name: str) -> None:
+    """``observe()`` answers for every agent after the game ends (its last view, an empty
+    mask), as ``connect_four``'s does, so SuperSuit's ``sticky_actions_v0`` and
+    ``delay_observations_v0`` play whole games (they observe after the end)."""
+    ss = pytest.importorskip("supersuit")
+    options = {"max_steps": KOPA_STEPS} if name == "kopa" else {}
+    for wrap in (lambda e: ss.sticky_actions_v0(e, 0.25),
+                 lambda e: ss.delay_observations_v0(e, 2)):
+        wrapped = wrap(env(name, **options))
+        wrapped.reset(seed=0)
+        rng = np.random.default_rng(0)
+        for agent in wrapped.agent_iter():
+            _, _, terminated, truncated, _ = wrapped.last()
+            mask = wrapped.unwrapped.observe(agent)["action_mask"]
+            done = terminated or truncated
+            wrapped.step(None if done else int(rng.choice(np.flatnonzero(mask))))
+        assert not wrapped.agents
+        bare = wrapped.unwrapped
+        for agent in bare.possible_agents:
+            seen = bare.observe(agent)
+            assert not seen["action_mask"].any()
+            assert bare.observation_space(agent)["observation"].contains(seen["observation"])
+        with pytest.raises(KeyError):
+            bare.observe("player_99")
