@@ -342,7 +342,8 @@ def _worker(command: str, timeout: float, settings: Any, queue: Any, job: int) -
 
 def _explore(args: argparse.Namespace) -> int:
     from copa_ref.conformance.explore import Explorer
-    from copa_ref.conformance.explore.report import merge, summary, write_cases
+    from copa_ref.conformance.explore.report import merge, summary
+    from copa_ref.conformance.writer import WriteError, write_cases
 
     shard = _shard(args.shard)
     settings = _settings(args, shard)
@@ -406,7 +407,10 @@ def _explore(args: argparse.Namespace) -> int:
     differences = [line for line in lines if line.get("type") == "difference"]
     summary(footer, differences, out)
     if args.out and differences:
-        written = write_cases(Path(args.out), differences)
+        try:
+            written = write_cases(Path(args.out), differences)
+        except WriteError as exc:
+            raise UsageError(str(exc)) from None
         print(f"minimal cases written to {args.out}: "
               + ", ".join(f"{g} {n}" for g, n in sorted(written.items())), file=out)
     _ = merge  # merged shards: see merge_command
@@ -474,32 +478,36 @@ def _jobs(args: argparse.Namespace, settings: Any, progress: Any) -> list[dict[s
 
 def merge_command(args: argparse.Namespace) -> int:
     """``copa-ref conformance merge``: 0 when the merged exploration found no difference,
-    1 when it did, 2 when the reports cannot be read or merged."""
-    from copa_ref.conformance.explore.report import (
-        MergeError,
-        merge,
-        read_report,
-        summary,
-        write_cases,
-    )
+    1 when it did, 2 when the reports cannot be read, validated or merged, or the merged
+    report or cases cannot be written (one printable line on stderr)."""
+    from copa_ref.conformance.explore.report import MergeError, merge, summary
+    from copa_ref.conformance.merge import BadReport, Printable, read_reports
+    from copa_ref.conformance.writer import WriteError, write_cases, write_report
+
+    def fail(exc: BaseException) -> int:
+        print(f"copa-ref conformance merge: error: {_first_line(exc)}", file=sys.stderr)
+        return USAGE_ERROR
 
     try:
-        reports = [read_report(Path(p)) for p in args.reports]
-        lines = merge(reports)
-    except (OSError, ValueError, KeyError, MergeError) as exc:
-        print(f"copa-ref conformance merge: error: {exc}", file=sys.stderr)
-        return USAGE_ERROR
-    out: IO[str] = sys.stdout
+        lines = merge(read_reports([Path(p) for p in args.reports]))
+    except (BadReport, MergeError) as exc:
+        return fail(exc)
+    out = Printable(sys.stdout)
+    text = "".join(json.dumps(line, sort_keys=True, separators=(",", ":")) + "\n"
+                   for line in lines)
     if args.report == "-":
-        out = sys.stderr
-        for line in lines:
-            write_line(sys.stdout, line)
+        out = Printable(sys.stderr)
+        sys.stdout.write(text)
     elif args.report:
-        with open(args.report, "w") as report:
-            for line in lines:
-                write_line(report, line)
+        try:
+            write_report(Path(args.report), text)
+        except WriteError as exc:
+            return fail(exc)
     differences = [line for line in lines if line.get("type") == "difference"]
-    summary(lines[-1], differences, out)
+    summary(lines[-1], differences, out)  # type: ignore[arg-type]
     if args.out and differences:
-        write_cases(Path(args.out), differences)
+        try:
+            write_cases(Path(args.out), differences)
+        except WriteError as exc:
+            return fail(exc)
     return 1 if differences or lines[-1]["errored"] else 0

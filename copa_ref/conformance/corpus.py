@@ -14,7 +14,6 @@ there may ``copa-ref conformance generate`` write it.
 
 from __future__ import annotations
 
-import contextlib
 import fnmatch
 import importlib.resources
 import json
@@ -109,94 +108,29 @@ class ExportError(ValueError):
     """The corpus cannot be written where asked: the message says why, in one line."""
 
 
-_DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
-_FILE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
-
-
-def _enter(parent: int, name: str, shown: Path) -> int:
-    """The descriptor of the folder *name* in *parent*, made if missing; never a link."""
-    with contextlib.suppress(FileExistsError):
-        os.mkdir(name, 0o777, dir_fd=parent)
-    try:
-        return os.open(name, _DIRECTORY, dir_fd=parent)
-    except OSError as exc:
-        kind = _kind(parent, name)
-        msg = f"{shown} is {kind}, not a folder" if kind else f"{shown}: {exc.strerror}"
-        raise ExportError(msg) from None
-
-
-def _kind(parent: int, name: str) -> str:
-    """What *name* in *parent* is when it is not a plain folder or file ('' if unknown)."""
-    try:
-        mode = os.stat(name, dir_fd=parent, follow_symlinks=False).st_mode
-    except OSError:
-        return ""
-    if stat.S_ISLNK(mode):
-        return "a symbolic link"
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISREG(mode):
-        return "a file"
-    return "a special file"
-
-
-def _write(parent: int, name: str, data: bytes, shown: Path) -> None:
-    """Write *data* to the regular file *name* in *parent* (made or replaced), never through
-    a link and never into a FIFO or device."""
-    kind = _kind(parent, name)
-    if kind not in ("", "a file"):
-        msg = f"{shown} is {kind}; export writes only regular files"
-        raise ExportError(msg)
-    try:
-        fd = os.open(name, _FILE, 0o666, dir_fd=parent)
-    except OSError as exc:
-        msg = f"{shown}: {exc.strerror}"
-        raise ExportError(msg) from None
-    with os.fdopen(fd, "wb") as sink:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):  # pragma: no cover - replaced meanwhile
-            msg = f"{shown} is not a regular file"
-            raise ExportError(msg)
-        sink.write(data)
-
-
 def export_corpus(dest: Path, source: Path | None = None) -> list[Path]:
     """Copy the published corpus (:data:`PUBLISHED`) from *source* (default: :func:`corpus_dir`)
     into *dest*, keeping its layout; returns the files written, sorted.
 
+    Written by :class:`copa_ref.conformance.writer.Folder` (each file replaced atomically):
     *dest* (made if missing) may itself be reached through a link, but nothing under it is
     ever written through one: a link, a FIFO or a device where a folder or file of the
     corpus belongs is refused, and so is *dest* when it is a file.
 
     :raises ExportError: when *dest*, or a folder or file under it, cannot be written.
     """
+    from copa_ref.conformance.writer import Folder, WriteError
+
     source = corpus_dir() if source is None else source
-    if dest.exists() and not dest.is_dir():
-        msg = f"{dest} exists and is not a folder"
-        raise ExportError(msg)
-    try:
-        dest.mkdir(parents=True, exist_ok=True)
-        top = os.open(dest, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    except OSError as exc:
-        msg = f"{dest}: {exc.strerror}"
-        raise ExportError(msg) from None
     written: list[Path] = []
     try:
-        for pattern in PUBLISHED:
-            for path in sorted(source.glob(pattern)):
-                relative = path.relative_to(source)
-                data = path.read_bytes()
-                parents = [top]
-                try:
-                    for depth, part in enumerate(relative.parts[:-1], 1):
-                        parents.append(_enter(parents[-1], part,
-                                              dest.joinpath(*relative.parts[:depth])))
-                    _write(parents[-1], relative.name, data, dest / relative)
-                finally:
-                    for fd in parents[1:]:
-                        os.close(fd)
-                written.append(dest / relative)
-    finally:
-        os.close(top)
+        with Folder(dest) as folder:
+            for pattern in PUBLISHED:
+                for path in sorted(source.glob(pattern)):
+                    relative = path.relative_to(source)
+                    written.append(folder.write(relative.parts, path.read_bytes()))
+    except WriteError as exc:
+        raise ExportError(str(exc)) from None
     return sorted(written)
 
 

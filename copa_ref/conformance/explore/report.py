@@ -10,17 +10,13 @@ rule fired, the rules never reached, the rules not tested past a known differenc
 from __future__ import annotations
 
 import json
-import shutil
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any
 
-from copa_ref.conformance.corpus import CORPUS_DIR
 from copa_ref.conformance.explore.planner import UNREACHABLE
 from copa_ref.conformance.explore.play import rule_key
-from copa_ref.conformance.generate import corpus_file
-from copa_ref.conformance.observables import CORPUS_VERSION
 
 __all__ = ["MergeError", "merge", "summary", "write_cases"]
 
@@ -28,27 +24,11 @@ Line = dict[str, Any]
 
 
 def write_cases(out: Path, differences: Iterable[Line]) -> dict[str, int]:
-    """Write the minimal case of each difference line under *out* as a corpus
-    (``VERSION``, ``schema/``, ``cases/<game>/<kind>s.json``) that ``copa-ref conformance
-    run --corpus OUT`` replays; the number of cases by game."""
-    by_file: dict[tuple[str, str], list[Any]] = {}
-    for line in differences:
-        case = line["case"]
-        by_file.setdefault((case["game"], case["kind"]), []).append(case)
-    (out / "cases").mkdir(parents=True, exist_ok=True)
-    (out / "VERSION").write_text(CORPUS_VERSION + "\n")
-    schema = out / "schema"
-    schema.mkdir(exist_ok=True)
-    for path in sorted((CORPUS_DIR / "schema").glob("*.json")):
-        shutil.copyfile(path, schema / path.name)
-    counts: Counter[str] = Counter()
-    for (game, kind), cases in sorted(by_file.items()):
-        folder = out / "cases" / game
-        folder.mkdir(parents=True, exist_ok=True)
-        cases.sort(key=lambda c: c["id"])
-        (folder / f"{kind}s.json").write_text(corpus_file(game, kind, cases))
-        counts[game] += len(cases)
-    return dict(counts)
+    """Write the minimal case of each difference under *out* as a corpus: see
+    :func:`copa_ref.conformance.writer.write_cases` (never through a link, atomically)."""
+    from copa_ref.conformance.writer import write_cases as write
+
+    return write(out, differences)
 
 
 def summary(footer: Line, differences: list[Line], out: IO[str]) -> None:
