@@ -35,7 +35,7 @@ from copa_ref.conformance.explore.situations import (
     step_rules,
 )
 from copa_ref.core import JSON, MoverKind
-from copa_ref.core.entry import mark_checked, write_mark
+from copa_ref.core.entry import carry_mark
 from copa_ref.games import GAMES
 
 __all__ = ["NOT_PLANNED", "UNREACHABLE", "Budget", "Director", "Plan", "Search", "continued",
@@ -102,13 +102,6 @@ class _Node:
     state: Any
     path: tuple[Any, ...] | None
     """``(action, state_before, parent_path)``, a linked list back to the start."""
-
-
-def _mark(state: Any) -> None:
-    try:
-        write_mark(state, True)
-    except TypeError:
-        mark_checked(state)
 
 
 def _children(game: Any, inner: Any, state: Any, situation: Situation, rng: random.Random,
@@ -181,7 +174,7 @@ def plan(game: Any, config: Any, situation: Situation, *, budget: Budget = DEFAU
                 for action, after in _children(game, inner, node.state, situation, rng,
                                                budget):
                     nodes += 1
-                    _mark(after)
+                    carry_mark(node.state, after)
                     if test(node.state, action, after):
                         return _found(game, config, situation, start, node, action, after,
                                       nodes, started, restarts)
