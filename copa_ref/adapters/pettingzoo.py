@@ -842,8 +842,9 @@ class CopaParallelEnv(GameTable, ParallelEnv):  # type: ignore[misc]  # Parallel
         return self._observations(), {a: {} for a in self.agents}
 
     def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], ...]:
-        """Step every agent to choose now with its id in *actions* (ids as
-        :meth:`GameTable._number` takes them; ``ValueError`` for any other value)."""
+        """Step every agent to choose now with its id in *actions*: an integer within the
+        agent's action space, as ``Discrete.contains`` decides (``ValueError`` for any other
+        value)."""
         if not isinstance(actions, dict):
             msg = (f"{self.game.title}: actions must be a dict of agent to id, not "
                    f"{excerpt(actions)}")
