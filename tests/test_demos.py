@@ -229,3 +229,11 @@ def test_rounds_refused_where_there_are_none(capsys: pytest.CaptureFixture[str])
     assert "--rounds is for copas and kopa" in capsys.readouterr().err
     assert main(["demo", "copas", "--rounds", "-1"]) == 2
     assert "0 for the whole match" in capsys.readouterr().err
+
+
+def test_rounds_without_a_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """``copa-ref demo --rounds 2`` plays every game, two rounds of each match game."""
+    assert main(["demo", "--rounds", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("result: no winner yet: cut after 2 rounds;") == len(MATCHES)
+    assert out.count("\nresult: ") == len(GAMES)
