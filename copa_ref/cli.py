@@ -225,11 +225,15 @@ def _demo(args: argparse.Namespace) -> int:
     if args.option and args.game is None:
         msg = "--option needs a GAME: copa-ref demo kala --option harvest=mandatory"
         raise CommandError(msg)
+    if args.rounds is not None and args.rounds < 0:
+        msg = f"--rounds {args.rounds}: give a number of rounds, or 0 for the whole match"
+        raise CommandError(msg)
     names = [args.game] if args.game else sorted(GAMES)
     for name in names:
         game = get_game(name)
         config = parse_options(game, args.option) if args.option else None
-        for line in demo_lines(game, args.seed, args.players, config):
+        rounds = args.rounds if args.game or _plays_rounds(game) else None
+        for line in demo_lines(game, args.seed, args.players, config, rounds):
             print(line)
         print()
     return 0
@@ -258,15 +262,30 @@ def _play(args: argparse.Namespace) -> int:
                      out=sys.stdout)
 
 
-def demo_lines(game: AnyGame, seed: int, players: int | None = None,
-               config: Any = None) -> list[str]:
-    """The lines of *game*'s demo for *seed* (and *players* seats, where the demo lets the
-    table size be chosen; and the options of *config*, default the demo's own).
+def _plays_rounds(game: AnyGame) -> bool:
+    """Whether *game*'s demo plays a match of rounds (and takes ``rounds``)."""
+    return "rounds" in inspect.signature(game.demo).parameters
 
-    :raises CommandError: for a player count the game or its demo does not allow.
+
+def demo_lines(game: AnyGame, seed: int, players: int | None = None,
+               config: Any = None, rounds: int | None = None) -> list[str]:
+    """The lines of *game*'s demo for *seed* (and *players* seats, where the demo lets the
+    table size be chosen; the options of *config*, default the demo's own; and, for a game
+    played as a match of rounds, the first *rounds* rounds, 0 the whole match, default the
+    demo's own: one).
+
+    :raises CommandError: for a player count the game or its demo does not allow, or
+        *rounds* for a game that is not played in rounds.
     """
     demo: Any = game.demo
-    extra = {} if config is None else {"config": config}
+    extra: dict[str, Any] = {} if config is None else {"config": config}
+    if rounds is not None:
+        if not _plays_rounds(game):
+            matches = " and ".join(sorted(n for n, g in GAMES.items() if _plays_rounds(g)))
+            msg = (f"the {game.title} demo plays one game, not a match of rounds; --rounds is "
+                   f"for {matches}")
+            raise CommandError(msg)
+        extra["rounds"] = rounds
     if players is None:
         return list(demo(seed, **extra))
     facts = game.facts
@@ -469,8 +488,12 @@ def build_parser() -> argparse.ArgumentParser:
         sub, "demo", _demo, "watch the reference play a seeded game",
         "Play a seeded game between simple players and tell it move by move in plain words: "
         "a picture of the position with its legend, one line for each rule that fires, and "
-        "the result with its reason. The same seed always plays the same game.",
+        "the result with its reason. The same seed always plays the same game. Copas and "
+        "Kopa, played as a match of rounds, show the first round unless --rounds asks for "
+        "more.",
         ["copa-ref demo kala", "copa-ref demo da_capo --seed 7 --players 4",
+         "copa-ref demo copas --rounds 3",
+         "copa-ref demo kopa --rounds 0     (the whole match)",
          "copa-ref demo kala --option harvest=mandatory",
          "copa-ref demo hopper --option ending=end_2 --option players=4",
          "copa-ref demo          (every game in turn)"])
@@ -478,6 +501,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help=f"the game, one of {', '.join(sorted(GAMES))} (default: every "
                       "game in turn)")
     demo.add_argument("--seed", type=int, default=1, help="the seed of the players (default 1)")
+    demo.add_argument("--rounds", type=int, metavar="N",
+                      help="for the games played as a match of rounds (Copas, Kopa): play "
+                           "the first N rounds (default 1); 0 plays the whole match")
     demo.add_argument("--players", type=int, metavar="K",
                       help="how many players (default: the demo's own choice)")
     demo.add_argument("--option", action="append", default=[], metavar="FIELD=VALUE",

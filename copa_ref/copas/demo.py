@@ -1,8 +1,11 @@
-"""A seeded Copas match between simple players, told trick by trick in plain words."""
+"""A seeded Copas match between simple players, told trick by trick in plain words: the
+first round by default, more rounds or the whole match on request."""
 
 from __future__ import annotations
 
 import random
+import re
+import textwrap
 from collections.abc import Iterator
 
 import attrs
@@ -13,6 +16,8 @@ from copa_ref.core import steps
 
 __all__ = [
     "LEGEND",
+    "WIDTH",
+    "cut_lines",
     "demo",
     "describe_trick",
     "hand_text",
@@ -30,6 +35,10 @@ LEGEND = """\
   the trick and leads the next. Each copa taken is one minus point; whoever has 51 or more
   at the end of a round bursts and loses, the fewest minus points wins."""
 """What the demo prints under the first deal."""
+
+WIDTH = 100
+"""The demo wraps a longer line (a trick, a round's scoring) at this width, the rest of it
+indented under the first."""
 
 SUIT_NAMES = {Suit.PAUS: "paus", Suit.ESPADAS: "espadas", Suit.COPAS: "copas",
               Suit.OUROS: "ouros"}
@@ -133,10 +142,34 @@ def result_lines(state: State) -> Iterator[str]:
                "lose (COPAS-21).")
 
 
-def demo(seed: int, players: int | None = None, config: Config | None = None
-         ) -> Iterator[str]:
+def _wrap(line: str) -> list[str]:
+    """*line* wrapped at :data:`WIDTH`, never between "seat" and its number."""
+    indent = line[:len(line) - len(line.lstrip())]
+    kept = re.sub(r"\bseat (\d)", "seat\u00a0\\1", line)
+    return [part.replace("\u00a0", " ")
+            for part in textwrap.wrap(kept, WIDTH, subsequent_indent=indent + "   ",
+                                      break_long_words=False, break_on_hyphens=False)]
+
+
+def cut_lines(state: State) -> Iterator[str]:
+    """The end of a demo cut short after ``state.round - 1`` rounds of a match still in
+    progress: the minus points so far, in the one form of result line."""
+    played = state.round - 1
+    rounds = f"{played} round{'' if played == 1 else 's'}"
+    points = ", ".join(f"seat {s} {p}" for s, p in enumerate(state.scores))
+    yield from _wrap(f"the demo stops after {rounds} (--rounds N plays N, --rounds 0 the whole "
+                     "match); the match goes on until a seat has 51 or more minus points "
+                     "(COPAS-20)")
+    yield (f"result: no winner yet: cut after {rounds}; minus points {points} "
+           "(COPAS-16).")
+
+
+def demo(seed: int, players: int | None = None, config: Config | None = None,
+         rounds: int = 1) -> Iterator[str]:
     """Play a seeded match between simple players (4 of them, or *players*); yield it as
-    lines of text: each deal, each trick, each round's scoring, the result."""
+    lines of text: each deal, each trick, each round's scoring, the result. Only the first
+    *rounds* rounds are played (default 1; 0 plays the whole match); a match cut short ends
+    with the minus points so far (:func:`cut_lines`)."""
     from copa_ref.copas import GAME
 
     rng = random.Random(seed)
@@ -163,8 +196,12 @@ def demo(seed: int, players: int | None = None, config: Config | None = None
             yield f"   seat {after.leader} leads the first trick (COPAS-8)"
             continue
         if len(after.tricks) > len(before.tricks):
-            yield describe_trick(len(after.tricks), after.tricks[-1])
-        if after.phase is not Phase.PLAY:
-            yield from scoring(after, before.pending)
+            yield from _wrap(describe_trick(len(after.tricks), after.tricks[-1]))
         state = after
+        if after.phase is not Phase.PLAY:
+            for line in scoring(after, before.pending):
+                yield from _wrap(line)
+            if after.phase is not Phase.OVER and 0 < rounds <= after.round - 1:
+                yield from cut_lines(after)
+                return
     yield from result_lines(state)

@@ -1,6 +1,7 @@
-"""A seeded Kopa match between simple players: the first round turn by turn in plain words
-(each card with the reason it fits, each pass with what the table wanted), the table drawn
-as it grows, then every later round with its scoring, to the end of the match.
+"""A seeded Kopa match between simple players: the first round's opening turns in plain
+words (each card with the reason it fits, each pass with what the table wanted), the table
+drawn as it grows, the rest of the round in short; on request, more rounds (each later one
+with its scoring) or the whole match.
 
 Every seat is a *simple player* (:func:`simple_player`): it plays a legal card whenever it
 has one and passes only when it must. A match between such players ends (with three to five
@@ -13,6 +14,8 @@ round's winner gains (KOPA-Q14). The demo says so when it stops.
 from __future__ import annotations
 
 import random
+import re
+import textwrap
 from collections.abc import Iterator, Sequence
 
 import attrs
@@ -20,7 +23,7 @@ import attrs
 from copa_ref.kopa.rules import apply, legal_actions, new_game, outcome, sample_chance
 from copa_ref.kopa.state import Action, Card, Config, Phase, Play, State, Suit
 
-__all__ = ["LEGEND", "MAX_ROUNDS", "POLICY", "demo", "hand_text", "play_round", "render",
+__all__ = ["LEGEND", "MAX_ROUNDS", "POLICY", "WIDTH", "demo", "hand_text", "play_round", "render",
            "simple_player"]
 
 MAX_ROUNDS = 100
@@ -30,6 +33,10 @@ matches with three to five players have ended within 80 rounds at every seed tri
 POLICY = ("every seat is a simple player: it plays a legal card whenever it has one (an 8 "
           "first, else a card farthest from the middle) and passes only when it must")
 """The demo's policy, in words (its first line says it)."""
+
+WIDTH = 100
+"""The demo wraps a longer line (a turn, a round's scoring) at this width, the rest of it
+indented under the first."""
 
 SUIT_NAMES = {Suit.SABLE: "Sable", Suit.VERT: "Vert", Suit.GULES: "Gules", Suit.OR: "Or"}
 """The suits' names, by their letters."""
@@ -54,6 +61,18 @@ LEGEND = (
 
 PICTURE_EVERY = 4
 """In the first round, the table is drawn after every this many turns of each seat."""
+
+TOLD_TURNS = 24
+"""The first round is told in words for this many turns, then in short."""
+
+
+def _wrap(line: str) -> list[str]:
+    """*line* wrapped at :data:`WIDTH`, never between "seat" and its number."""
+    indent = line[:len(line) - len(line.lstrip())]
+    kept = re.sub(r"\bseat (\d)", "seat\u00a0\\1", line)
+    return [part.replace("\u00a0", " ")
+            for part in textwrap.wrap(kept, WIDTH, subsequent_indent=indent + "   ",
+                                      break_long_words=False, break_on_hyphens=False)]
 
 
 def _sorted(cards: Sequence[Card]) -> list[Card]:
@@ -86,8 +105,8 @@ def render(state: State) -> str:
         rows.append(f"     {suit:6} up {_pile(up):8} down {_pile(down):8} 8: {eight}")
     sizes = ", ".join(f"seat {s} {len(h)}" for s, h in enumerate(state.hands))
     stock = f"; stock {len(state.stock)}" if state.stock else ""
-    rows.append(f"     cards in hand: {sizes}{stock}; penalty points this round: "
-                + ", ".join(f"seat {s} {p}" for s, p in enumerate(state.penalties)))
+    rows.extend(_wrap(f"     cards in hand: {sizes}{stock}; penalty points this round: "
+                      + ", ".join(f"seat {s} {p}" for s, p in enumerate(state.penalties))))
     return "\n".join(rows)
 
 
@@ -180,13 +199,22 @@ def play_round(state: State, rng: random.Random) -> tuple[State, list[str]]:
 
 
 def _told_round(state: State, rng: random.Random) -> Iterator[str | State]:
-    """The first round, turn by turn; yields lines, and the state after the round last."""
+    """The first round, its first :data:`TOLD_TURNS` turns in words and the rest in short;
+    yields lines, and the state after the round last."""
     n = state.config.players
     turns = 0
     while state.phase is Phase.PLAY or state.phase is Phase.DRAWN:
+        if turns == TOLD_TURNS and state.phase is Phase.PLAY:
+            state, told = play_round(state, rng)
+            yield from _wrap(f"   the rest of round 1 in short (seat:card, or a pass with its "
+                             f"penalty points): {' '.join(told)}")
+            out = next(s for s in range(n) if not state.hands[s])
+            yield f"   seat {out} has played his last card: the round ends (KOPA-19)"
+            break
         action = simple_player(state, rng)
         after = apply(state, action)
-        yield from _turn(state, action, after)
+        for line in _turn(state, action, after):
+            yield from _wrap(line)
         if state.phase is not Phase.DRAWN:
             turns += 1
         state = after
@@ -215,11 +243,13 @@ def _scores(values: tuple[int, ...], sign: bool = False) -> str:
                      for s, v in enumerate(values))
 
 
-def demo(seed: int, config: Config | None = None, players: int | None = None
-         ) -> Iterator[str]:
+def demo(seed: int, config: Config | None = None, players: int | None = None,
+         rounds: int = 1) -> Iterator[str]:
     """Play a seeded match between simple players (*players* seats, default the config's);
     yield it as lines of text: the first round's deal and every turn in words, then each
-    later round with its scoring."""
+    later round with its scoring. Only the first *rounds* rounds are played (default 1; 0
+    plays the whole match, up to :data:`MAX_ROUNDS`); a match cut short ends with the scores
+    so far."""
     rng = random.Random(seed)
     if players is not None:
         config = attrs.evolve(config or Config(), players=players)
@@ -232,8 +262,9 @@ def demo(seed: int, config: Config | None = None, players: int | None = None
             why = ("with two players the penalty points of the draws outweigh what a "
                    "round's winner gains, so the scores fall" if n == 2 else
                    "penalties can outweigh what a round's winner gains")
-            yield (f"stopped after {MAX_ROUNDS} rounds with no one at {target}: {why}, and a "
-                   f"match need not end (KOPA-Q14); scores {_scores(state.scores)}")
+            yield from _wrap(f"stopped after {MAX_ROUNDS} rounds with no one at {target}: {why}, "
+                             f"and a match need not end (KOPA-Q14); scores "
+                             f"{_scores(state.scores)}")
             yield (f"result: nobody wins: no one reached {target} points in {MAX_ROUNDS} "
                    f"rounds, and the match ends only when someone does (KOPA-Q14; KOPA-22).")
             return
@@ -242,8 +273,8 @@ def demo(seed: int, config: Config | None = None, players: int | None = None
         state = apply(state, sample_chance(state, rng))
         leader = state.turn
         if played == 1:
-            yield (f"-- round 1: seat {dealer} deals all 60 cards, clockwise (KOPA-4); seat "
-                   f"{leader}, to the dealer's left, begins (KOPA-5)")
+            yield from _wrap(f"-- round 1: seat {dealer} deals all 60 cards, clockwise (KOPA-4); "
+                             f"seat {leader}, to the dealer's left, begins (KOPA-5)")
             for seat, hand in enumerate(state.hands):
                 yield f"   seat {seat}: {hand_text(hand)}"
             if state.stock:
@@ -267,16 +298,25 @@ def demo(seed: int, config: Config | None = None, players: int | None = None
         if turns is None:
             yield "   the table at the end of round 1:"
             yield render(state)
-            yield f"   {_scoring(state, winner)}"
+            yield from _wrap(f"   {_scoring(state, winner)}")
             yield f"   scores: {_scores(state.scores)}"
-            if state.phase is not Phase.OVER:
-                yield ("-- later rounds, in short: the deal passes clockwise (KOPA-21); who "
-                       "went out, the scoring, the scores")
-            continue
-        yield (f"   round {played}: seat {dealer} deals, seat {leader} begins; seat {winner} "
-               f"goes out after {turns} turns, his last card played (KOPA-19)")
-        yield f"      {_scoring(state, winner)}"
-        yield f"      scores: {_scores(state.scores)}"
+            if state.phase is not Phase.OVER and not 0 < rounds <= played:
+                yield ("-- later rounds in short (the deal passes clockwise, KOPA-21): who "
+                       "went out, the scoring")
+        else:
+            yield from _wrap(f"   round {played}: seat {dealer} deals, seat {leader} begins; "
+                             f"seat {winner} goes out after {turns} turns, his last card "
+                             "played (KOPA-19)")
+            yield from _wrap(f"      {_scoring(state, winner)}")
+            yield f"      scores: {_scores(state.scores)}"
+        if state.phase is not Phase.OVER and 0 < rounds <= played:
+            cut = f"{played} round{'' if played == 1 else 's'}"
+            yield from _wrap(f"the demo stops after {cut} (--rounds N plays N, --rounds 0 the "
+                             f"whole match); the match goes on until a seat reaches {target} "
+                             "points (KOPA-22)")
+            yield (f"result: no winner yet: cut after {cut}; scores {_scores(state.scores)} "
+                   "(KOPA-20).")
+            return
     result = outcome(state)
     assert result is not None
     names = " and ".join(f"seat {s}" for s in result.winners)
