@@ -4,8 +4,6 @@ first round by default, more rounds or the whole match on request."""
 from __future__ import annotations
 
 import random
-import re
-import textwrap
 from collections.abc import Iterator
 
 import attrs
@@ -13,6 +11,7 @@ import attrs
 from copa_ref.copas.rules import legal_actions, new_game, outcome
 from copa_ref.copas.state import Card, Config, Phase, Play, State, Suit, Trick
 from copa_ref.core import steps
+from copa_ref.core.wrap import wrap_told
 
 __all__ = [
     "LEGEND",
@@ -143,12 +142,8 @@ def result_lines(state: State) -> Iterator[str]:
 
 
 def _wrap(line: str) -> list[str]:
-    """*line* wrapped at :data:`WIDTH`, never between "seat" and its number."""
-    indent = line[:len(line) - len(line.lstrip())]
-    kept = re.sub(r"\bseat (\d)", "seat\u00a0\\1", line)
-    return [part.replace("\u00a0", " ")
-            for part in textwrap.wrap(kept, WIDTH, subsequent_indent=indent + "   ",
-                                      break_long_words=False, break_on_hyphens=False)]
+    """*line* wrapped at :data:`WIDTH`."""
+    return wrap_told(line, WIDTH)
 
 
 def cut_lines(state: State) -> Iterator[str]:

@@ -14,12 +14,11 @@ round's winner gains (KOPA-Q14). The demo says so when it stops.
 from __future__ import annotations
 
 import random
-import re
-import textwrap
 from collections.abc import Iterator, Sequence
 
 import attrs
 
+from copa_ref.core.wrap import wrap_told
 from copa_ref.kopa.rules import apply, legal_actions, new_game, outcome, sample_chance
 from copa_ref.kopa.state import Action, Card, Config, Phase, Play, State, Suit
 
@@ -67,12 +66,8 @@ TOLD_TURNS = 24
 
 
 def _wrap(line: str) -> list[str]:
-    """*line* wrapped at :data:`WIDTH`, never between "seat" and its number."""
-    indent = line[:len(line) - len(line.lstrip())]
-    kept = re.sub(r"\bseat (\d)", "seat\u00a0\\1", line)
-    return [part.replace("\u00a0", " ")
-            for part in textwrap.wrap(kept, WIDTH, subsequent_indent=indent + "   ",
-                                      break_long_words=False, break_on_hyphens=False)]
+    """*line* wrapped at :data:`WIDTH`."""
+    return wrap_told(line, WIDTH)
 
 
 def _sorted(cards: Sequence[Card]) -> list[Card]:

@@ -90,9 +90,14 @@ def conditional(bugs: tuple[Rare, ...]) -> Any:
                 return wrong_game(bug)
         return ref
 
+    return dispatched(ref, pick)
+
+
+def dispatched(ref: Any, pick: Any) -> Any:
+    """The game *ref* whose every function is the one of the game ``pick(state)`` names."""
+
     def new_game(config: Any) -> Any:
-        state = ref.new_game(config)
-        return pick(state).new_game(config)
+        return pick(ref.new_game(config)).new_game(config)
 
     changes: dict[str, Any] = {
         "new_game": new_game,
@@ -212,23 +217,7 @@ class Several:
         def pick(state: Any) -> Any:
             return there if rare.when(state) else everywhere
 
-        def new_game(config: Any) -> Any:
-            return pick(ref.new_game(config)).new_game(config)
-
-        changes: dict[str, Any] = {
-            "new_game": new_game,
-            "to_move": lambda s: pick(s).to_move(s),
-            "legal_actions": lambda s, seat: pick(s).legal_actions(s, seat),
-            "apply": lambda s, a: pick(s).apply(s, a),
-            "outcome": lambda s: pick(s).outcome(s),
-            "observe": lambda s, seat: pick(s).observe(s, seat),
-            "sample_chance": lambda s, rng: pick(s).sample_chance(s, rng),
-        }
-        if ref.chance_outcomes is not None:
-            changes["chance_outcomes"] = lambda s: pick(s).chance_outcomes(s)
-        if ref.joint is not None:
-            changes["joint"] = lambda s, parts: pick(s).joint(s, parts)
-        return attrs.evolve(ref, **changes)
+        return dispatched(ref, pick)
 
 
 SEVERAL: dict[str, Several] = {

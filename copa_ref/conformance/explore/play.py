@@ -18,6 +18,7 @@ from typing import Any
 
 import attrs
 
+from copa_ref.conformance.explore.situations import step_rules
 from copa_ref.conformance.generate import _plain
 from copa_ref.conformance.observables import CORPUS_VERSION, observables
 from copa_ref.conformance.registry import record_of
@@ -56,20 +57,6 @@ class Played:
         return bool(self.game.to_move(self.states[-1]).is_over)
 
 
-def _tags(game: Any, before: Any, action: Any, after: Any) -> frozenset[str]:
-    record = record_of(game.name)
-    rules: set[str] = set()
-    if record is not None and record.events is not None:
-        rules |= record.events(before, action, after)
-    if game.to_move(after).is_over:
-        if record is not None:
-            rules |= set(record.whole_game_rules)
-        result = game.outcome(after)
-        if result is not None and result.rule:
-            rules.add(result.rule)
-    return frozenset(rules)
-
-
 def play(game: Any, config: Any, rng: random.Random, max_steps: int, *,
          seen: Counter[str] | None = None, avoid: Collection[str] = (),
          prefer: Collection[str] = (), deadline: float | None = None) -> Played:
@@ -91,7 +78,7 @@ def play(game: Any, config: Any, rng: random.Random, max_steps: int, *,
             break
         action = game.random_action(state, rng)
         after = game.apply(state, action)
-        rules = _tags(game, state, action, after)
+        rules = step_rules(game, state, action, after)
         if seen is not None and rng.random() >= UNSTEERED:
             best = _score(rules, local, avoid, prefer)
             for _ in range(CANDIDATES - 1):
@@ -99,7 +86,7 @@ def play(game: Any, config: Any, rng: random.Random, max_steps: int, *,
                 if other == action:
                     continue
                 other_after = game.apply(state, other)
-                other_rules = _tags(game, state, other, other_after)
+                other_rules = step_rules(game, state, other, other_after)
                 score = _score(other_rules, local, avoid, prefer)
                 if score > best:
                     best, action, after, rules = score, other, other_after, other_rules

@@ -36,6 +36,7 @@ from typing import Any
 import attrs
 
 from copa_ref.conformance.explore.play import Played, play, trace_case
+from copa_ref.conformance.explore.situations import step_rules
 from copa_ref.conformance.generate import _plain, _rejection
 from copa_ref.conformance.observables import options_of
 from copa_ref.conformance.runner import CaseResult
@@ -113,9 +114,7 @@ def _replayed(game: Any, config: Any, actions: tuple[Any, ...]) -> Played | None
         except (ValueError, RuleViolation):
             return None
         states.append(state)
-    from copa_ref.conformance.explore.play import _tags
-
-    tags = tuple(_tags(game, states[i], a, states[i + 1]) for i, a in enumerate(actions))
+    tags = tuple(step_rules(game, states[i], a, states[i + 1]) for i, a in enumerate(actions))
     return Played(game, config, tuple(actions), tuple(states), tags)
 
 
