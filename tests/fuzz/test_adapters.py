@@ -24,7 +24,7 @@ from tests.fuzz.strategies import GAME_NAMES
 
 pytest.importorskip("pettingzoo", reason="pettingzoo is not installed (extra 'pettingzoo')")
 
-from copa_ref.adapters.pettingzoo import parallel_env, raw_env  # noqa: E402
+from copa_ref.adapters.pettingzoo import parallel_env, raw_env
 
 GAMES_PER_RUN = 2 * SCALE
 """Random games per game and adapter."""
