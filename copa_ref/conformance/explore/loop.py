@@ -104,10 +104,13 @@ class Settings:
     shard: tuple[int, int] = (1, 1)
     """``(K, N)``: play only the games numbered K-1 modulo N."""
     load_state: bool = True
+    """Use the engine's ``load_state`` when it declares it."""
     plan: bool = True
     """Aim games at the situations not yet met under their config, with sequences planned
     on the reference (:mod:`~copa_ref.conformance.explore.planner`)."""
-    """Use the engine's ``load_state`` when it declares it."""
+    start: int = 0
+    """Play no game numbered below this (a ``--jobs`` worker that takes over the shard of
+    one that ended goes on from the game after the one it was playing)."""
 
     def as_json(self) -> dict[str, JSON]:
         """The settings as JSON (the report's header)."""
@@ -339,7 +342,7 @@ class Explorer:
                 if self._time_up():
                     self.state.timed_out = True
                     break
-                if number % shards != shard - 1:
+                if number % shards != shard - 1 or number < settings.start:
                     continue
                 try:
                     self._one_game(number, names[number % len(names)],
