@@ -131,3 +131,11 @@ def test_explore_report_writes_a_regular_file(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     lines = [json.loads(t) for t in report.read_text().splitlines()]
     assert lines[0]["type"] == "explore_header" and lines[-1]["type"] == "explore_footer"
+
+
+def test_an_engine_that_does_not_start_with_jobs_is_one_line_and_exit_2() -> None:
+    done = _explore("--engine", "/nonexistent/engine", "--jobs", "2", "--games", "4",
+                    timeout=120)
+    assert done.returncode == 2
+    error = done.stderr.strip().splitlines()
+    assert len(error) == 1 and "did not start in a worker" in error[0]

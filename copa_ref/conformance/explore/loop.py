@@ -278,6 +278,8 @@ class Explorer:
 
         runner.session.connect = capped
         self._masks: dict[str, lockstep.Mask] = {}
+        self._trace: Case | None = None
+        """The trace case of the game under way, from its start (its probes follow it)."""
         self.director = Director(seed=settings.seed)
         """The situations met by config, and the planned games aimed at the rest."""
         """By game: the known differences (kind, rule), masked in every later step."""
@@ -450,9 +452,10 @@ class Explorer:
             description = (f"Game {number} of the exploration from seed {settings.seed}, "
                            f"{swept.label} config: {len(played.actions)} actions chosen by "
                            "the reference.")
+            self._trace = None
             checked, status, diverged = self._check(number, swept, played, case_id,
                                                     description, tell)
-            self._probes(number, swept, played, checked, rng, where, tell)
+            self._probes_along(case_id, number, swept, played, checked, rng, where, tell)
         except (KeyboardInterrupt, _OutOfTime):
             raise
         except Exception as exc:  # a failure of explore itself: the game is errored
@@ -470,6 +473,22 @@ class Explorer:
         if diverged is not None:
             line["reason"] = diverged
         tell(line)
+
+    def _probes_along(self, case_id: str, number: int, swept: Swept, played: Played,
+                      checked: int, rng: random.Random, where: str, tell: Event) -> None:
+        """The game's probes, with the game's own trace case lent to the runner while they
+        run: a probe's case names it (``"trace"``), so the positions its prefix expects are
+        read from the trace's steps, not computed again from the reference (the verdict
+        checks that the trace's actions are the prefix's, else computes them)."""
+        trace = self._trace
+        lent = trace is not None and case_id not in self.runner.traces
+        if lent:
+            self.runner.traces[case_id] = trace  # type: ignore[assignment]
+        try:
+            self._probes(number, swept, played, checked, rng, where, tell)
+        finally:
+            if lent:
+                del self.runner.traces[case_id]
 
     def _planned(self, name: str, swept: Swept) -> Played | None:
         """A planned game: a sequence searched on the reference that meets a situation not
@@ -536,6 +555,8 @@ class Explorer:
         while True:
             case = trace_case(played, case_id if not start else f"{case_id}-from-{start}",
                               description, start)
+            if not start:
+                self._trace = case
             lock = lockstep.run(self.runner, case, mask, self._deadline)
             end = start + lock.checked
             if agreed is None:
