@@ -325,7 +325,7 @@ def test_probes_read_their_positions_from_the_games_trace(
     from copa_ref.conformance.engine import ReferenceEngine
 
     replayed: list[int] = []
-    real = verdicts.replay
+    real = verdicts.replay  # type: ignore[attr-defined]
 
     def counted(*args: Any) -> Any:
         replayed.append(1)
