@@ -222,7 +222,8 @@ def add_explore_parsers(csub: Any, add: Any, add_progress: Any) -> None:
         "step as a trace does and probe refused actions; shrink each difference to a "
         "minimal case that names its rule, and report each broken rule once. The same "
         "seed plays the same games. Ctrl-C ends with the summary so far. Exit status 1 "
-        "when a difference was found.",
+        "when a difference was found or a game errored (each errored game's reason is in "
+        "the summary and the report's footer).",
         ['copa-ref conformance explore --engine "./my-engine" --games 200',
          'copa-ref conformance explore --engine "./my-engine" --time 600 --out found/',
          'copa-ref conformance explore --engine "./my-engine" --shard 2/4 --report p2.jsonl'])
@@ -258,7 +259,9 @@ def add_explore_parsers(csub: Any, add: Any, add_progress: Any) -> None:
                               "for the situations not yet met)")
     explore.add_argument("--jobs", type=number(int, 1, "a number of jobs, 1 or more"),
                          default=1,
-                         help="worker processes, each with its own engine (default 1)")
+                         help="worker processes, each with its own engine (default 1); a "
+                              "worker that dies or stops answering costs one errored "
+                              "game, and a fresh one plays the rest of its games")
     explore.add_argument("--shard", default="1/1", metavar="K/N",
                          help="play only the K-th of N deterministic parts (default 1/1); "
                               "each part steers by its own games, so another N explores "
@@ -320,30 +323,10 @@ def explore_command(args: argparse.Namespace) -> int:
         return USAGE_ERROR
 
 
-def _worker(command: str, timeout: float, settings: Any, queue: Any, job: int) -> None:
-    """One worker of ``--jobs``: explores its shard and sends its report lines back."""
-    from copa_ref.conformance.explore import Explorer
-
-    lines: list[dict[str, Any]] = []
-    corpus = load_corpus()
-    runner = Runner(lambda: SubprocessChannel(command, timeout=timeout), corpus)
-    explorer = Explorer(runner, settings, corpus)
-    try:
-        explorer.explore(
-            on_line=lines.append,
-            on_progress=lambda s: queue.put(("progress", job, s.games, s.steps,
-                                             len(s.differences))))
-        queue.put(("done", job, lines))
-    except KeyboardInterrupt:
-        queue.put(("done", job, lines))
-    except Exception as exc:
-        queue.put(("failed", job, f"{type(exc).__name__}: {exc}"))
-
-
 def _explore(args: argparse.Namespace) -> int:
     from copa_ref.conformance.explore import Explorer
     from copa_ref.conformance.explore.report import merge, summary
-    from copa_ref.conformance.writer import WriteError, write_cases
+    from copa_ref.conformance.writer import WriteError, open_report, write_cases
 
     shard = _shard(args.shard)
     settings = _settings(args, shard)
@@ -353,10 +336,10 @@ def _explore(args: argparse.Namespace) -> int:
     if args.report == "-":
         report = sys.stdout
     elif args.report:
-        try:
-            report = open(args.report, "w")  # noqa: SIM115 - closed below
-        except OSError as exc:
-            msg = f"cannot write the report {args.report}: {exc}"
+        try:  # never through a link, never into a FIFO or device: refused before any game
+            report = open_report(Path(args.report))
+        except WriteError as exc:
+            msg = f"cannot write the report: {exc}"
             raise UsageError(msg) from None
     started = time.perf_counter()
     lines: list[dict[str, Any]] = []
@@ -418,62 +401,14 @@ def _explore(args: argparse.Namespace) -> int:
 
 
 def _jobs(args: argparse.Namespace, settings: Any, progress: Any) -> list[dict[str, Any]]:
-    """Run ``--jobs`` workers (each a finer shard of this shard) and merge their reports."""
-    import multiprocessing
+    """Run ``--jobs`` workers (each a finer shard of this shard) and merge their reports
+    (:mod:`~copa_ref.conformance.explore.jobs`)."""
+    from copa_ref.conformance.explore.jobs import JobsError, run_jobs
 
-    import attrs
-
-    from copa_ref.conformance.explore.report import MergeError, merge
-
-    jobs = args.jobs
-    shard, shards = settings.shard
-    context = multiprocessing.get_context("spawn")
-    queue = context.Queue()
-    workers = []
-    for job in range(jobs):
-        part = attrs.evolve(settings, shard=(shard + shards * job, shards * jobs))
-        worker = context.Process(target=_worker, args=(args.engine, args.timeout, part,
-                                                       queue, job), daemon=True)
-        worker.start()
-        workers.append(worker)
-    done: dict[int, list[dict[str, Any]]] = {}
-    seen: dict[int, tuple[int, int, int]] = {}
-    interrupted = False
-    while len(done) < jobs:
-        try:
-            message = queue.get(timeout=1.0)
-        except KeyboardInterrupt:
-            interrupted = True  # the workers end with their summary so far
-            continue
-        except Exception:
-            if all(not w.is_alive() for w in workers) and queue.empty():
-                break
-            continue
-        kind, job = message[0], message[1]
-        if kind == "progress":
-            seen[job] = message[2:]
-            progress(*(sum(s[i] for s in seen.values()) for i in range(3)))
-        elif kind == "done":
-            done[job] = message[2]
-        else:
-            for worker in workers:
-                worker.terminate()
-            msg = f"a worker failed: {message[2]}"
-            raise UsageError(msg)
-    for worker in workers:
-        worker.join(timeout=5)
-    reports = [done[j] for j in sorted(done) if done[j]]
     try:
-        merged = merge(reports)
-    except MergeError as exc:
-        msg = f"the workers' reports do not merge: {exc}"
-        raise UsageError(msg) from None
-    merged[0] = {**merged[0], "shard": f"{shard}/{shards}",
-                 "settings": settings.as_json()}
-    merged[0].pop("merged", None)
-    if interrupted:
-        merged[-1]["interrupted"] = True
-    return merged
+        return run_jobs(args.engine, args.timeout, settings, args.jobs, progress)
+    except JobsError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def merge_command(args: argparse.Namespace) -> int:

@@ -1,5 +1,6 @@
 """The one writer of files from outside data: the minimal cases of ``explore --out`` and
-``merge --out`` (a corpus folder) and the report of ``merge --report``.
+``merge --out`` (a corpus folder), the report of ``merge --report`` and the report of
+``explore --report``.
 
 Every write goes through :class:`Folder`: the folder given (which may itself be reached
 through a link: the user chose it) is opened once, and every folder and file under it is
@@ -7,7 +8,9 @@ reached from that descriptor by plain names only (no ``/``, no ``.`` or ``..``, 
 folder opened with ``O_NOFOLLOW``: a symbolic link, a FIFO or a device anywhere the write
 would go through is refused, never followed. A file is written to a fresh temporary file in
 its own folder and then moved over the old one with :func:`os.replace`, so a reader sees the
-old file or the new one, never half of one. Names taken from report data (a case's ``game``
+old file or the new one, never half of one (but ``explore --report``, written line by line
+as the exploration goes, so that it can be followed and an interrupted run keeps its
+lines: :meth:`Folder.open_text`). Names taken from report data (a case's ``game``
 and ``kind``) are checked against the corpus schema's pattern and enum first.
 """
 
@@ -22,11 +25,12 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import IO, Any
 
 from copa_ref.core.codec import clip
 
-__all__ = ["Folder", "WriteError", "check_case_names", "write_cases", "write_report"]
+__all__ = ["Folder", "WriteError", "check_case_names", "open_report", "write_cases",
+           "write_report"]
 
 
 class WriteError(ValueError):
@@ -35,6 +39,7 @@ class WriteError(ValueError):
 
 
 _DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+_STREAM = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 _TEMPORARY = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 MAX_NAME = 255
 
@@ -107,6 +112,33 @@ class Folder:
             msg = (f"{clip(str(shown), 200)} is {kind}, not a folder" if kind
                    else f"{clip(str(shown), 200)}: {exc.strerror}")
             raise WriteError(msg) from None
+
+    def open_text(self, name: str) -> IO[str]:
+        """The regular file *name* in the folder, made or emptied, open to write text into
+        as it is made (not atomic: a reader sees it grow).
+
+        :raises WriteError: for a name that is not plain, or a link, FIFO, device or folder
+            there (refused, never followed or opened for writing).
+        """
+        shown = self.root / _plain(name)
+        kind = _kind(self._fd, name)
+        if kind not in ("", "a file"):
+            msg = f"{clip(str(shown), 200)} is {kind}; only regular files are written"
+            raise WriteError(msg)
+        try:  # non-blocking: a FIFO put there meanwhile is refused, not waited on
+            fd = os.open(name, _STREAM, 0o666, dir_fd=self._fd)
+        except OSError as exc:
+            kind = _kind(self._fd, name)
+            msg = (f"{clip(str(shown), 200)} is {kind}; only regular files are written"
+                   if kind not in ("", "a file") else f"{clip(str(shown), 200)}: {exc.strerror}")
+            raise WriteError(msg) from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            msg = f"{clip(str(shown), 200)} is a special file; only regular files are written"
+            raise WriteError(msg)
+        os.set_blocking(fd, True)
+        os.ftruncate(fd, 0)
+        return os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace")
 
     def write(self, parts: tuple[str, ...], data: bytes) -> Path:
         """Write *data* to the file *parts* (folder names, then the file's) under the
@@ -225,3 +257,14 @@ def write_report(path: Path, text: str) -> None:
     """
     with Folder(path.parent, make=False) as folder:
         folder.write((path.name,), text.encode("utf-8", "backslashreplace"))
+
+
+def open_report(path: Path) -> IO[str]:
+    """Open the report *path* to write JSON lines into as they are made (``explore
+    --report``): *path*'s folder is the user's (it may be reached through a link), the file
+    itself must be missing or a regular file (it is emptied).
+
+    :raises WriteError: as :meth:`Folder.open_text`, or when the folder cannot be opened.
+    """
+    with Folder(path.parent, make=False) as folder:
+        return folder.open_text(path.name)

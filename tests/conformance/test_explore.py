@@ -317,3 +317,24 @@ def test_shrinking_puts_back_every_option_the_difference_survives_without() -> N
     config, verdict = found
     assert (verdict.status, verdict.broken_rule) == ("failed", "HOPPER-10")
     assert config == {**default, "players": 3}
+
+
+def test_probes_read_their_positions_from_the_games_trace(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from copa_ref.conformance import verdicts
+    from copa_ref.conformance.engine import ReferenceEngine
+
+    replayed: list[int] = []
+    real = verdicts.replay  # type: ignore[attr-defined]
+
+    def counted(*args: Any) -> Any:
+        replayed.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(verdicts, "replay", counted)
+    runner = Runner(lambda: InProcessChannel(ReferenceEngine), corpus())
+    explorer = Explorer(runner, Settings(games=4, only=("kala",), probes=3), corpus())
+    state = explorer.explore()
+    assert state.probes >= 4 and not state.differences
+    assert not replayed  # every probe's prefix followed its game's trace case
+    assert not any("explore" in key for key in runner.traces)  # lent, then given back

@@ -104,10 +104,13 @@ class Settings:
     shard: tuple[int, int] = (1, 1)
     """``(K, N)``: play only the games numbered K-1 modulo N."""
     load_state: bool = True
+    """Use the engine's ``load_state`` when it declares it."""
     plan: bool = True
     """Aim games at the situations not yet met under their config, with sequences planned
     on the reference (:mod:`~copa_ref.conformance.explore.planner`)."""
-    """Use the engine's ``load_state`` when it declares it."""
+    start: int = 0
+    """Play no game numbered below this (a ``--jobs`` worker that takes over the shard of
+    one that ended goes on from the game after the one it was playing)."""
 
     def as_json(self) -> dict[str, JSON]:
         """The settings as JSON (the report's header)."""
@@ -275,6 +278,8 @@ class Explorer:
 
         runner.session.connect = capped
         self._masks: dict[str, lockstep.Mask] = {}
+        self._trace: Case | None = None
+        """The trace case of the game under way, from its start (its probes follow it)."""
         self.director = Director(seed=settings.seed)
         """The situations met by config, and the planned games aimed at the rest."""
         """By game: the known differences (kind, rule), masked in every later step."""
@@ -339,7 +344,7 @@ class Explorer:
                 if self._time_up():
                     self.state.timed_out = True
                     break
-                if number % shards != shard - 1:
+                if number % shards != shard - 1 or number < settings.start:
                     continue
                 try:
                     self._one_game(number, names[number % len(names)],
@@ -447,9 +452,10 @@ class Explorer:
             description = (f"Game {number} of the exploration from seed {settings.seed}, "
                            f"{swept.label} config: {len(played.actions)} actions chosen by "
                            "the reference.")
+            self._trace = None
             checked, status, diverged = self._check(number, swept, played, case_id,
                                                     description, tell)
-            self._probes(number, swept, played, checked, rng, where, tell)
+            self._probes_along(case_id, number, swept, played, checked, rng, where, tell)
         except (KeyboardInterrupt, _OutOfTime):
             raise
         except Exception as exc:  # a failure of explore itself: the game is errored
@@ -467,6 +473,22 @@ class Explorer:
         if diverged is not None:
             line["reason"] = diverged
         tell(line)
+
+    def _probes_along(self, case_id: str, number: int, swept: Swept, played: Played,
+                      checked: int, rng: random.Random, where: str, tell: Event) -> None:
+        """The game's probes, with the game's own trace case lent to the runner while they
+        run: a probe's case names it (``"trace"``), so the positions its prefix expects are
+        read from the trace's steps, not computed again from the reference (the verdict
+        checks that the trace's actions are the prefix's, else computes them)."""
+        trace = self._trace
+        lent = trace is not None and case_id not in self.runner.traces
+        if lent:
+            self.runner.traces[case_id] = trace  # type: ignore[assignment]
+        try:
+            self._probes(number, swept, played, checked, rng, where, tell)
+        finally:
+            if lent:
+                del self.runner.traces[case_id]
 
     def _planned(self, name: str, swept: Swept) -> Played | None:
         """A planned game: a sequence searched on the reference that meets a situation not
@@ -533,6 +555,8 @@ class Explorer:
         while True:
             case = trace_case(played, case_id if not start else f"{case_id}-from-{start}",
                               description, start)
+            if not start:
+                self._trace = case
             lock = lockstep.run(self.runner, case, mask, self._deadline)
             end = start + lock.checked
             if agreed is None:
