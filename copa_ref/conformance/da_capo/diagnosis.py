@@ -6,6 +6,7 @@ most general: the bean conservation of DACAPO-3 comes last.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterator
 
@@ -92,6 +93,37 @@ VIEW_RULES: tuple[DaCapoView, ...] = (
 """Which rule decides which part of DA CAPO's public view, most specific first."""
 
 
+def _wrong_winner(bids: tuple[int | None, ...], right: int | None, has: str) -> Finding:
+    """The rule that decides who advances on *bids*, which the engine's winner (*has*, in
+    words) breaks: tied top bids cancel (DACAPO-11), no single highest bid (DACAPO-12), the
+    single highest bid (DACAPO-9)."""
+    counts = Counter(b for b in bids if b is not None)
+    top_tied = bool(counts) and counts[max(counts)] > 1
+    rule = "DACAPO-11" if top_tied else ("DACAPO-12" if right is None else "DACAPO-9")
+    return Finding(rule, f"bids {list(bids)}: {'nobody' if right is None else f'seat {right}'}"
+                         f" advances; the engine has {has}")
+
+
+def _raw_winner(d: DaCapoDivergence) -> Iterator[Finding]:
+    """The round's winner read from the reported JSON itself, for a view that does not
+    decode (a winner that is no seat, say both tied seats): a wrong winner is named by the
+    rule that decides it, before the generic P-8 of an undecodable view."""
+    if not isinstance(d.action, Bids) or not isinstance(d.reported.public, dict):
+        return
+    rounds = d.reported.public.get("rounds")
+    if not isinstance(rounds, list) or len(rounds) != len(d.before.rounds) + 1:
+        return
+    played = rounds[-1]
+    bids = d.action.bids
+    if not isinstance(played, dict) or played.get("bids") != list(bids):
+        return
+    right = round_winner(bids, d.config.tie_resolution)
+    winner = played.get("winner")
+    if (winner is None and right is None) or (type(winner) is int and winner == right):
+        return
+    yield _wrong_winner(bids, right, f"{json.dumps(winner)} as the winner")
+
+
 def _round_findings(d: DaCapoDivergence, seen: State) -> Iterator[Finding]:
     """The round's record and the beans it moves, re-derived from the reported winner."""
     if not isinstance(d.action, Bids):
@@ -114,12 +146,7 @@ def _round_findings(d: DaCapoDivergence, seen: State) -> Iterator[Finding]:
     right = round_winner(bids, d.config.tie_resolution)
     winner = played.winner
     if winner != right:
-        counts = Counter(b for b in bids if b is not None)
-        top_tied = bool(counts) and counts[max(counts)] > 1
-        rule = "DACAPO-11" if top_tied else ("DACAPO-12" if right is None else "DACAPO-9")
-        yield Finding(rule, f"bids {list(bids)}: {'nobody' if right is None else f'seat {right}'}"
-                            f" advances; the engine has "
-                            f"{'nobody' if winner is None else f'seat {winner}'}")
+        yield _wrong_winner(bids, right, 'nobody' if winner is None else f'seat {winner}')
         return
     if winner is not None and not (0 <= winner < players and bids[winner] is not None):
         return
@@ -191,6 +218,8 @@ def diagnose(d: DaCapoDivergence) -> Iterator[Finding]:
     seen = d.reported_view
     if seen is not None:
         yield from _round_findings(d, seen)
+    else:
+        yield from _raw_winner(d)
     if any(p.startswith("outcome") for p in d.differing) or "to_move" in d.differing:
         result = outcome(d.expected)
         named = d.reported.outcome.get("rule") if isinstance(d.reported.outcome, dict) else None

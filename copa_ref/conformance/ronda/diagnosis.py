@@ -162,6 +162,12 @@ def _full_pair_findings(d: RondaDivergence, seen: Observation) -> Iterator[Findi
         rule = "RONDA-17" if top == 4 else "RONDA-10"
         yield Finding(rule, f"two groups of {top} stayed in the circle: one goes to the "
                       "middle with the added bean")
+    elif into_black + out != top + 1:
+        # The middle took a group of another size: the rule that sets the group's size (the
+        # maximum in force) is broken, whatever the bean count says (RONDA-15 comes after).
+        rule = "RONDA-17" if top == 4 else "RONDA-10"
+        yield Finding(rule, f"{into_black + out} beans went to the middle, not {top + 1}: a "
+                      f"group of {top} goes with the added bean")
 
 
 def diagnose(d: RondaDivergence) -> Iterator[Finding]:
