@@ -53,12 +53,11 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 # Tests that build the rule book write its generated case pages into ``docs/cases/`` of the
 # source tree, and the wheel test copies that tree: under pytest-xdist (``-n``) they run in
 # one group on one worker (``--dist loadgroup``), so no two of them touch the tree at once.
-_TREE_GROUP = ("tests/docs/", "tests/test_tooling.py", "tests/test_wheel.py",
-               "tests/test_sdist.py")
+_TREE_GROUP = ("tests/docs/", "tests/test_tooling.py", "tests/test_wheel.py")
 
 
 FULL = ("tests/test_tooling.py", "tests/test_traceability.py", "tests/test_wheel.py",
-        "tests/test_sdist.py", "tests/docs/test_browser.py", "tests/docs/test_rulebook.py",
+        "tests/docs/test_browser.py", "tests/docs/test_rulebook.py",
         "tests/conformance/test_kill_matrix", "tests/conformance/test_explore_proof.py",
         "tests/conformance/test_hostile.py", "tests/fuzz/")
 """The heavy tier, by path prefix (each game's ``test_crosshair.py`` too): run by

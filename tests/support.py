@@ -132,7 +132,7 @@ def playout_machine(game: AnyGame, configs: st.SearchStrategy[Any],
                     ) -> type[RuleBasedStateMachine]:
     """A state machine playing legal random steps and checking every invariant after each.
 
-    Nothing-legal is handled inside the rule (no ``@precondition``; see TOOLCHAIN.md).
+    Nothing-legal is handled inside the rule (no ``@precondition``).
     With *candidates*, each decision node also checks that ``legal_actions`` and ``apply``
     agree on those candidate actions.
     """
@@ -168,7 +168,7 @@ def crosshair(*targets: str, timeout: float = 5.0, max_uninteresting: int | None
               ) -> subprocess.CompletedProcess[str]:
     """Run ``crosshair check`` on *targets* with a bounded per-condition timeout.
 
-    Always ``--report_all`` (see TOOLCHAIN.md: default effort can miss real bugs).
+    Always ``--report_all`` (CrossHair's default effort can miss real bugs).
     """
     args = [sys.executable, "-m", "crosshair", "check", "--report_all",
             f"--per_condition_timeout={timeout}"]

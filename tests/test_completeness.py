@@ -1,6 +1,6 @@
-"""Every registered game has every part a game needs (DESIGN.md, "What complete means for a
-game"): forgetting one fails here, naming the game and the part, instead of the game
-silently dropping out of a list.
+"""Every registered game has every part a game needs (the fields of
+``copa_ref.core.game.Game`` and the conformance record): forgetting one fails here, naming
+the game and the part, instead of the game silently dropping out of a list.
 
 The games come from the registry (:data:`copa_ref.games.GAMES`); every other list of games
 (the corpus schema's rule prefixes, the rule book's, the traceability check's, the kill

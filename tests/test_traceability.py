@@ -1,6 +1,6 @@
 """The chain from spec to code to tests: every rule ID in ``specs/`` is enforced or guarded in
-the library and asserted by a test, and nothing cites an ID the spec lacks (DESIGN.md,
-"Rules are numbered, and the numbers travel"). Corpus coverage is checked in
+the library and asserted by a test, and nothing cites an ID the spec lacks: rule IDs
+number the rules and travel from spec to code to test. Corpus coverage is checked in
 ``tests/conformance/test_corpus.py``.
 
 A rule counts as tested only where a test says it asserts the rule's behaviour: a test

@@ -3,8 +3,8 @@
 The game's own invariants are applied to the engine's reports. Where the public view is the
 whole state (perfect information: the game's observation type is its state type), the
 reported view is decoded with the game's strict codec and checked with ``check_state`` and
-the step invariants; the game's scenario module may add checks of the public view for games
-with hidden information (cards that must add up, say).
+the step invariants; the game's conformance record (its ``check_public``) may add checks of
+the public view for games with hidden information (cards that must add up, say).
 """
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ def broken_rule(game: Any, hook: Any, before: JSON | None, action: JSON | None,
     """The rule the reported public view *after* breaks (reached from *before* by *action*,
     when given), as ``(rule, message)``; ``None`` when every check passes.
 
-    :param hook: the scenario module's ``check_public(before, action, after)`` or ``None``.
+    :param hook: the conformance record's ``check_public(before, action, after)`` or ``None``.
     """
     if hook is not None:
         try:

@@ -21,7 +21,7 @@ import attrs
 
 from copa_ref.core.codec import JSON
 
-__all__ = ["BAD_DATA", "initial", "replay", "replayed", "starting_from"]
+__all__ = ["BAD_DATA", "ENGINE_DATA", "initial", "replay", "replayed", "starting_from"]
 
 BAD_DATA: tuple[type[Exception], ...] = (
     ValueError, TypeError, KeyError, IndexError, AttributeError, AssertionError,
@@ -29,6 +29,12 @@ BAD_DATA: tuple[type[Exception], ...] = (
 """What decoding, replaying or judging data from outside may raise (a refused action, a
 misshapen config or report, a value out of range). :class:`~copa_ref.core.RuleViolation`
 and :class:`~copa_ref.core.MalformedInputError` are ``ValueError``\\ s, so they are in it."""
+
+ENGINE_DATA: tuple[type[Exception], ...] = (ValueError, TypeError, KeyError)
+"""What a game's diagnosis may raise from the engine's data (a refused action, a value out of
+range, a missing or misshapen key of a reported view): narrower than :data:`BAD_DATA`, so that
+a diagnosis's own bug (an ``IndexError``, an ``AssertionError``, an ``AttributeError``) raises
+instead of being taken for a misshapen report."""
 
 
 _START: ContextVar[JSON] = ContextVar("replay_start", default=None)

@@ -1,7 +1,7 @@
 """Deliberately wrong copies of contracted KALA functions, with the same contracts.
 
 The CrossHair test runs on these and must report a counterexample for each: proof that the
-checks of the real functions are not vacuous (TOOLCHAIN.md). Never imported by the library.
+checks of the real functions are not vacuous. Never imported by the library.
 """
 
 from __future__ import annotations

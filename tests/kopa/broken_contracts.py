@@ -1,7 +1,7 @@
 """Deliberately broken copies of contracted Kopa functions, with the same contracts.
 
 CrossHair must report a counterexample on each: proof that the CrossHair run on the real
-functions is not vacuous (TOOLCHAIN.md).
+functions is not vacuous.
 """
 
 from __future__ import annotations
