@@ -43,6 +43,7 @@ from copa_ref.adapters import config_from_parameters, openspiel, rules_function 
 from copa_ref.adapters.pettingzoo import raw_env  # noqa: E402
 from copa_ref.games import GAMES  # noqa: E402
 from tests.adapters.configs import cases  # noqa: E402
+from tests.adapters.test_openspiel import random_step  # noqa: E402
 
 PUBLIC_CONSEQUENCES: dict[str, tuple[str, ...]] = {
     "kopa": ("penalties", "scores", "last_round"),  # KOPA-16 / KOPA-Q15, the booking
@@ -324,13 +325,7 @@ def test_open_games_show_the_state(name: str, label: str, params: dict[str, Any]
         text = rules.dumps(rules.to_json(state.state))
         assert tensors.setdefault(key, text) == text, (
             f"{name} {label}: two states give seat 0 one observation tensor")
-        if state.is_chance_node():
-            state.apply_action(rng.choice(state.chance_outcomes())[0])
-        elif state.is_simultaneous_node():
-            state.apply_actions([rng.choice(state.legal_actions(p))
-                                 for p in range(state.num_players())])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+        random_step(state, rng)
 
 
 def test_sealed_bids() -> None:
