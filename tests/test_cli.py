@@ -162,6 +162,8 @@ BAD_INPUT = [
      "is not a rule ID"),
     ("copa-ref conformance run", ["conformance", "run", "--engine", "/no/such/engine",
                                   "--game", "kala"], "did not start"),
+    ("copa-ref conformance rule", ["conformance", "rule", "KALA-99"], "not KALA-99"),
+    ("copa-ref conformance rule", ["conformance", "rule"], "required: rule"),
     ("copa-ref conformance list", ["conformance", "list", "--kind", "configs"],
      "invalid choice"),
     ("copa-ref conformance list", ["conformance", "list", "--case", "nope/*"],

@@ -213,8 +213,18 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def add_explore_parsers(csub: Any, add: Any, add_progress: Any) -> None:
-    """Add ``explore`` and ``merge`` to the ``conformance`` subcommands (*add* makes a
-    subcommand, *add_progress* adds ``--progress``; both from :mod:`copa_ref.cli`)."""
+    """Add ``rule``, ``explore`` and ``merge`` to the ``conformance`` subcommands (*add*
+    makes a subcommand, *add_progress* adds ``--progress``; both from :mod:`copa_ref.cli`)."""
+    from copa_ref.cli import _rule_id
+
+    rule = add(
+        csub, "rule", rule_command, "print what the conformance suite knows about one rule",
+        "Print everything the conformance suite declares about one rule: the cases that "
+        "exercise it, where the record's events tag it, the observables it decides, the "
+        "diagnosis's checks, the readings, misreadings and mutants, its situations and the "
+        "rule book's pictures of it.",
+        ["copa-ref conformance rule KALA-15", "copa-ref conformance rule copas-2"])
+    rule.add_argument("rule", type=_rule_id, help="the rule ID (kala-15 is KALA-15)")
     explore = add(
         csub, "explore", explore_command, "find an engine's differences beyond the corpus",
         "Play seeded games against the engine, the reference choosing the moves (steered "
@@ -311,6 +321,19 @@ def _settings(args: argparse.Namespace, shard: tuple[int, int]) -> Any:
                     max_steps=args.max_steps, probes=args.probes,
                     shrink_tries=args.shrink_tries, steer=not args.no_steer, shard=shard,
                     load_state=not args.no_load_state, plan=not args.no_plan)
+
+
+def rule_command(args: argparse.Namespace) -> int:
+    """``copa-ref conformance rule KALA-15``: what the suite knows about one rule."""
+    from copa_ref.cli import CommandError
+    from copa_ref.conformance.knowledge import UnknownRule, render, rule_record
+
+    try:
+        found = rule_record(args.rule)
+    except UnknownRule as exc:
+        raise CommandError(exc.args[0]) from None
+    print("\n".join(render(found)))
+    return 0
 
 
 def explore_command(args: argparse.Namespace) -> int:

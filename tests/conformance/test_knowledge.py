@@ -1,0 +1,61 @@
+"""``copa-ref conformance rule``: each rule's conformance knowledge in one record."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from copa_ref.cli import main
+from copa_ref.conformance.knowledge import UnknownRule, rule_record
+from copa_ref.conformance.registry import RECORDS
+from tests.conformance.test_kill_matrix import spec_rules
+
+
+class TestRuleRecord:
+    @pytest.mark.parametrize("game", sorted(RECORDS))
+    def test_every_mutant_and_view_rule_is_in_its_rules_record(self, game: str) -> None:
+        """Each mutant, misreading, reading and view rule of a game appears in the record
+        of the rule it names, and in no other."""
+        record = RECORDS[game]
+        for rule in spec_rules(game):
+            found = rule_record(rule)
+            assert {s for s, _ in found.mutants} == {
+                m.slug for m in record.catalogue.mutants if m.rule == rule}
+            assert len(found.views) == sum(v.rule == rule for v in record.view_rules)
+            assert {o for o, _, _ in found.readings} == {
+                r.option for r in record.readings if r.rule == rule}
+            assert bool(found.mutants) != bool(found.unmutatable), rule
+
+    def test_kala_15(self) -> None:
+        """KALA-15's record names its reading, a view rule, its mutant and its events."""
+        found = rule_record("kala-15")
+        assert (found.game, found.title) == ("kala", "Harvest")
+        assert ("harvest", "KALA-Q7", "every value") in found.readings
+        assert "harvest-at-three" in {slug for slug, _ in found.mutants}
+        assert any(part == "public.phase" for part, _, _ in found.views)
+        assert all(re.search(r"kala/record\.py:\d+$", m.where) for m in found.events)
+        assert found.events
+
+    def test_unknown_rule(self) -> None:
+        """A rule the spec lacks is refused."""
+        with pytest.raises(UnknownRule):
+            rule_record("KALA-99")
+
+
+class TestRuleCommand:
+    def test_prints_the_record(self, capsys: pytest.CaptureFixture[str]) -> None:
+        """``copa-ref conformance rule KALA-15`` prints the rule's heading and sections."""
+        assert main(["conformance", "rule", "KALA-15"]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith("KALA-15 Harvest  (kala)\n")
+        for head in ("exercised by:", "events (tags a step with it):",
+                     "mutants (kill matrix):", "readings (option - question - values):"):
+            assert head in out
+
+    def test_refuses_an_unknown_rule(self, capsys: pytest.CaptureFixture[str]) -> None:
+        """An unknown rule ID exits with status 2 and one line on stderr."""
+        with pytest.raises(SystemExit) as exit_:
+            main(["conformance", "rule", "KALA-99"])
+        assert exit_.value.code == 2
+        assert "KALA-99" in capsys.readouterr().err
