@@ -6,9 +6,11 @@ general: the bean conservation of KALA-18 comes last.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
 
-from copa_ref.conformance.vocabulary import Divergence, Finding, ViewRule
+from copa_ref.conformance.ladder import Check, Diagnosis, Ladder
+from copa_ref.conformance.predicates import at_start, reaches
+from copa_ref.conformance.vocabulary import Divergence, ViewRule
 from copa_ref.core import JSON, canonical_json
 from copa_ref.kala import (
     GAME,
@@ -26,7 +28,7 @@ from copa_ref.kala.paths import PATHS, turns
 from copa_ref.kala.rules import _sow, bonus_length
 from copa_ref.kala.state import Square
 
-__all__ = ["VIEW_RULES", "diagnose", "legal_rule"]
+__all__ = ["LEGAL", "TURN", "VIEW_RULES", "diagnose", "legal_rule"]
 
 KalaDivergence = Divergence[State, Action, Config, State]
 KalaView = ViewRule[State, Action, Config, State]
@@ -77,10 +79,6 @@ def _into_opponent(d: KalaDivergence) -> bool:
 
 
 
-def _over(d: KalaDivergence) -> bool:
-    return Phase.OVER in _phases(d)
-
-
 def _harvest_phase(d: KalaDivergence) -> bool:
     return Phase.HARVEST in _phases(d) or isinstance(d.action, Harvest)
 
@@ -89,19 +87,17 @@ def _bonus_phase(d: KalaDivergence) -> bool:
     return d.expected.phase is Phase.BONUS_SOW or isinstance(d.action, Bonus)
 
 
-def _start(d: KalaDivergence) -> bool:
-    """The initial position (step 0)."""
-    return d.step == 0
+_over = reaches(Phase.OVER)
 
 
 VIEW_RULES: tuple[KalaView, ...] = (
-    ViewRule(part="public.cups", rule="KALA-2", when=_start,
+    ViewRule(part="public.cups", rule="KALA-2", when=at_start,
              says="the playing cups start in opposite corners"),
-    ViewRule(part="public.turn", rule="KALA-3", when=_start,
+    ViewRule(part="public.turn", rule="KALA-3", when=at_start,
              says="the nominated first player moves first"),
-    ViewRule(part="to_move", rule="KALA-3", when=_start,
+    ViewRule(part="to_move", rule="KALA-3", when=at_start,
              says="the nominated first player moves first"),
-    ViewRule(part="public", rule="KALA-1", when=_start,
+    ViewRule(part="public", rule="KALA-1", when=at_start,
              says="28 beans in each store, the field and the playing cups empty"),
     ViewRule(part="public.stores", rule="KALA-14", when=_excess,
              says="the beans of a bonus that no path holds go to the opponent's store"),
@@ -153,217 +149,350 @@ def _path_of(listed: JSON) -> tuple[Square, ...] | None:
     return tuple(squares)
 
 
-def _straight_only(state: State, shown: list[tuple[Square, ...] | None],
-                   length: int) -> Finding | None:
-    """KALA-7, the cause of a shorter bonus path: the engine lists only straight paths, of
-    the longest straight path's length, where a path with its one 90-degree turn holds
-    *length* beans (a path's length is then the symptom, not the broken rule)."""
-    if state.phase is not Phase.BONUS_SOW or not shown or None in shown:
-        return None
-    start = state.cups[state.turn]
-    lengths = {len(p) for p in shown if p is not None}
-    if len(lengths) != 1 or any(turns(p) for p in shown if p is not None):
-        return None
-    (listed,) = lengths
-    if listed >= length or listed != _straight_longest(start):
-        return None
-    return Finding("KALA-7", f"a path may turn by 90 degrees once, the bonus sowing too "
-                             f"(its own turn, KALA-Q5): with the turn a path holds all "
-                             f"{length} beans; the engine lists only straight paths, of "
-                             f"{listed} squares")
-
-
 def _straight_longest(start: Square) -> int:
     """The most squares a straight path from *start* has."""
     return max(n for (first, n), paths in PATHS.items()
                if first == start and any(turns(p) == 0 for p in paths))
 
 
-def _bonus_sown_short(d: KalaDivergence, seen: State) -> Finding | None:
-    """The engine sowed the bonus at once where the reference waits for the bonus path: the
-    engine's path found by sowing each path from the cup's square no longer than the bonus
-    (the rest to the opponent) and comparing with the reported state. The only straight
-    path of the bonus's length, or the longest straight path where a turning one holds
-    every bean, breaks KALA-7 (a bonus sowing may turn once); a shorter path KALA-13."""
-    want = d.expected
-    if want.phase is not Phase.BONUS_SOW or seen.phase is Phase.BONUS_SOW:
-        return None
-    seat = want.turn
-    start, beans = want.cups[seat], want.cup_beans[seat]
-    shown = canonical_json(GAME.to_json(seen))
-    for (first, n), paths in PATHS.items():
-        if first != start or n > bonus_length(want):
-            continue
-        straight = [p for p in paths if turns(p) == 0]
-        for path in paths:
-            if n == bonus_length(want) and (turns(path) or len(straight) != 1):
-                continue  # a legal path: the engine sowed its only straight one, or none
-            sown = _sow(want, path)
-            if canonical_json(GAME.to_json(sown)) != shown:
+class Turn:
+    """A step's turn as the reference plays it and as the engine reports it: what the
+    turn ladder (:data:`TURN`) compares, part by part."""
+
+    def __init__(self, d: KalaDivergence, seen: State) -> None:
+        self.d, self.seen, self.before, self.want = d, seen, d.before, d.expected
+        self.seat, self.other = d.before.turn, 1 - d.before.turn
+        self.action = d.action
+
+    @functools.cached_property
+    def bonus_sown(self) -> tuple[Square, ...] | None:
+        """The path the engine sowed the bonus along at once, where the reference waits
+        for the bonus path: found by sowing each path from the cup's square no longer than
+        the bonus (the rest to the opponent) and comparing with the reported state
+        (``None``: none matches, or no bonus is pending)."""
+        want, seen = self.want, self.seen
+        if want.phase is not Phase.BONUS_SOW or seen.phase is Phase.BONUS_SOW:
+            return None
+        start = want.cups[want.turn]
+        shown = canonical_json(GAME.to_json(seen))
+        for (first, n), paths in PATHS.items():
+            if first != start or n > bonus_length(want):
                 continue
-            if turns(path) == 0 and n == min(beans, _straight_longest(start)):
-                return Finding("KALA-7", f"a path may turn by 90 degrees once, the bonus "
-                                         f"sowing too (its own turn, KALA-Q5): with the turn "
-                                         f"a path holds all {bonus_length(want)} beans; the "
-                                         f"engine sowed them straight along {n} squares")
-            return Finding("KALA-13", f"every bean of the bonus is sown: the path holds "
-                                      f"{bonus_length(want)} beans; the engine sowed "
-                                      f"{n} along {[list(sq) for sq in path]}")
-    return None
+            straight = [p for p in paths if turns(p) == 0]
+            for path in paths:
+                if n == bonus_length(want) and (turns(path) or len(straight) != 1):
+                    continue  # a legal path: the engine sowed its only straight one, or none
+                if canonical_json(GAME.to_json(_sow(want, path))) == shown:
+                    return path
+        return None
+
+    @property
+    def bonus_straight(self) -> bool:
+        """The engine sowed the bonus straight along the longest straight path, where a
+        turning one holds every bean (KALA-7: a bonus sowing may turn once)."""
+        path, want = self.bonus_sown, self.want
+        return path is not None and turns(path) == 0 and len(path) == min(
+            want.cup_beans[want.turn], _straight_longest(want.cups[want.turn]))
+
+    @functools.cached_property
+    def sown_wrong(self) -> Square | None:
+        """The first square of the sowing's path the engine fills otherwise (the last cup,
+        which may be harvested, is judged later; on the opponent's cup, that cup and the
+        field cup beneath are compared)."""
+        action, seen, want = self.action, self.seen, self.want
+        if not isinstance(action, Sow):
+            return None
+        opponent = self.before.cups[self.other]
+        for square in action.path[1:]:
+            index = 4 * square[0] + square[1]
+            if square == opponent:
+                if seen.field[index] != want.field[index] or (
+                        seen.cup_beans[self.other] != want.cup_beans[self.other]):
+                    return square
+            elif square != action.path[-1] and seen.field[index] != want.field[index]:
+                return square
+        return None
+
+    def field(self, square: Square) -> int:
+        return self.want.field[4 * square[0] + square[1]]
+
+    def seen_field(self, square: Square) -> int:
+        return self.seen.field[4 * square[0] + square[1]]
 
 
-def _legal_findings(d: KalaDivergence) -> Iterator[Finding]:
-    """Legal paths the engine leaves out, named by what they share (KALA-7, KALA-9)."""
+def _bonus_sown_straight(t: Turn) -> bool:
+    return t.bonus_sown is not None and t.bonus_straight
+
+
+def _bonus_sown_short(t: Turn) -> bool:
+    return t.bonus_sown is not None and not t.bonus_straight
+
+
+def _sown_over_opponent(t: Turn) -> bool:
+    return t.sown_wrong is not None and t.sown_wrong == t.before.cups[t.other]
+
+
+def _sown_into_path(t: Turn) -> bool:
+    return t.sown_wrong is not None and t.sown_wrong != t.before.cups[t.other]
+
+
+def _cups_hidden(t: Turn) -> bool:
+    seen, want = t.seen, t.want
+    return seen.cup_beans == (0, 0) and want.cup_beans != (0, 0) and (
+        seen.field, seen.stores, seen.bank) == (want.field, want.stores, want.bank)
+
+
+def _excess_elsewhere(t: Turn) -> bool:
+    # The beans no path holds leave the cup in the same step as a harvest may: the
+    # opponent's store tells which of the two the engine reads otherwise.
+    return _excess(t.d) and t.seen.stores[t.other] != t.want.stores[t.other]
+
+
+def _harvest_counted(t: Turn) -> bool:
+    seen, want, before = t.seen, t.want, t.before
+    harvested = want.bank != before.bank or seen.bank != before.bank
+    return harvested and (seen.bank != want.bank or seen.stores[t.seat] != want.stores[t.seat])
+
+
+def _harvest_decided(t: Turn) -> bool:
+    seen, want, before = t.seen, t.want, t.before
+    return (Phase.HARVEST in (seen.phase, want.phase) and seen.phase is not want.phase) or (
+        want.bank == before.bank) != (seen.bank == before.bank)
+
+
+def _opponent_store(t: Turn) -> bool:
+    return t.seen.stores[t.other] != t.want.stores[t.other]
+
+
+def _bonus_excess_store(t: Turn) -> bool:
+    return _opponent_store(t) and t.before.phase is Phase.BONUS_SOW
+
+
+def _own_store(t: Turn) -> bool:
+    return t.seen.stores[t.seat] != t.want.stores[t.seat]
+
+
+def _bonus_decision_store(t: Turn) -> bool:
+    # Nothing is sown in this step: the bonus decision is what moved the beans.
+    return _own_store(t) and isinstance(t.action, Bonus)
+
+
+def _cup_moved_before_harvest(t: Turn) -> bool:
+    return t.want.phase is Phase.HARVEST and t.seen.cups[t.seat] != t.want.cups[t.seat]
+
+
+def _cup_moved(t: Turn) -> bool:
+    seen, want = t.seen, t.want
+    return seen.cups[t.seat] != want.cups[t.seat] or (
+        Phase.PLACE in (seen.phase, want.phase) and seen.phase is not want.phase)
+
+
+def _cup_placed(t: Turn) -> bool:
+    return _cup_moved(t) and _into_opponent(t.d)
+
+
+BONUS = {Phase.BONUS, Phase.BONUS_SOW}
+
+
+def _bonus_phase_named(t: Turn) -> bool:
+    return t.want.phase in BONUS and t.seen.phase in BONUS and t.want.phase is not t.seen.phase
+
+
+def _bonus_given(t: Turn) -> bool:
+    seen, want = t.seen, t.want
+    return (want.phase in BONUS) != (seen.phase in BONUS) or (
+        seen.bonus_sowing != want.bonus_sowing)
+
+
+def _first_bean(t: Turn) -> bool:
+    return t.seen.cup_beans != t.want.cup_beans
+
+
+def _ended(t: Turn) -> bool:
+    return (t.want.phase is Phase.OVER) != (t.seen.phase is Phase.OVER)
+
+
+def _turn_passed(t: Turn) -> bool:
+    return t.seen.turn != t.want.turn
+
+
+def _turn(d: KalaDivergence) -> Turn | None:
+    """The turn ladder's context: a step whose reported state differs from the
+    reference's."""
+    seen = d.reported_view
+    if seen is None or d.step == 0 or canonical_json(GAME.to_json(seen)) == canonical_json(
+            GAME.to_json(d.expected)):
+        return None
+    return Turn(d, seen)
+
+
+TURN: Ladder[Turn] = Ladder(context=_turn, checks=(
+    Check(rule="KALA-7", observable="the bonus sowing's path", holds=_bonus_sown_straight,
+          says=lambda t: f"a path may turn by 90 degrees once, the bonus sowing too (its own "
+                         f"turn, KALA-Q5): with the turn a path holds all "
+                         f"{bonus_length(t.want)} beans; the engine sowed them straight along "
+                         f"{len(t.bonus_sown or ())} squares"),
+    Check(rule="KALA-13", observable="the bonus sowing's path", holds=_bonus_sown_short,
+          says=lambda t: f"every bean of the bonus is sown: the path holds "
+                         f"{bonus_length(t.want)} beans; the engine sowed "
+                         f"{len(t.bonus_sown or ())} along "
+                         f"{[list(sq) for sq in t.bonus_sown or ()]}"),
+    Check(rule="KALA-9", observable="public.field", holds=_sown_over_opponent,
+          says=lambda t: f"the bean sown on the opponent's cup at {list(t.sown_wrong or ())} "
+                         f"goes into that cup, not the field cup beneath"),
+    Check(rule="KALA-5", observable="public.field", holds=_sown_into_path,
+          says=lambda t: f"one bean into each cup of the path: the cup at "
+                         f"{list(t.sown_wrong or ())} holds {t.field(t.sown_wrong or (0, 0))}, "
+                         f"the engine has {t.seen_field(t.sown_wrong or (0, 0))}"),
+    Check(rule="KALA-11", observable="public.cup_beans", holds=_cups_hidden,
+          says=lambda t: f"nothing is hidden: the playing cups hold {list(t.want.cup_beans)} "
+                         f"beans; the engine's public view shows none"),
+    Check(rule="KALA-14", observable="public.stores", holds=_excess_elsewhere,
+          says=lambda t: f"the beans of a bonus that no path holds go to the opponent's store: "
+                         f"{t.want.stores[t.other]}; the engine has {t.seen.stores[t.other]} "
+                         f"(bank {t.seen.bank})"),
+    Check(rule="KALA-15", observable="public.bank", holds=_harvest_counted,
+          says=lambda t: f"a harvest gives one bean to the bank and the rest to the store: "
+                         f"bank {t.want.bank}, store {t.want.stores[t.seat]}; the engine has "
+                         f"bank {t.seen.bank}, store {t.seen.stores[t.seat]}"),
+    Check(rule="KALA-15", observable="public.phase", holds=_harvest_decided,
+          says=lambda t: f"a cup with 4 or more beans after the last bean is harvested: phase "
+                         f"{t.want.phase.value}, the engine has {t.seen.phase.value}"),
+    Check(rule="KALA-14", observable="public.stores", holds=_bonus_excess_store,
+          says=lambda t: f"the opponent's store holds {t.want.stores[t.other]}; the engine has "
+                         f"{t.seen.stores[t.other]} (the beans of a bonus no path holds go to "
+                         f"it)"),
+    Check(rule="KALA-4", observable="public.stores", holds=_opponent_store,
+          says=lambda t: f"the opponent's store holds {t.want.stores[t.other]}; the engine has "
+                         f"{t.seen.stores[t.other]}"),
+    Check(rule="KALA-12", observable="public.stores", holds=_bonus_decision_store,
+          says=lambda t: f"a declined bonus leaves the beans in the playing cup: store "
+                         f"{t.want.stores[t.seat]}, cup {t.want.cup_beans[t.seat]}; the engine "
+                         f"has store {t.seen.stores[t.seat]}, cup {t.seen.cup_beans[t.seat]}"
+                         if isinstance(t.action, Bonus) and not t.action.take else
+                         f"a bonus taken sows the playing cup's beans: store "
+                         f"{t.want.stores[t.seat]}; the engine has {t.seen.stores[t.seat]}"),
+    Check(rule="KALA-4", observable="public.stores", holds=_own_store,
+          says=lambda t: f"a regular sowing takes 4 beans from the store: "
+                         f"{t.want.stores[t.seat]}; the engine has {t.seen.stores[t.seat]}"),
+    Check(rule="KALA-16", observable="public.cups", holds=_cup_moved_before_harvest,
+          says=lambda t: f"the harvest is decided before the playing cup moves: it stays on "
+                         f"{list(t.want.cups[t.seat])} while the harvest is pending; the "
+                         f"engine has it on {list(t.seen.cups[t.seat])}"),
+    Check(rule="KALA-10", observable="public.cups", holds=_cup_placed,
+          says=lambda t: f"the playing cup goes to {list(t.want.cups[t.seat])}; the engine has "
+                         f"{list(t.seen.cups[t.seat])}"),
+    Check(rule="KALA-8", observable="public.cups", holds=_cup_moved,
+          says=lambda t: f"the playing cup goes to {list(t.want.cups[t.seat])}; the engine has "
+                         f"{list(t.seen.cups[t.seat])}"),
+    Check(rule="P-11", observable="public.phase", holds=_bonus_phase_named,
+          says=lambda t: f"the phase is {t.want.phase.value}: bonus_sow while the bonus "
+                         f"sowing's path is chosen, bonus only for the decision to take it "
+                         f"(bonus=optional); the engine has {t.seen.phase.value}"),
+    Check(rule="KALA-12", observable="public.phase", holds=_bonus_given,
+          says=lambda t: f"4 or more beans in the playing cup after it moved give a bonus "
+                         f"move: the cup holds {t.want.cup_beans[t.seat]}, phase "
+                         f"{t.want.phase.value}; the engine has {t.seen.phase.value}"),
+    Check(rule="KALA-6", observable="public.cup_beans", holds=_first_bean,
+          says=lambda t: f"the first bean goes into the own playing cup: cups hold "
+                         f"{list(t.want.cup_beans)}; the engine has {list(t.seen.cup_beans)}"),
+    Check(rule="KALA-17", observable="public.phase", holds=_ended,
+          says=lambda t: f"the game ends when a player has fewer than 4 beans for his turn: "
+                         f"stores {list(t.want.stores)}, phase {t.want.phase.value}; the "
+                         f"engine has {t.seen.phase.value}"),
+    Check(rule="KALA-3", observable="public.turn", holds=_turn_passed,
+          says=lambda t: f"seat {t.want.turn} moves next; the engine has seat {t.seen.turn}"),
+))
+"""The parts of a turn in their order, each compared with what the engine reports: the
+sowing, the harvest, the sixth bean, the stores, the cup's move, the bonus, the end and the
+turn."""
+
+
+class Listed:
+    """The legal paths the engine leaves out: what the legal ladder (:data:`LEGAL`)
+    names by what they share."""
+
+    def __init__(self, state: State, listed: list[JSON], missing: list[Sow]) -> None:
+        self.state, self.missing = state, missing
+        self.length = len(missing[0].path)
+        self.shown = [_path_of(a) for a in listed]
+        self.lengths = {len(p) for p in self.shown if p is not None}
+
+    @functools.cached_property
+    def straight_only(self) -> int | None:
+        """KALA-7, the cause of a shorter bonus path: the length of the straight paths the
+        engine lists, where it lists only straight paths, of the longest straight path's
+        length, and a path with its one 90-degree turn holds every bean (a path's length is
+        then the symptom, not the broken rule)."""
+        state, shown = self.state, self.shown
+        if state.phase is not Phase.BONUS_SOW or not shown or None in shown:
+            return None
+        if len(self.lengths) != 1 or any(turns(p) for p in shown if p is not None):
+            return None
+        (listed,) = self.lengths
+        if listed >= self.length or listed != _straight_longest(state.cups[state.turn]):
+            return None
+        return listed
+
+
+def _listed(d: KalaDivergence) -> Listed | None:
+    """The legal ladder's context: legal sowing paths the engine leaves out."""
     state = d.expected
     listed = d.reported.legal.get(None)
     if listed is None or state.phase not in (Phase.SOW, Phase.BONUS_SOW):
-        return
+        return None
     shown = {canonical_json(a) for a in listed}
     missing = [a for a in legal_actions(state, None)
                if isinstance(a, Sow) and canonical_json(GAME.to_json(a)) not in shown]
-    if not missing:
-        return
-    length = len(missing[0].path)
-    shown_paths = [_path_of(a) for a in listed]
-    shown_lengths = {len(p) for p in shown_paths if p is not None}
-    straight = _straight_only(state, shown_paths, length)
-    if straight is not None:
-        yield straight
-        return
-    if shown_lengths and shown_lengths != {length}:
-        rule = "KALA-13" if state.phase is Phase.BONUS_SOW else "KALA-4"
-        yield Finding(rule, f"the sowing puts {length} beans into play, one a square: the "
-                            f"engine lists paths of {sorted(shown_lengths)} squares")
-        return
-    if all(turns(a.path) == 1 for a in missing):
-        yield Finding("KALA-7", f"one 90-degree turn per sowing is allowed: the engine leaves "
-                                f"out {len(missing)} paths that turn once")
-    other = state.cups[1 - state.turn]
-    if all(other in a.path[1:] for a in missing):
-        yield Finding("KALA-9", f"a path may pass over the opponent's cup: the engine leaves "
-                                f"out {len(missing)} paths that do")
+    return Listed(state, listed, missing) if missing else None
 
 
-def _step_findings(d: KalaDivergence, seen: State) -> Iterator[Finding]:
-    """The parts of a turn in their order, each compared with what the engine reports:
-    the sowing, the harvest, the sixth bean, the stores, the cup's move, the bonus, the
-    end and the turn."""
-    before, want = d.before, d.expected
-    seat, other = before.turn, 1 - before.turn
-    action = d.action
-    short = _bonus_sown_short(d, seen)
-    if short is not None:
-        yield short
-        return
-    if isinstance(action, Sow):
-        last = action.path[-1]
-        for square in action.path[1:]:
-            index = 4 * square[0] + square[1]
-            if square == last and square != before.cups[other]:
-                continue  # the last cup may be harvested: judged below
-            if square == before.cups[other]:
-                if seen.field[index] != want.field[index] or (
-                        seen.cup_beans[other] != want.cup_beans[other]):
-                    yield Finding("KALA-9", f"the bean sown on the opponent's cup at "
-                                            f"{list(square)} goes into that cup, not the field "
-                                            f"cup beneath")
-                    return
-            elif seen.field[index] != want.field[index]:
-                yield Finding("KALA-5", f"one bean into each cup of the path: the cup at "
-                                        f"{list(square)} holds {want.field[index]}, the engine "
-                                        f"has {seen.field[index]}")
-                return
-    if seen.cup_beans == (0, 0) and want.cup_beans != (0, 0) and (
-            seen.field, seen.stores, seen.bank) == (want.field, want.stores, want.bank):
-        yield Finding("KALA-11", f"nothing is hidden: the playing cups hold "
-                                 f"{list(want.cup_beans)} beans; the engine's public view shows "
-                                 "none")
-        return
-    if _excess(d) and seen.stores[other] != want.stores[other]:
-        # The beans no path holds leave the cup in the same step as a harvest may: the
-        # opponent's store tells which of the two the engine reads otherwise.
-        yield Finding("KALA-14", f"the beans of a bonus that no path holds go to the "
-                                 f"opponent's store: {want.stores[other]}; the engine has "
-                                 f"{seen.stores[other]} (bank {seen.bank})")
-        return
-    harvested = want.bank != before.bank or seen.bank != before.bank
-    if harvested and (seen.bank != want.bank or seen.stores[seat] != want.stores[seat]):
-        yield Finding("KALA-15", f"a harvest gives one bean to the bank and the rest to the "
-                                 f"store: bank {want.bank}, store {want.stores[seat]}; the "
-                                 f"engine has bank {seen.bank}, store {seen.stores[seat]}")
-        return
-    if (Phase.HARVEST in (seen.phase, want.phase) and seen.phase is not want.phase) or (
-            want.bank == before.bank) != (seen.bank == before.bank):
-        yield Finding("KALA-15", f"a cup with 4 or more beans after the last bean is "
-                                 f"harvested: phase {want.phase.value}, the engine has "
-                                 f"{seen.phase.value}")
-        return
-    if seen.stores[other] != want.stores[other]:
-        rule = "KALA-14" if before.phase is Phase.BONUS_SOW else "KALA-4"
-        yield Finding(rule, f"the opponent's store holds {want.stores[other]}; the engine has "
-                            f"{seen.stores[other]}"
-                      + (" (the beans of a bonus no path holds go to it)"
-                         if rule == "KALA-14" else ""))
-        return
-    if seen.stores[seat] != want.stores[seat] and isinstance(action, Bonus):
-        # Nothing is sown in this step: the bonus decision is what moved the beans.
-        yield Finding("KALA-12", f"a declined bonus leaves the beans in the playing cup: "
-                                 f"store {want.stores[seat]}, cup {want.cup_beans[seat]}; the "
-                                 f"engine has store {seen.stores[seat]}, cup "
-                                 f"{seen.cup_beans[seat]}"
-                      if not action.take else
-                      f"a bonus taken sows the playing cup's beans: store "
-                      f"{want.stores[seat]}; the engine has {seen.stores[seat]}")
-        return
-    if seen.stores[seat] != want.stores[seat]:
-        yield Finding("KALA-4", f"a regular sowing takes 4 beans from the store: "
-                                f"{want.stores[seat]}; the engine has {seen.stores[seat]}")
-        return
-    if want.phase is Phase.HARVEST and seen.cups[seat] != want.cups[seat]:
-        yield Finding("KALA-16", f"the harvest is decided before the playing cup moves: it "
-                                 f"stays on {list(want.cups[seat])} while the harvest is "
-                                 f"pending; the engine has it on {list(seen.cups[seat])}")
-        return
-    if seen.cups[seat] != want.cups[seat] or (
-            Phase.PLACE in (seen.phase, want.phase) and seen.phase is not want.phase):
-        into = isinstance(action, Place) or (isinstance(action, Sow)
-                                             and action.path[-1] == before.cups[other])
-        rule = "KALA-10" if into else "KALA-8"
-        yield Finding(rule, f"the playing cup goes to {list(want.cups[seat])}; the engine has "
-                            f"{list(seen.cups[seat])}")
-        return
-    bonus = {Phase.BONUS, Phase.BONUS_SOW}
-    if want.phase in bonus and seen.phase in bonus and want.phase is not seen.phase:
-        yield Finding("P-11", f"the phase is {want.phase.value}: bonus_sow while the bonus "
-                              f"sowing's path is chosen, bonus only for the decision to take "
-                              f"it (bonus=optional); the engine has {seen.phase.value}")
-        return
-    if (want.phase in bonus) != (seen.phase in bonus) or seen.bonus_sowing != want.bonus_sowing:
-        yield Finding("KALA-12", f"4 or more beans in the playing cup after it moved give a "
-                                 f"bonus move: the cup holds {want.cup_beans[seat]}, phase "
-                                 f"{want.phase.value}; the engine has {seen.phase.value}")
-        return
-    if seen.cup_beans != want.cup_beans:
-        yield Finding("KALA-6", f"the first bean goes into the own playing cup: cups hold "
-                                f"{list(want.cup_beans)}; the engine has {list(seen.cup_beans)}")
-        return
-    if (want.phase is Phase.OVER) != (seen.phase is Phase.OVER):
-        yield Finding("KALA-17", f"the game ends when a player has fewer than 4 beans for his "
-                                 f"turn: stores {list(want.stores)}, phase {want.phase.value}; "
-                                 f"the engine has {seen.phase.value}")
-        return
-    if seen.turn != want.turn:
-        yield Finding("KALA-3", f"seat {want.turn} moves next; the engine has seat {seen.turn}")
+def _only_straight(x: Listed) -> bool:
+    return x.straight_only is not None
 
 
-def diagnose(d: KalaDivergence) -> Iterator[Finding]:
-    """KALA's own findings: the turn's parts in their order compared with the engine's
-    reported state, and legal paths left out named by what they share."""
-    seen = d.reported_view
-    if seen is not None and d.step > 0 and canonical_json(GAME.to_json(seen)) != canonical_json(
-            GAME.to_json(d.expected)):
-        yield from _step_findings(d, seen)
-    yield from _legal_findings(d)
+def _bonus_lengths(x: Listed) -> bool:
+    return _lengths(x) and x.state.phase is Phase.BONUS_SOW
+
+
+def _lengths(x: Listed) -> bool:
+    return bool(x.lengths) and x.lengths != {x.length}
+
+
+def _turning_left_out(x: Listed) -> bool:
+    return all(turns(a.path) == 1 for a in x.missing)
+
+
+def _passing_left_out(x: Listed) -> bool:
+    other = x.state.cups[1 - x.state.turn]
+    return all(other in a.path[1:] for a in x.missing)
+
+
+def _lengths_says(x: Listed) -> str:
+    return (f"the sowing puts {x.length} beans into play, one a square: the engine lists paths "
+            f"of {sorted(x.lengths)} squares")
+
+
+LEGAL: Ladder[Listed] = Ladder(context=_listed, checks=(
+    Check(rule="KALA-7", observable="legal", holds=_only_straight,
+          says=lambda x: f"a path may turn by 90 degrees once, the bonus sowing too (its own "
+                         f"turn, KALA-Q5): with the turn a path holds all {x.length} beans; "
+                         f"the engine lists only straight paths, of {x.straight_only} "
+                         f"squares"),
+    Check(rule="KALA-13", observable="legal", holds=_bonus_lengths, says=_lengths_says),
+    Check(rule="KALA-4", observable="legal", holds=_lengths, says=_lengths_says),
+    Check(rule="KALA-7", observable="legal", holds=_turning_left_out, go_on=True,
+          says=lambda x: f"one 90-degree turn per sowing is allowed: the engine leaves out "
+                         f"{len(x.missing)} paths that turn once"),
+    Check(rule="KALA-9", observable="legal", holds=_passing_left_out,
+          says=lambda x: f"a path may pass over the opponent's cup: the engine leaves out "
+                         f"{len(x.missing)} paths that do"),
+))
+"""Legal paths the engine leaves out, named by what they share (KALA-7, KALA-9)."""
+
+diagnose = Diagnosis((TURN, LEGAL))
+"""KALA's own findings: the turn's parts in their order compared with the engine's
+reported state, and legal paths left out named by what they share."""
 
 
 def legal_rule(state: State, action: Action) -> str | None:

@@ -1,0 +1,76 @@
+"""Predicates and policies several games' conformance folders share.
+
+On a :class:`~copa_ref.conformance.vocabulary.Divergence` (the ``when`` of a view rule, a
+diagnosis's context): :func:`at_start`, :func:`action_is`, :func:`reaches`, :func:`leaves`.
+On a scenario's choice at a node (a :data:`~copa_ref.conformance.vocabulary.Policy`):
+:func:`first_of`, :func:`first_deal`. Each game's own predicates stay in its folder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from copa_ref.core import MoverKind
+
+__all__ = ["action_is", "at_start", "first_deal", "first_of", "leaves", "reaches"]
+
+Predicate = Callable[[Any], bool]
+
+
+def at_start(d: Any) -> bool:
+    """The initial position (step 0)."""
+    return bool(d.step == 0)
+
+
+def action_is(*kinds: type) -> Predicate:
+    """The step's action is one of *kinds* (a deal, say)."""
+    def holds(d: Any) -> bool:
+        return isinstance(d.action, kinds)
+    holds.__name__ = "_" + "_or_".join(k.__name__.lower() for k in kinds)
+    return holds
+
+
+def reaches(phase: Any) -> Predicate:
+    """The position after the step is in *phase*, in the reference or as reported."""
+    def holds(d: Any) -> bool:
+        reported = d.reported_view
+        return bool(d.expected.phase is phase
+                    or (reported is not None and reported.phase is phase))
+    holds.__name__ = f"_reaches_{phase.value}"
+    return holds
+
+
+def leaves(phase: Any) -> Predicate:
+    """The step leaves *phase*, in the reference or as reported (a round's end)."""
+    def holds(d: Any) -> bool:
+        reported = d.reported_view
+        return bool(d.before.phase is phase and (
+            d.expected.phase is not phase
+            or (reported is not None and reported.phase is not phase)))
+    holds.__name__ = f"_leaves_{phase.value}"
+    return holds
+
+
+Policy = Callable[[Any, Any, Any], Any]
+
+
+def first_of(*policies: Policy) -> Policy:
+    """The first of *policies* that chooses (returns an action) at a node."""
+    def policy(game: Any, state: Any, rng: Any) -> Any:
+        for p in policies:
+            found = p(game, state, rng)
+            if found is not None:
+                return found
+        return None
+    return policy
+
+
+def first_deal(deal: Callable[[Any, Any], Any]) -> Policy:
+    """A policy choosing the first round's deal, ``deal(game, state)``; random play
+    elsewhere."""
+    def policy(game: Any, state: Any, rng: Any) -> Any:
+        if game.to_move(state).kind is not MoverKind.CHANCE or state.round != 1:
+            return None
+        return deal(game, state)
+    return policy
