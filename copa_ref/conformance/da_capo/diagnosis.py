@@ -6,16 +6,20 @@ most general: the bean conservation of DACAPO-3 comes last.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import Counter
 from collections.abc import Iterator
+from typing import Any
 
+from copa_ref.conformance.ladder import Check, Diagnosis, Ladder, Stop
+from copa_ref.conformance.predicates import at_start
 from copa_ref.conformance.vocabulary import Divergence, Finding, ViewRule
 from copa_ref.da_capo import Action, Bids, Config, State, outcome
 from copa_ref.da_capo.rules import filled, last_player_step, line_length, round_winner, settle_round
 from copa_ref.da_capo.state import LastStep, TargetReached
 
-__all__ = ["VIEW_RULES", "diagnose", "legal_rule"]
+__all__ = ["ROUND", "VIEW_RULES", "diagnose", "legal_rule"]
 
 DaCapoDivergence = Divergence[State, Action, Config, State]
 DaCapoView = ViewRule[State, Action, Config, State]
@@ -48,19 +52,14 @@ def _ended(d: DaCapoDivergence) -> bool:
                                                and reported.finisher is not None)
 
 
-def _start(d: DaCapoDivergence) -> bool:
-    """The initial position (step 0)."""
-    return d.step == 0
-
-
 VIEW_RULES: tuple[DaCapoView, ...] = (
-    ViewRule(part="public.lines", rule="DACAPO-2", when=_start,
+    ViewRule(part="public.lines", rule="DACAPO-2", when=at_start,
              says="each player's line of cups (4 cups with 2-3 players, 3 with 4-5), empty"),
-    ViewRule(part="public.target", rule="DACAPO-2", when=_start,
+    ViewRule(part="public.target", rule="DACAPO-2", when=at_start,
              says="the target cup starts empty"),
-    ViewRule(part="public", rule="DACAPO-3", when=_start,
+    ViewRule(part="public", rule="DACAPO-3", when=at_start,
              says="sixteen beans in each player's hand, none in the box"),
-    ViewRule(part="to_move", rule="DACAPO-4", when=_start,
+    ViewRule(part="to_move", rule="DACAPO-4", when=at_start,
              says="a round is simultaneous: every player bids at once"),
     ViewRule(part="public", rule="DACAPO-14", when=_last_step,
              says="the last player with beans puts one into his next cup, the rest into "
@@ -93,21 +92,30 @@ VIEW_RULES: tuple[DaCapoView, ...] = (
 """Which rule decides which part of DA CAPO's public view, most specific first."""
 
 
+def _top_tied(bids: tuple[int | None, ...]) -> bool:
+    counts = Counter(b for b in bids if b is not None)
+    return bool(counts) and counts[max(counts)] > 1
+
+
 def _wrong_winner(bids: tuple[int | None, ...], right: int | None, has: str) -> Finding:
     """The rule that decides who advances on *bids*, which the engine's winner (*has*, in
     words) breaks: tied top bids cancel (DACAPO-11), no single highest bid (DACAPO-12), the
     single highest bid (DACAPO-9)."""
-    counts = Counter(b for b in bids if b is not None)
-    top_tied = bool(counts) and counts[max(counts)] > 1
-    rule = "DACAPO-11" if top_tied else ("DACAPO-12" if right is None else "DACAPO-9")
-    return Finding(rule, f"bids {list(bids)}: {'nobody' if right is None else f'seat {right}'}"
-                         f" advances; the engine has {has}")
+    rule = "DACAPO-11" if _top_tied(bids) else ("DACAPO-12" if right is None else "DACAPO-9")
+    return Finding(rule, _winner_says(bids, right, has))
+
+
+def _winner_says(bids: tuple[int | None, ...], right: int | None, has: str) -> str:
+    return (f"bids {list(bids)}: {'nobody' if right is None else f'seat {right}'} advances; "
+            f"the engine has {has}")
 
 
 def _raw_winner(d: DaCapoDivergence) -> Iterator[Finding]:
     """The round's winner read from the reported JSON itself, for a view that does not
     decode (a winner that is no seat, say both tied seats): a wrong winner is named by the
     rule that decides it, before the generic P-8 of an undecodable view."""
+    if d.reported_view is not None:
+        return
     if not isinstance(d.action, Bids) or not isinstance(d.reported.public, dict):
         return
     rounds = d.reported.public.get("rounds")
@@ -124,116 +132,252 @@ def _raw_winner(d: DaCapoDivergence) -> Iterator[Finding]:
     yield _wrong_winner(bids, right, f"{json.dumps(winner)} as the winner")
 
 
-def _round_findings(d: DaCapoDivergence, seen: State) -> Iterator[Finding]:
-    """The round's record and the beans it moves, re-derived from the reported winner."""
-    if not isinstance(d.action, Bids):
-        return
-    bids = d.action.bids
-    done = len(d.before.rounds)
-    players = len(d.before.reserves)
-    if len(seen.rounds) != done + 1 or len(seen.reserves) != players or len(
-            seen.lines) != players:
-        if len(seen.rounds) != done + 1:
-            yield Finding("DACAPO-8", f"the round's bids are revealed and recorded: the "
-                                      f"engine records {len(seen.rounds)} rounds, not "
-                                      f"{done + 1}")
-        return
-    played = seen.rounds[-1]
-    if played.bids != bids:
-        yield Finding("DACAPO-8", f"the bids revealed are {list(bids)}; the engine records "
-                                  f"{list(played.bids)}")
-        return
-    right = round_winner(bids, d.config.tie_resolution)
-    winner = played.winner
-    if winner != right:
-        yield _wrong_winner(bids, right, 'nobody' if winner is None else f'seat {winner}')
-        return
-    if winner is not None and not (0 <= winner < players and bids[winner] is not None):
-        return
-    # The beans of the round, from the engine's own (right) winner.
-    reach = line_length(players) + (
-        1 if d.config.target_reached_when is TargetReached.TARGET_CUP else 0)
-    finisher = winner if winner is not None and filled(d.before.lines[winner]) + 1 == reach \
-        else None
-    reserves, lines, target, box = settle_round(
-        (d.before.reserves, d.before.lines, d.before.target, d.before.box), bids, winner)
-    left = [s for s, r in enumerate(reserves) if r]
-    last = left[0] if finisher is None and len(left) == 1 else None
-    others = [s for s in range(players) if s != last]
-    returned = [s for s in others if bids[s] is not None and s != winner
-                and seen.reserves[s] == d.before.reserves[s] != reserves[s]]
-    if returned:
-        rule = "DACAPO-12" if winner is None else "DACAPO-10"
-        why = "nobody advances and every bid" if winner is None else "the bids that lose"
-        yield Finding(rule, f"{why} go to the box; the engine gives seat "
-                            f"{returned[0]} its {bids[returned[0]]} beans back")
-        return
-    for seat in others:
-        if seen.reserves[seat] != reserves[seat]:
-            yield Finding("DACAPO-7", f"seat {seat} bid {bids[seat]} from a reserve of "
-                                      f"{d.before.reserves[seat]}: {reserves[seat]} left; the "
-                                      f"engine has {seen.reserves[seat]}")
-            return
-    for seat in others:
-        if seen.lines[seat] != lines[seat]:
-            into = "the target cup" if target != d.before.target else "his next empty cup"
-            rule = "DACAPO-15" if target != d.before.target else "DACAPO-9"
-            yield Finding(rule, f"seat {winner}'s {bids[winner] if winner is not None else 0}"
-                                f" beans go into {into}: seat {seat}'s line is "
-                                f"{list(lines[seat])}; the engine has {list(seen.lines[seat])}")
-            return
-    if last is not None:
-        table = last_player_step((reserves, lines, target, box), last)
-        step_target, step_box = table[2], table[3]
-        if (seen.last_step != LastStep(last, reserves[last]) or seen.lines[last] != table[1][
-                last] or seen.reserves[last] != 0 or seen.box != step_box
-                or seen.target != step_target):
-            yield Finding("DACAPO-14", f"seat {last} is the last with beans ({reserves[last]}):"
-                                       f" one into his next cup, {reserves[last] - 1} into the "
-                                       f"box (box {step_box}, line {list(table[1][last])}); the "
-                                       f"engine has box {seen.box}, line "
-                                       f"{list(seen.lines[last])}")
-            return
-    elif seen.last_step != d.before.last_step:
-        yield Finding("DACAPO-14", f"{len(left)} seats still hold beans: no last-player step")
-        return
-    else:
-        if seen.box != box:
-            yield Finding("DACAPO-10", f"the bids that do not advance go to the box: box "
-                                       f"{box}; the engine has {seen.box}")
-            return
-        if seen.target != target:
-            yield Finding("DACAPO-15", f"the target cup holds {target}; the engine has "
-                                       f"{seen.target}")
-            return
-    if seen.finisher != d.expected.finisher:
-        yield Finding("DACAPO-15", f"reaching the target cup wins at once: the finisher is "
-                                   f"{d.expected.finisher}; the engine has {seen.finisher}")
+class Round:
+    """A round as the reference settles it from the engine's own reported winner, beside
+    what the engine reports: what the round ladder (:data:`ROUND`) compares."""
+
+    def __init__(self, d: DaCapoDivergence, seen: State, bids: tuple[int | None, ...]) -> None:
+        self.d, self.seen, self.bids, self.before = d, seen, bids, d.before
+        self.done = len(d.before.rounds)
+        self.players = len(d.before.reserves)
+        self.right = round_winner(bids, d.config.tie_resolution)
+
+    @property
+    def winner(self) -> int | None:
+        """The engine's winner (checked against :attr:`right` before the beans are)."""
+        return self.seen.rounds[-1].winner
+
+    @functools.cached_property
+    def settled(self) -> tuple[Any, ...]:
+        """The reserves, lines, target and box after the round, from the engine's winner."""
+        return settle_round((self.before.reserves, self.before.lines, self.before.target,
+                             self.before.box), self.bids, self.winner)
+
+    @functools.cached_property
+    def finisher(self) -> int | None:
+        d, winner = self.d, self.winner
+        reach = line_length(self.players) + (
+            1 if d.config.target_reached_when is TargetReached.TARGET_CUP else 0)
+        return winner if winner is not None and filled(
+            self.before.lines[winner]) + 1 == reach else None
+
+    @functools.cached_property
+    def left(self) -> list[int]:
+        """The seats with beans after the round."""
+        return [s for s, r in enumerate(self.settled[0]) if r]
+
+    @functools.cached_property
+    def last(self) -> int | None:
+        """The last seat with beans, whose last-player step follows (``None``: none)."""
+        return self.left[0] if self.finisher is None and len(self.left) == 1 else None
+
+    @functools.cached_property
+    def others(self) -> list[int]:
+        return [s for s in range(self.players) if s != self.last]
+
+    @functools.cached_property
+    def returned(self) -> list[int]:
+        """The seats whose losing bid the engine gives back."""
+        reserves, seen = self.settled[0], self.seen
+        return [s for s in self.others if self.bids[s] is not None and s != self.winner
+                and seen.reserves[s] == self.before.reserves[s] != reserves[s]]
+
+    @functools.cached_property
+    def reserve_wrong(self) -> int | None:
+        return next((s for s in self.others if self.seen.reserves[s] != self.settled[0][s]),
+                    None)
+
+    @functools.cached_property
+    def line_wrong(self) -> int | None:
+        return next((s for s in self.others if self.seen.lines[s] != self.settled[1][s]), None)
+
+    @functools.cached_property
+    def last_step(self) -> tuple[Any, ...]:
+        """The reserves, lines, target and box after the last player's step."""
+        assert self.last is not None
+        return last_player_step(self.settled, self.last)
 
 
-def diagnose(d: DaCapoDivergence) -> Iterator[Finding]:
-    """DA CAPO's own findings: the round re-derived from the reported bids and winner (who
-    advances, the reserves, the lines, the box, the last-player step, the finisher), then a
-    differing outcome named by the rule that decides it."""
+def _round(d: DaCapoDivergence) -> Round | None:
+    """The round ladder's context: a round of bids with a decoded report."""
     seen = d.reported_view
-    if seen is not None:
-        yield from _round_findings(d, seen)
-    else:
-        yield from _raw_winner(d)
-    if any(p.startswith("outcome") for p in d.differing) or "to_move" in d.differing:
-        result = outcome(d.expected)
-        named = d.reported.outcome.get("rule") if isinstance(d.reported.outcome, dict) else None
-        if result is not None and isinstance(named, str) and named != result.rule and (
-                named in ("DACAPO-15", "DACAPO-16", "DACAPO-17")):
-            yield Finding(named, f"the engine decides the match under {named}; the reference "
-                                 f"under {result.rule}: it reads {named} otherwise")
-        if result is not None and result.rule:
-            yield Finding(result.rule, f"the match is over and {result.rule} decides its "
-                                       f"outcome: {', '.join(map(str, result.winners))} won")
-        elif seen is not None and (
-                seen.finisher is not None or not any(seen.reserves)):
-            yield Finding("DACAPO-16", "the match is not over: a reserve is left and nobody "
-                                       "reached the target cup")
+    if seen is None or not isinstance(d.action, Bids):
+        return None
+    return Round(d, seen, d.action.bids)
+
+
+def _rounds_recorded(r: Round) -> bool:
+    return len(r.seen.rounds) != r.done + 1
+
+
+def _shape_differs(r: Round) -> bool:
+    return len(r.seen.reserves) != r.players or len(r.seen.lines) != r.players
+
+
+def _bids_revealed(r: Round) -> bool:
+    return r.seen.rounds[-1].bids != r.bids
+
+
+def _wrong(r: Round) -> bool:
+    return r.winner != r.right
+
+
+def _tied_cancel(r: Round) -> bool:
+    return _wrong(r) and _top_tied(r.bids)
+
+
+def _nobody_advances(r: Round) -> bool:
+    return _wrong(r) and not _top_tied(r.bids) and r.right is None
+
+
+def _highest_advances(r: Round) -> bool:
+    return _wrong(r) and not _top_tied(r.bids) and r.right is not None
+
+
+def _winner_not_a_bidder(r: Round) -> bool:
+    winner = r.winner
+    return winner is not None and not (0 <= winner < r.players and r.bids[winner] is not None)
+
+
+def _winner_has(r: Round) -> str:
+    return _winner_says(r.bids, r.right, "nobody" if r.winner is None else f"seat {r.winner}")
+
+
+def _returned_nobody(r: Round) -> bool:
+    return bool(r.returned) and r.winner is None
+
+
+def _returned_losers(r: Round) -> bool:
+    return bool(r.returned)
+
+
+def _returned_says(r: Round) -> str:
+    why = "nobody advances and every bid" if r.winner is None else "the bids that lose"
+    seat = r.returned[0]
+    return f"{why} go to the box; the engine gives seat {seat} its {r.bids[seat]} beans back"
+
+
+def _reserve(r: Round) -> bool:
+    return r.reserve_wrong is not None
+
+
+def _into_target(r: Round) -> bool:
+    return r.line_wrong is not None and r.settled[2] != r.before.target
+
+
+def _into_line(r: Round) -> bool:
+    return r.line_wrong is not None
+
+
+def _line_says(r: Round) -> str:
+    seat, winner = r.line_wrong or 0, r.winner
+    into = "the target cup" if r.settled[2] != r.before.target else "his next empty cup"
+    return (f"seat {winner}'s {r.bids[winner] if winner is not None else 0} beans go into "
+            f"{into}: seat {seat}'s line is {list(r.settled[1][seat])}; the engine has "
+            f"{list(r.seen.lines[seat])}")
+
+
+def _last_step_wrong(r: Round) -> bool:
+    last, seen = r.last, r.seen
+    if last is None:
+        return False
+    reserves, table = r.settled[0], r.last_step
+    return (seen.last_step != LastStep(last, reserves[last]) or seen.lines[last] != table[1][
+        last] or seen.reserves[last] != 0 or seen.box != table[3] or seen.target != table[2])
+
+
+def _last_step_says(r: Round) -> str:
+    last = r.last or 0
+    held, table, seen = r.settled[0][last], r.last_step, r.seen
+    return (f"seat {last} is the last with beans ({held}): one into his next cup, {held - 1} "
+            f"into the box (box {table[3]}, line {list(table[1][last])}); the engine has box "
+            f"{seen.box}, line {list(seen.lines[last])}")
+
+
+def _no_last_step(r: Round) -> bool:
+    return r.last is None and r.seen.last_step != r.before.last_step
+
+
+def _box(r: Round) -> bool:
+    return r.last is None and not _no_last_step(r) and r.seen.box != r.settled[3]
+
+
+def _target(r: Round) -> bool:
+    return r.last is None and not _no_last_step(r) and r.seen.target != r.settled[2]
+
+
+def _finished(r: Round) -> bool:
+    return r.seen.finisher != r.d.expected.finisher
+
+
+ROUND: Ladder[Round] = Ladder(context=_round, checks=(
+    Check(rule="DACAPO-8", observable="public.rounds", holds=_rounds_recorded,
+          says=lambda r: f"the round's bids are revealed and recorded: the engine records "
+                         f"{len(r.seen.rounds)} rounds, not {r.done + 1}"),
+    Stop(holds=_shape_differs, why="the reserves or lines are not one a seat"),
+    Check(rule="DACAPO-8", observable="public.rounds.bids", holds=_bids_revealed,
+          says=lambda r: f"the bids revealed are {list(r.bids)}; the engine records "
+                         f"{list(r.seen.rounds[-1].bids)}"),
+    Check(rule="DACAPO-11", observable="public.rounds.winner", holds=_tied_cancel,
+          says=_winner_has),
+    Check(rule="DACAPO-12", observable="public.rounds.winner", holds=_nobody_advances,
+          says=_winner_has),
+    Check(rule="DACAPO-9", observable="public.rounds.winner", holds=_highest_advances,
+          says=_winner_has),
+    Stop(holds=_winner_not_a_bidder, why="the beans are settled from the engine's winner"),
+    Check(rule="DACAPO-12", observable="public.reserves", holds=_returned_nobody,
+          says=_returned_says),
+    Check(rule="DACAPO-10", observable="public.reserves", holds=_returned_losers,
+          says=_returned_says),
+    Check(rule="DACAPO-7", observable="public.reserves", holds=_reserve,
+          says=lambda r: f"seat {r.reserve_wrong} bid {r.bids[r.reserve_wrong or 0]} from a "
+                         f"reserve of {r.before.reserves[r.reserve_wrong or 0]}: "
+                         f"{r.settled[0][r.reserve_wrong or 0]} left; the engine has "
+                         f"{r.seen.reserves[r.reserve_wrong or 0]}"),
+    Check(rule="DACAPO-15", observable="public.lines", holds=_into_target, says=_line_says),
+    Check(rule="DACAPO-9", observable="public.lines", holds=_into_line, says=_line_says),
+    Check(rule="DACAPO-14", observable="public.last_step", holds=_last_step_wrong,
+          says=_last_step_says),
+    Check(rule="DACAPO-14", observable="public.last_step", holds=_no_last_step,
+          says=lambda r: f"{len(r.left)} seats still hold beans: no last-player step"),
+    Check(rule="DACAPO-10", observable="public.box", holds=_box,
+          says=lambda r: f"the bids that do not advance go to the box: box {r.settled[3]}; "
+                         f"the engine has {r.seen.box}"),
+    Check(rule="DACAPO-15", observable="public.target", holds=_target,
+          says=lambda r: f"the target cup holds {r.settled[2]}; the engine has "
+                         f"{r.seen.target}"),
+    Check(rule="DACAPO-15", observable="public.finisher", holds=_finished,
+          says=lambda r: f"reaching the target cup wins at once: the finisher is "
+                         f"{r.d.expected.finisher}; the engine has {r.seen.finisher}"),
+))
+"""The round's record and the beans it moves, re-derived from the reported winner."""
+
+
+def _outcome_findings(d: DaCapoDivergence) -> Iterator[Finding]:
+    """A differing outcome named by the rule that decides it."""
+    if not (any(p.startswith("outcome") for p in d.differing) or "to_move" in d.differing):
+        return
+    seen = d.reported_view
+    result = outcome(d.expected)
+    named = d.reported.outcome.get("rule") if isinstance(d.reported.outcome, dict) else None
+    if result is not None and isinstance(named, str) and named != result.rule and (
+            named in ("DACAPO-15", "DACAPO-16", "DACAPO-17")):
+        yield Finding(named, f"the engine decides the match under {named}; the reference "
+                             f"under {result.rule}: it reads {named} otherwise")
+    if result is not None and result.rule:
+        yield Finding(result.rule, f"the match is over and {result.rule} decides its "
+                                   f"outcome: {', '.join(map(str, result.winners))} won")
+    elif seen is not None and (
+            seen.finisher is not None or not any(seen.reserves)):
+        yield Finding("DACAPO-16", "the match is not over: a reserve is left and nobody "
+                                   "reached the target cup")
+
+
+diagnose = Diagnosis((ROUND, _raw_winner, _outcome_findings))
+"""DA CAPO's own findings: the round re-derived from the reported bids and winner (who
+advances, the reserves, the lines, the box, the last-player step, the finisher) or, for a
+view that does not decode, its winner from the JSON; then a differing outcome named by the
+rule that decides it."""
 
 
 def legal_rule(state: State, action: Action) -> str | None:
