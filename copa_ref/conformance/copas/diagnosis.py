@@ -7,8 +7,11 @@ The order is from the most specific rule to the most general.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 
+from copa_ref.conformance.ladder import Check, Diagnosis, Ladder, Stop
+from copa_ref.conformance.predicates import action_is, at_start, leaves, reaches
 from copa_ref.conformance.vocabulary import Divergence, Finding, ViewRule
 from copa_ref.copas import (
     GAME,
@@ -26,18 +29,10 @@ from copa_ref.copas.rules import BURST, copas_taken, deck, round_points, trick_w
 from copa_ref.copas.state import CopasLead, RankOrder, Suit, Trick
 from copa_ref.core import JSON, InvariantViolation, canonical_json
 
-__all__ = ["VIEW_RULES", "check_public", "diagnose", "legal_rule"]
+__all__ = ["ROUND", "VIEW_RULES", "check_public", "diagnose", "legal_rule"]
 
 CopasDivergence = Divergence[State, Action, Config, Observation]
 CopasView = ViewRule[State, Action, Config, Observation]
-
-
-def _round_ended(d: CopasDivergence) -> bool:
-    """The step ends a round, in the reference or as reported."""
-    reported = d.reported_view
-    return d.before.phase is Phase.PLAY and (
-        d.expected.phase is not Phase.PLAY
-        or (reported is not None and reported.phase is not Phase.PLAY))
 
 
 def _pending_involved(d: CopasDivergence) -> bool:
@@ -46,10 +41,9 @@ def _pending_involved(d: CopasDivergence) -> bool:
         reported is not None and reported.pending is not None)
 
 
-def _over(d: CopasDivergence) -> bool:
-    reported = d.reported_view
-    return d.expected.phase is Phase.OVER or (reported is not None
-                                              and reported.phase is Phase.OVER)
+_round_ended = leaves(Phase.PLAY)
+_over = reaches(Phase.OVER)
+_dealt = action_is(Deal)
 
 
 def _trick_done(d: CopasDivergence) -> bool:
@@ -60,20 +54,10 @@ def _first_trick(d: CopasDivergence) -> bool:
     return not d.expected.tricks or d.expected.phase is Phase.DEAL
 
 
-def _start(d: CopasDivergence) -> bool:
-    """The initial position (step 0)."""
-    return d.step == 0
-
-
-def _dealt(d: CopasDivergence) -> bool:
-    """The step is a deal."""
-    return isinstance(d.action, Deal)
-
-
 VIEW_RULES: tuple[CopasView, ...] = (
-    ViewRule(part="public.dealer", rule="COPAS-5", when=_start,
+    ViewRule(part="public.dealer", rule="COPAS-5", when=at_start,
              says="the first dealer is the seat the config names"),
-    ViewRule(part="public.leader", rule="COPAS-8", when=_start,
+    ViewRule(part="public.leader", rule="COPAS-8", when=at_start,
              says="the shuffler, the dealer's right, leads the first trick"),
     ViewRule(part="public.hand_sizes", rule="COPAS-6", when=_dealt,
              says="every seat is dealt 13, 10 or 8 cards"),
@@ -223,85 +207,221 @@ def _penalty_suit_finding(suit: Suit, what: str) -> Finding:
                               f"{suit.name.lower()} as if they were")
 
 
-def _round_findings(d: CopasDivergence, seen: Observation) -> Iterator[Finding]:
-    """The end of the round and its booking, re-derived from the reported tricks."""
-    ended, reported = d.expected.phase is not Phase.PLAY, seen.phase is not Phase.PLAY
-    if ended != reported:
-        left = sum(len(h) for h in d.expected.hands)
-        suit = _booked_suit(d, seen, None) if reported else None
-        if suit is not None:
-            yield _penalty_suit_finding(suit, "ends the round when all of them are out, "
-                                              "and books")
-        card = _extra_penalty_card(d, seen, None) if reported and suit is None else ()
-        if card:
-            yield _penalty_card_finding(card, "ends the round when ten penalty cards are "
-                                              "out, and books")
-        if reported:
-            yield Finding("COPAS-14", f"a round is played out: the engine ends it with {left} "
-                                      "cards still in the hands")
-        else:
-            yield Finding("COPAS-14", "every card is played: the round ends here, and the "
-                                      "engine plays on")
-        return
-    if not ended:
-        return
-    players = len(d.before.scores)
-    tricks = seen.tricks
-    unplayed = sum(seen.hand_sizes) > 0 and not d.config.end_when_copas_out
-    if len(seen.last_round) != players or len(seen.scores) != players or not tricks or any(
-            not 0 <= t.winner < players for t in tricks) or unplayed:
-        return
-    copas = copas_taken(tricks, players)
-    if sum(copas) != 10:
-        return
-    winners = {t.winner for t in tricks}
-    taker = tricks[0].winner if len(winners) == 1 and not sum(seen.hand_sizes) else None
-    pending = d.before.pending
-    booked, new_pending = round_points(copas, taker, pending, d.config.all_cards,
-                                       d.config.bonus_other_ten, d.config.bonus_all_cards)
-    ten = copas.index(10) if 10 in copas else None
-    if booked != seen.last_round or new_pending != seen.pending:
-        suit = _booked_suit(d, seen, taker)
-        if suit is not None:
-            yield _penalty_suit_finding(suit, "books")
-            return
-        card = _extra_penalty_card(d, seen, taker)
-        if card:
-            yield _penalty_card_finding(card, "books")
-            return
-        wrong = [s for s in range(players) if booked[s] != seen.last_round[s]]
-        text = (f"from the reported tricks the round books {list(booked)} and leaves "
+class Round:
+    """The end of a round and its booking as the reference derives them from the reported
+    tricks, beside what the engine reports: what the round ladder (:data:`ROUND`)
+    compares."""
+
+    def __init__(self, d: CopasDivergence, seen: Observation) -> None:
+        self.d, self.seen, self.config = d, seen, d.config
+        self.ended = d.expected.phase is not Phase.PLAY
+        self.reported = seen.phase is not Phase.PLAY
+        self.players = len(d.before.scores)
+        self.pending = d.before.pending
+
+    @functools.cached_property
+    def suit_ending(self) -> Suit | None:
+        """The suit the engine ends the round on as if its cards were the penalty cards."""
+        return _booked_suit(self.d, self.seen, None) if self.reported else None
+
+    @functools.cached_property
+    def card_ending(self) -> tuple[Card, ...]:
+        """The cards the engine ends the round on as if one were a penalty card."""
+        return (_extra_penalty_card(self.d, self.seen, None)
+                if self.reported and self.suit_ending is None else ())
+
+    @functools.cached_property
+    def copas(self) -> tuple[int, ...]:
+        return copas_taken(self.seen.tricks, self.players)
+
+    @functools.cached_property
+    def taker(self) -> int | None:
+        """The seat that took every trick (``None``: none did)."""
+        tricks = self.seen.tricks
+        winners = {t.winner for t in tricks}
+        return tricks[0].winner if len(winners) == 1 and not sum(self.seen.hand_sizes) else None
+
+    @functools.cached_property
+    def booking(self) -> tuple[tuple[int, ...], int | None]:
+        """The points booked and the seat left pending, by the booking rules."""
+        config = self.config
+        return round_points(self.copas, self.taker, self.pending, config.all_cards,
+                            config.bonus_other_ten, config.bonus_all_cards)
+
+    @property
+    def ten(self) -> int | None:
+        """The seat that took all ten copas (``None``: none did)."""
+        return self.copas.index(10) if 10 in self.copas else None
+
+    @functools.cached_property
+    def wrong(self) -> list[int]:
+        """The seats the engine books otherwise."""
+        booked = self.booking[0]
+        return [s for s in range(self.players) if booked[s] != self.seen.last_round[s]]
+
+    @functools.cached_property
+    def suit_booked(self) -> Suit | None:
+        return _booked_suit(self.d, self.seen, self.taker)
+
+    @functools.cached_property
+    def card_booked(self) -> tuple[Card, ...]:
+        return _extra_penalty_card(self.d, self.seen, self.taker)
+
+    @property
+    def text(self) -> str:
+        """The booking from the reported tricks beside the engine's."""
+        (booked, new_pending), seen = self.booking, self.seen
+        return (f"from the reported tricks the round books {list(booked)} and leaves "
                 f"{'no seat' if new_pending is None else f'seat {new_pending}'} pending; the "
                 f"engine books {list(seen.last_round)}, pending "
                 f"{'none' if seen.pending is None else f'seat {seen.pending}'}")
-        if taker is not None and (any(s != taker for s in wrong) or new_pending != seen.pending):
-            yield Finding("COPAS-19", f"seat {taker} took every trick: {text}")
-        if pending is not None and (pending in wrong or (
-                ten == pending and new_pending != seen.pending)):
-            yield Finding("COPAS-18", f"the bonus round of seat {pending}: {text}")
-        if ten is not None and ten != taker and (ten in wrong or new_pending != seen.pending):
-            yield Finding("COPAS-17", f"seat {ten} took all ten copas: {text}")
-        yield Finding("COPAS-16", f"one minus point per copa taken: {text}")
-        return
-    added = tuple(a + b for a, b in zip(d.before.scores, seen.last_round, strict=True))
-    if added != seen.scores:
-        yield Finding("COPAS-16", f"the booked points add up to {list(added)}; the engine "
-                                  f"has {list(seen.scores)}")
-        return
-    burst = max(seen.scores) >= BURST
-    if burst != (seen.phase is Phase.OVER):
-        yield Finding("COPAS-20", f"the match ends when a seat reaches {BURST}: the highest "
-                                  f"score is {max(seen.scores)}, and the engine "
-                                  f"{'ends' if not burst else 'goes on with'} the match")
-        return
-    if not burst:
-        dealer = (d.before.dealer + 1) % players
-        if seen.dealer != dealer or seen.round != d.before.round + 1:
-            yield Finding("COPAS-7", f"seat {dealer} deals round {d.before.round + 1}; the "
-                                     f"engine has seat {seen.dealer} deal round {seen.round}")
-        elif seen.leader != (dealer + 1) % players:
-            yield Finding("COPAS-8", f"seat {(dealer + 1) % players} leads the first trick; "
-                                     f"the engine has seat {seen.leader}")
+
+    @property
+    def added(self) -> tuple[int, ...]:
+        return tuple(a + b for a, b in zip(self.d.before.scores, self.seen.last_round,
+                                           strict=True))
+
+    @property
+    def dealer(self) -> int:
+        """The next round's dealer."""
+        return (self.d.before.dealer + 1) % self.players
+
+
+def _round(d: CopasDivergence) -> Round | None:
+    """The round ladder's context: a card played, with a decoded report."""
+    seen = d.reported_view
+    if seen is None or not isinstance(d.action, Play):
+        return None
+    return Round(d, seen)
+
+
+def _end_differs(r: Round) -> bool:
+    return r.ended != r.reported
+
+
+def _ends_on_suit(r: Round) -> bool:
+    return _end_differs(r) and r.suit_ending is not None
+
+
+def _ends_on_card(r: Round) -> bool:
+    return _end_differs(r) and bool(r.card_ending)
+
+
+def _ends_early(r: Round) -> bool:
+    return _end_differs(r) and r.reported
+
+
+def _plays_on(r: Round) -> bool:
+    return _end_differs(r)
+
+
+def _still_playing(r: Round) -> bool:
+    return not r.ended
+
+
+def _unreadable(r: Round) -> bool:
+    players, seen, tricks = r.players, r.seen, r.seen.tricks
+    unplayed = sum(seen.hand_sizes) > 0 and not r.config.end_when_copas_out
+    return len(seen.last_round) != players or len(seen.scores) != players or not tricks or any(
+        not 0 <= t.winner < players for t in tricks) or unplayed
+
+
+def _not_ten_copas(r: Round) -> bool:
+    return sum(r.copas) != 10
+
+
+def _booked_otherwise(r: Round) -> bool:
+    return r.booking != (r.seen.last_round, r.seen.pending)
+
+
+def _books_suit(r: Round) -> bool:
+    return _booked_otherwise(r) and r.suit_booked is not None
+
+
+def _books_card(r: Round) -> bool:
+    return _booked_otherwise(r) and bool(r.card_booked)
+
+
+def _every_trick(r: Round) -> bool:
+    taker, new_pending = r.taker, r.booking[1]
+    return _booked_otherwise(r) and taker is not None and (
+        any(s != taker for s in r.wrong) or new_pending != r.seen.pending)
+
+
+def _bonus_round(r: Round) -> bool:
+    pending, new_pending = r.pending, r.booking[1]
+    return _booked_otherwise(r) and pending is not None and (pending in r.wrong or (
+        r.ten == pending and new_pending != r.seen.pending))
+
+
+def _all_ten(r: Round) -> bool:
+    ten = r.ten
+    return _booked_otherwise(r) and ten is not None and ten != r.taker and (
+        ten in r.wrong or r.booking[1] != r.seen.pending)
+
+
+def _scores_added(r: Round) -> bool:
+    return r.added != r.seen.scores
+
+
+def _burst(r: Round) -> bool:
+    return (max(r.seen.scores) >= BURST) != (r.seen.phase is Phase.OVER)
+
+
+def _next_dealer(r: Round) -> bool:
+    seen = r.seen
+    return max(seen.scores) < BURST and (
+        seen.dealer != r.dealer or seen.round != r.d.before.round + 1)
+
+
+def _next_leader(r: Round) -> bool:
+    return max(r.seen.scores) < BURST and r.seen.leader != (r.dealer + 1) % r.players
+
+
+ROUND: Ladder[Round] = Ladder(context=_round, checks=(
+    Check(rule="COPAS-3", observable="public.phase", holds=_ends_on_suit, go_on=True,
+          says=lambda r: _penalty_suit_finding(
+              r.suit_ending or Suit.COPAS,
+              "ends the round when all of them are out, and books").message),
+    Check(rule="COPAS-3", observable="public.phase", holds=_ends_on_card, go_on=True,
+          says=lambda r: _penalty_card_finding(
+              r.card_ending, "ends the round when ten penalty cards are out, and books").message),
+    Check(rule="COPAS-14", observable="public.phase", holds=_ends_early,
+          says=lambda r: f"a round is played out: the engine ends it with "
+                         f"{sum(len(h) for h in r.d.expected.hands)} cards still in the hands"),
+    Check(rule="COPAS-14", observable="public.phase", holds=_plays_on,
+          says=lambda r: "every card is played: the round ends here, and the engine plays on"),
+    Stop(holds=_still_playing, why="no round ends at this step"),
+    Stop(holds=_unreadable, why="the reported tricks or scores cannot be booked"),
+    Stop(holds=_not_ten_copas, why="the reported tricks do not hold the ten copas"),
+    Check(rule="COPAS-3", observable="public.last_round", holds=_books_suit,
+          says=lambda r: _penalty_suit_finding(r.suit_booked or Suit.COPAS, "books").message),
+    Check(rule="COPAS-3", observable="public.last_round", holds=_books_card,
+          says=lambda r: _penalty_card_finding(r.card_booked, "books").message),
+    Check(rule="COPAS-19", observable="public.last_round", holds=_every_trick, go_on=True,
+          says=lambda r: f"seat {r.taker} took every trick: {r.text}"),
+    Check(rule="COPAS-18", observable="public.last_round", holds=_bonus_round, go_on=True,
+          says=lambda r: f"the bonus round of seat {r.pending}: {r.text}"),
+    Check(rule="COPAS-17", observable="public.pending", holds=_all_ten, go_on=True,
+          says=lambda r: f"seat {r.ten} took all ten copas: {r.text}"),
+    Check(rule="COPAS-16", observable="public.last_round", holds=_booked_otherwise,
+          says=lambda r: f"one minus point per copa taken: {r.text}"),
+    Check(rule="COPAS-16", observable="public.scores", holds=_scores_added,
+          says=lambda r: f"the booked points add up to {list(r.added)}; the engine has "
+                         f"{list(r.seen.scores)}"),
+    Check(rule="COPAS-20", observable="public.phase", holds=_burst,
+          says=lambda r: f"the match ends when a seat reaches {BURST}: the highest score is "
+                         f"{max(r.seen.scores)}, and the engine "
+                         f"{'ends' if max(r.seen.scores) < BURST else 'goes on with'} the "
+                         f"match"),
+    Check(rule="COPAS-7", observable="public.dealer", holds=_next_dealer,
+          says=lambda r: f"seat {r.dealer} deals round {r.d.before.round + 1}; the engine has "
+                         f"seat {r.seen.dealer} deal round {r.seen.round}"),
+    Check(rule="COPAS-8", observable="public.leader", holds=_next_leader,
+          says=lambda r: f"seat {(r.dealer + 1) % r.players} leads the first trick; the "
+                         f"engine has seat {r.seen.leader}"),
+))
+"""The end of the round and its booking, re-derived from the reported tricks."""
 
 
 def _outcome_findings(d: CopasDivergence, seen: Observation) -> Iterator[Finding]:
@@ -378,18 +498,25 @@ def _lead_suit_findings(d: CopasDivergence) -> Iterator[Finding]:
             return
 
 
-def diagnose(d: CopasDivergence) -> Iterator[Finding]:
-    """Copas' own findings, re-derived from what the engine reported: the trick's winner
-    from its cards, the end of the round, the booking from the reported tricks, the burst
-    and the dealer from the reported scores, the losers and winners."""
-    yield from _lead_suit_findings(d)
-    yield from _legal_findings(d)
+def _played(d: CopasDivergence) -> Iterator[Finding]:
+    """The trick the card finished and the match's outcome, from a decoded report."""
     seen = d.reported_view
     if seen is None or not isinstance(d.action, Play):
         return
     yield from _trick_findings(d, seen)
-    yield from _round_findings(d, seen)
+
+
+def _ended(d: CopasDivergence) -> Iterator[Finding]:
+    seen = d.reported_view
+    if seen is None or not isinstance(d.action, Play):
+        return
     yield from _outcome_findings(d, seen)
+
+
+diagnose = Diagnosis((_lead_suit_findings, _legal_findings, _played, ROUND, _ended))
+"""Copas' own findings, re-derived from what the engine reported: the trick's winner from
+its cards, the end of the round, the booking from the reported tricks, the burst and the
+dealer from the reported scores, the losers and winners."""
 
 
 def legal_rule(state: State, action: Action) -> str | None:
