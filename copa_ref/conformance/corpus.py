@@ -15,7 +15,6 @@ there may ``copa-ref conformance generate`` write it.
 from __future__ import annotations
 
 import fnmatch
-import importlib.resources
 import json
 import os
 import re
@@ -26,6 +25,7 @@ from typing import Any
 
 import attrs
 
+from copa_ref.conformance.location import CORPUS_DIR, PACKAGE, checkout_root, corpus_dir
 from copa_ref.core.codec import CONTROL, clip, escape_controls
 
 __all__ = [
@@ -51,9 +51,6 @@ __all__ = [
 Case = dict[str, Any]
 """One case of the corpus, as its JSON (``conformance/README.md``)."""
 
-PACKAGE = "copa_ref.conformance.published"
-"""The data package the wheel carries the corpus in."""
-
 PUBLISHED = ("VERSION", "README.md", "schema/*.json", "cases/*/*.json")
 """The files of the published corpus, as glob patterns under its folder (``pyproject.toml``
 ships the same)."""
@@ -61,15 +58,6 @@ ships the same)."""
 
 class NoCheckoutError(RuntimeError):
     """The source checkout is needed (to write the corpus) and this is an installed copy."""
-
-
-def checkout_root() -> Path | None:
-    """The root of the source checkout this code runs from, or ``None`` when it runs from an
-    installed package (a wheel, not an editable install)."""
-    root = Path(__file__).resolve().parent.parent.parent
-    if (root / "pyproject.toml").is_file() and (root / "conformance" / "VERSION").is_file():
-        return root
-    return None
 
 
 def checkout_corpus() -> Path:
@@ -85,23 +73,6 @@ def checkout_corpus() -> Path:
                "'copa-ref conformance export DIR'.")
         raise NoCheckoutError(msg)
     return root / "conformance"
-
-
-def corpus_dir() -> Path:
-    """The folder of the published corpus: the checkout's ``conformance/``, or the one the
-    installed package carries (where it should be, if the installation lacks it: reading it
-    then fails naming the missing file)."""
-    root = checkout_root()
-    if root is not None:
-        return root / "conformance"
-    try:
-        version = importlib.resources.files(PACKAGE) / "VERSION"
-    except ModuleNotFoundError:
-        return Path(__file__).resolve().parent / PACKAGE.rsplit(".", 1)[1]
-    if not isinstance(version, Path):
-        msg = f"copa-ref must be installed unzipped to read its corpus ({version})"
-        raise FileNotFoundError(msg)
-    return version.parent
 
 
 class ExportError(ValueError):
@@ -132,11 +103,6 @@ def export_corpus(dest: Path, source: Path | None = None) -> list[Path]:
     except WriteError as exc:
         raise ExportError(str(exc)) from None
     return sorted(written)
-
-
-CORPUS_DIR: Path = corpus_dir()
-"""The published corpus: the checkout's ``conformance/`` folder, or the copy an installed
-package carries."""
 
 
 MAX_FILE = 64 << 20

@@ -31,6 +31,7 @@ from copa_ref.conformance.observables import (
 from copa_ref.conformance.registry import record_of
 from copa_ref.conformance.schemas import write_rule_patterns
 from copa_ref.conformance.vocabulary import AnyRecord, CountSpec, Scenario
+from copa_ref.conformance.writer import corpus_file
 from copa_ref.core import JSON, MoverKind, RuleViolation, canonical_json
 from copa_ref.games import GAMES
 
@@ -509,15 +510,6 @@ def generate(progress: Progress | None = None) -> dict[str, dict[str, list[Case]
             progress(name, number, len(names))
         corpus[name] = generate_game(GAMES[name])
     return corpus
-
-
-def corpus_file(game: str, kind: str, cases: list[Case]) -> str:
-    """The text of one corpus file: one case a line, keys sorted, compact."""
-    head = json.dumps({"corpus_version": CORPUS_VERSION, "game": game, "kind": kind},
-                      sort_keys=True, separators=(",", ":"))[:-1]
-    lines = [json.dumps(c, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-             for c in cases]
-    return head + ',"cases":[\n' + ",\n".join(lines) + "\n]}\n"
 
 
 def write_corpus(out: Path | None = None, *,

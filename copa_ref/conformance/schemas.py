@@ -17,7 +17,7 @@ import referencing.exceptions
 import referencing.jsonschema
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
-from copa_ref.conformance.corpus import CORPUS_DIR
+from copa_ref.conformance.location import CORPUS_DIR
 
 __all__ = ["SchemaError", "registry", "schema", "validator"]
 

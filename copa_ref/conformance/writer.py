@@ -17,6 +17,7 @@ and ``kind``) are checked against the corpus schema's pattern and enum first.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import secrets
@@ -27,6 +28,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
+from copa_ref.conformance.location import CORPUS_DIR
+from copa_ref.conformance.observables import CORPUS_VERSION
 from copa_ref.core.codec import clip
 
 __all__ = ["Folder", "WriteError", "check_case_names", "open_report", "write_cases",
@@ -218,6 +221,15 @@ def check_case_names(game: Any, kind: Any) -> None:
         raise WriteError(msg)
 
 
+def corpus_file(game: str, kind: str, cases: list[dict[str, Any]]) -> str:
+    """The text of one corpus file: one case a line, keys sorted, compact."""
+    head = json.dumps({"corpus_version": CORPUS_VERSION, "game": game, "kind": kind},
+                      sort_keys=True, separators=(",", ":"))[:-1]
+    lines = [json.dumps(c, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+             for c in cases]
+    return head + ',"cases":[\n' + ",\n".join(lines) + "\n]}\n"
+
+
 def write_cases(out: Path, differences: Iterable[dict[str, Any]]) -> dict[str, int]:
     """Write the minimal case of each difference line under *out* as a corpus
     (``VERSION``, ``schema/``, ``cases/<game>/<kind>s.json``) that ``copa-ref conformance
@@ -226,10 +238,6 @@ def write_cases(out: Path, differences: Iterable[dict[str, Any]]) -> dict[str, i
     :raises WriteError: for a case named outside the schema, or a path under *out* that is
         a link, FIFO or device (nothing is written then, when the names are at fault).
     """
-    from copa_ref.conformance.corpus import CORPUS_DIR
-    from copa_ref.conformance.generate import corpus_file
-    from copa_ref.conformance.observables import CORPUS_VERSION
-
     by_file: dict[tuple[str, str], list[Any]] = {}
     for line in differences:
         case = line["case"]
