@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from copa_ref.conformance import naming
 from copa_ref.conformance.checks import shown
+from copa_ref.conformance.failure import Failure, Stop, legal_lines
 from copa_ref.conformance.observables import observables
 from copa_ref.conformance.session import (
     Message,
@@ -30,11 +31,13 @@ from copa_ref.conformance.session import (
     observe_request,
     undo_request,
 )
-from copa_ref.conformance.verdicts import CaseRun, Failure, Stop, legal_lines
 from copa_ref.conformance.vocabulary import Report
 from copa_ref.core import JSON, Seat, canonical_json
 from copa_ref.core.replay import replay
 from copa_ref.games import GAMES
+
+if TYPE_CHECKING:
+    from copa_ref.conformance.verdicts import CaseRun
 
 __all__ = ["count"]
 
