@@ -20,15 +20,18 @@ from typing import Any
 import attrs
 
 from copa_ref.core.codec import JSON
+from copa_ref.core.errors import InvariantViolation
 
 __all__ = ["BAD_DATA", "ENGINE_DATA", "initial", "replay", "replayed", "starting_from"]
 
 BAD_DATA: tuple[type[Exception], ...] = (
-    ValueError, TypeError, KeyError, IndexError, AttributeError, AssertionError,
-    RecursionError, OverflowError)
+    ValueError, TypeError, KeyError, AttributeError, InvariantViolation, RecursionError,
+    OverflowError)
 """What decoding, replaying or judging data from outside may raise (a refused action, a
-misshapen config or report, a value out of range). :class:`~copa_ref.core.RuleViolation`
-and :class:`~copa_ref.core.MalformedInputError` are ``ValueError``\\ s, so they are in it."""
+misshapen config or report, a value out of range, a reported view that breaks an
+invariant). :class:`~copa_ref.core.RuleViolation` and
+:class:`~copa_ref.core.MalformedInputError` are ``ValueError``\\ s, so they are in it. An
+``IndexError`` or a bare ``AssertionError`` is a bug of the code that judges, and raises."""
 
 ENGINE_DATA: tuple[type[Exception], ...] = (ValueError, TypeError, KeyError)
 """What a game's diagnosis may raise from the engine's data (a refused action, a value out of

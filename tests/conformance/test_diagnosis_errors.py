@@ -1,0 +1,63 @@
+"""A diagnosis's own bug raises; only the engine's data errors are taken for a misshapen
+report (``ENGINE_DATA``, ``BAD_DATA`` in ``copa_ref/core/replay.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import attrs
+import pytest
+
+from copa_ref.conformance.channel import InProcessChannel
+from copa_ref.conformance.corpus import Filters, load_corpus, select
+from copa_ref.conformance.registry import RECORDS
+from copa_ref.conformance.runner import Runner
+from copa_ref.conformance.vocabulary import Finding
+from copa_ref.core import misread
+from copa_ref.core.replay import BAD_DATA, ENGINE_DATA
+from copa_ref.games import GAMES
+from tests.conformance.test_kill_matrix import MutantEngine
+
+CASE = "kala/trace/harvest-field-cup"
+
+
+def _run(monkeypatch: pytest.MonkeyPatch, bug: Exception | None) -> tuple[str, str]:
+    """The status and reason of a case a KALA-15 mutant fails, with the diagnosis raising
+    *bug* (``None``: the real diagnosis)."""
+    record = RECORDS["kala"]
+    if bug is not None:
+        def faulty(d: object) -> Iterator[Finding]:
+            raise bug
+        monkeypatch.setitem(RECORDS, "kala", attrs.evolve(record, diagnose=faulty))
+    wrong = misread(GAMES["kala"], record.catalogue.mutant("harvest-all-to-store"))
+    (case,) = select(load_corpus(), Filters(case=CASE))
+    runner = Runner(lambda: InProcessChannel(lambda: MutantEngine(wrong)), corpus=[case])
+    result = runner.run_case(case)
+    runner.close()
+    return result.status, result.reason or ""
+
+
+class TestDiagnosisErrors:
+    def test_the_real_diagnosis_names_the_rule(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """The case fails, named (the baseline of the tests below)."""
+        assert _run(monkeypatch, None)[0] == "failed"
+
+    @pytest.mark.parametrize("bug", [IndexError("a bug"), AssertionError("a bug"),
+                                     AttributeError("a bug")])
+    def test_a_faulty_diagnosis_raises(self, monkeypatch: pytest.MonkeyPatch,
+                                       bug: Exception) -> None:
+        """A diagnosis that raises an error of its own is not taken for the engine's: the
+        runner reports the case errored with the exception's type, not a failure naming
+        some other rule."""
+        status, reason = _run(monkeypatch, bug)
+        assert status == "errored" and type(bug).__name__ in reason
+
+    def test_engine_data_errors_are_caught(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """A ``KeyError`` (a key missing from the engine's report) is the engine's data: the
+        case still fails, named by the generic checks."""
+        assert _run(monkeypatch, KeyError("rounds"))[0] == "failed"
+
+    def test_bad_data_leaves_out_bugs(self) -> None:
+        """Neither an ``IndexError`` nor a bare ``AssertionError`` is taken for bad data."""
+        assert not issubclass(IndexError, BAD_DATA + ENGINE_DATA)
+        assert AssertionError not in BAD_DATA + ENGINE_DATA
