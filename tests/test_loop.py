@@ -20,6 +20,7 @@ from copa_ref.core import (
     Outcome,
     Seat,
     ToMove,
+    Trusted,
     make_converter,
     play,
     steps,
@@ -158,6 +159,7 @@ TOY: Game[_State, Any, _Config, _State] = Game(
     sample_chance=lambda s, rng: rng.randint(3, 9),
     well_formed=lambda s: True, check_state=lambda s: None, step_invariants=(),
     render=str, demo=lambda seed: iter(()),
+    trusted=Trusted(to_move=_to_move, legal_actions=_legal, apply=_apply),
 )
 
 
@@ -188,7 +190,6 @@ class TestValidatedOnce:
         """P-8: a whole KALA game through ``steps`` calls the inner ``apply`` for every
         action the policy picked among those offered, never the public one."""
         game = get_game("kala")
-        assert game.trusted is not None
         calls = Counter[str]()
 
         def counted(name: str, function: Any) -> Any:
@@ -243,7 +244,7 @@ class TestValidatedOnce:
 
         wrong = misread(game, Misreading(rule="KALA-3", slug="spy", description="spy",
                                          replacements={"apply": spy}))
-        assert wrong.trusted is not None and wrong.trusted.apply is wrong.apply
+        assert wrong.trusted.apply is wrong.apply
         made = list(steps(wrong, uniform, random.Random(2)))
         assert len(seen) == len(made)
 
@@ -254,13 +255,13 @@ class TestStateChecks:
 
     @staticmethod
     def _checks() -> Any:
-        from copa_ref.core import StateChecks, memo_slot, rule
+        from copa_ref.core import StateChecks, rule
+        from copa_ref.core.entry import Checked
         from copa_ref.core.fields import check_int
 
         @attrs.frozen
-        class Box:
+        class Box(Checked):
             beans: int
-            _checked = memo_slot()
 
         def shape(box: Any) -> None:
             check_int(box.beans, "beans")

@@ -3,7 +3,7 @@ and the loop that plays any game (:func:`play`)."""
 
 from copa_ref.core.chance import shuffled
 from copa_ref.core.codec import JSON, canonical_json, make_converter, register_union, tag_of
-from copa_ref.core.entry import StateChecks, check_rng, memo_slot, remember, rule
+from copa_ref.core.entry import StateChecks, check_rng, remember, rule
 from copa_ref.core.errors import (
     IllegalActionError,
     InvalidStateError,
@@ -51,7 +51,6 @@ __all__ = [
     "canonical_json",
     "check_rng",
     "make_converter",
-    "memo_slot",
     "misread",
     "next_action",
     "play",

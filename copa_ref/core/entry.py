@@ -12,7 +12,7 @@ without any other exception. The public functions then hand it to the rules' inn
 functions (``_apply``, ``_legal_actions``, ``_to_move``), which assume it checked.
 
 * **The mark.** A state that passes is marked in a slot of the frozen value (the plain slot
-  of :class:`Checked`, or a :func:`memo_slot`: not a field, invisible to ``==``, ``hash``,
+  of :class:`Checked`: not a field, invisible to ``==``, ``hash``,
   ``repr``, the codec, ``attrs.evolve``, ``copy`` and ``pickle``), so the next entry costs
   one attribute read. The mark is the key of the checker that wrote it
   (:attr:`StateChecks.key`, one object per :class:`StateChecks` made by a rules module as it
@@ -51,7 +51,6 @@ gives the one exception policy for all of them:
 
 from __future__ import annotations
 
-import functools
 import linecache
 import random
 from collections.abc import Callable
@@ -70,7 +69,6 @@ __all__ = [
     "carry_mark",
     "check_rng",
     "mark_checked",
-    "memo_slot",
     "remember",
     "rule",
     "slot_builder",
@@ -83,36 +81,16 @@ CHECKED = "_checked"
 """The memo slot that marks a state checked (every game's state class declares it)."""
 
 
-def _unknown(self: object) -> Any:
-    return None
-
-
-# Evaluated, not text: the hints of a state class (cattrs, Hypothesis) resolve the slot's
-# hint in the state's own module, which need not import ``Any``.
-_unknown.__annotations__ = {"self": object, "return": object}
-
-
-def memo_slot() -> functools.cached_property[Any]:
-    """A memo slot for a frozen attrs class: ``name = memo_slot()`` in the class body.
-
-    It reads ``None`` until :func:`remember` stores a value in it. It is no attrs field:
-    equality, hashing, ``repr``, the codec, ``attrs.evolve``, ``copy`` and ``pickle`` never
-    see it, so a memo never changes what a value is, only how fast its facts are read.
-    """
-    return functools.cached_property(_unknown)
-
-
 class Checked:
     """A base of a frozen attrs state class whose checked mark (:data:`CHECKED`) is a plain
-    slot: ``class State(Checked)`` in place of ``_checked = memo_slot()`` in the body.
+    slot: ``class State(Checked)``.
 
-    The mark is as invisible as a :func:`memo_slot` (no attrs field; never compared, encoded
-    or copied: ``copy`` and ``pickle`` leave it unset). An unset slot raises
-    ``AttributeError`` where a memo slot reads ``None``: read it as
-    ``getattr(state, CHECKED, None)``, as :meth:`StateChecks.enter` does. What differs is
-    speed: for a cached property in a slotted class attrs adds a class ``__getattr__``, and
-    with one CPython reads every attribute of every instance by its slow path; a state's
-    fields are read at every step of every rule.
+    The mark is invisible (no attrs field; never compared, encoded or copied: ``copy`` and
+    ``pickle`` leave it unset). An unset slot raises ``AttributeError``: read it as
+    ``getattr(state, CHECKED, None)``, as :meth:`StateChecks.enter` does. A plain slot, not a
+    cached property: for a cached property in a slotted class attrs adds a class
+    ``__getattr__``, and with one CPython reads every attribute of every instance by its
+    slow path; a state's fields are read at every step of every rule.
     """
 
     __slots__ = (CHECKED,)

@@ -24,10 +24,9 @@ import attrs
 import cattrs
 
 from copa_ref.core.codec import JSON, LIMITS, Limits, canonical_json, loads, structure
-from copa_ref.core.loop import next_action, uniform
 from copa_ref.core.types import FactSheet, MoverKind, Outcome, Seat, ToMove
 
-__all__ = ["Game", "Trusted"]
+__all__ = ["Game", "Policy", "Trusted", "choose", "decision_legal", "next_action", "uniform"]
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -118,10 +117,10 @@ class Game(Generic[S, A, C, O]):
     svg: Callable[[S, Seat | None], str] | None = None
     """A picture of a state as SVG text (``copa_ref.<game>.svg``); with a seat, only what that
     seat may see. Pure and deterministic, with a ``<title>`` and a ``<desc>`` in words."""
-    trusted: Trusted[S, A] | None = None
+    trusted: Trusted[S, A]
     """The inner functions (:class:`Trusted`), for callers that pass only values the game
-    produced (:mod:`copa_ref.core.loop`); ``None`` where a game has none yet, and callers
-    then use the public functions (see :meth:`inner`)."""
+    produced (:mod:`copa_ref.core.loop`, the adapters); every state they build is marked
+    checked."""
     random_play_ends: bool = True
     """Whether uniformly random play ends every game. ``False`` where a pass is always legal
     and costs points without end (Kopa, KOPA-Q14): generic tests then cut random games short
@@ -132,13 +131,6 @@ class Game(Generic[S, A, C, O]):
     def default_config(self) -> C:
         """The config of the default reading."""
         return self.config_type()
-
-    def inner(self) -> Trusted[S, A]:
-        """:attr:`trusted`, or the public functions where the game has no inner ones."""
-        if self.trusted is not None:
-            return self.trusted
-        return Trusted(to_move=self.to_move, legal_actions=self.legal_actions,
-                       apply=self.apply, joint=self.joint)
 
     def is_legal(self, state: S, action: A) -> bool:
         """Whether :attr:`apply` accepts *action* in *state*; never raises, whatever the
@@ -222,3 +214,86 @@ class Game(Generic[S, A, C, O]):
             return self.state_from_json(data)
         name = getattr(cls, "__name__", "value")
         return structure(self.converter, data, cls, f"{self.title} {name}")
+
+
+# -- the next action, for any game (the loop's step; :meth:`Game.random_action`) -----------
+
+Policy = Callable[[S, Seat, tuple[A, ...], random.Random], A]
+"""``policy(state, seat, legal, rng) -> action``: one of *legal*, the seat's sorted actions."""
+
+# The kinds of node as module constants: the loop tells them apart at every step, and a
+# global name reads faster than an Enum member read from its class.
+SEAT, JOINT, ANY, CHANCE, NOBODY = (
+    MoverKind.SEAT, MoverKind.JOINT, MoverKind.ANY, MoverKind.CHANCE, MoverKind.NOBODY)
+
+
+def uniform(state: object, seat: Seat, legal: tuple[A, ...], rng: random.Random) -> A:
+    """The uniformly random policy."""
+    return rng.choice(legal)
+
+
+def next_action(game: Game[S, A, Any, Any], state: S, policy: Policy[S, A],
+                rng: random.Random) -> A:
+    """The next action in *state*: sampled at a chance node, else chosen by *policy* (for
+    each acting seat at a joint node; for a seat drawn from *rng* at an any-of node).
+
+    *state* may come from anywhere: it enters through the public ``to_move``.
+
+    :raises ValueError: when the game is over, or a decision node offers no legal action.
+    """
+    mover = game.to_move(state)
+    return choose(game, game.trusted, state, mover, policy, rng)[0]
+
+
+def _produced(action: object, legal: tuple[Any, ...]) -> bool:
+    """Whether *action* is one of the objects in *legal* (by identity: an equal value built
+    elsewhere, ``Harvest(0, 1)`` for ``Harvest(0, True)``, is not what the game produced)."""
+    for candidate in legal:  # noqa: SIM110 - a loop is faster than any() over a generator
+        if candidate is action:
+            return True
+    return False
+
+
+def choose(game: Game[S, A, Any, Any], inner: Trusted[S, A], state: S, mover: ToMove,
+            policy: Policy[S, A], rng: random.Random) -> tuple[A, bool]:
+    """The next action in *state* (a state the game checked or built, *mover* its mover),
+    and whether the game produced it (then :attr:`Trusted.apply` may take it)."""
+    kind = mover.kind
+    if kind is CHANCE:
+        return game.sample_chance(state, rng), True
+    if kind is SEAT:
+        legal = decision_legal(game, inner, state, None)
+        action = policy(state, mover.seats[0], legal, rng)
+        return action, _produced(action, legal)
+    if kind is JOINT:
+        if game.joint is None:
+            msg = f"{game.title} has a joint node but no Game.joint to combine the parts"
+            raise ValueError(msg)
+        parts = []
+        produced = True
+        for seat in mover.seats:
+            legal = decision_legal(game, inner, state, seat)
+            part = policy(state, seat, legal, rng)
+            produced = produced and _produced(part, legal)
+            parts.append(part)
+        if produced and inner.joint is not None:
+            return inner.joint(state, tuple(parts)), True
+        return game.joint(state, tuple(parts)), False
+    if kind is ANY:
+        able = [s for s in mover.seats if inner.legal_actions(state, s)]
+        seat = rng.choice(able) if able else mover.seats[0]
+        legal = decision_legal(game, inner, state, seat)
+        action = policy(state, seat, legal, rng)
+        return action, _produced(action, legal)
+    msg = "the game is over; nobody acts"
+    raise ValueError(msg)
+
+
+def decision_legal(game: Game[S, A, Any, Any], inner: Trusted[S, A], state: S,
+           seat: Seat | None) -> tuple[A, ...]:
+    legal = inner.legal_actions(state, seat)
+    if not legal:
+        who = "the mover" if seat is None else f"seat {seat}"
+        msg = f"{game.title}: {who} has no legal action at a decision node"
+        raise ValueError(msg)
+    return legal

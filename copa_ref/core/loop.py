@@ -23,36 +23,30 @@ as a :class:`Step`, for callers that narrate, count or check the game as it goes
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
+from collections.abc import Iterator
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from copa_ref.core.entry import CHECKED, mark_checked, write_mark
-from copa_ref.core.types import MoverKind, Seat, ToMove
-
-if TYPE_CHECKING:
-    from copa_ref.core.game import Game, Trusted
+from copa_ref.core.game import (
+    NOBODY,
+    SEAT,
+    Game,
+    Policy,
+    choose,
+    decision_legal,
+    next_action,
+    uniform,
+)
+from copa_ref.core.types import ToMove
 
 __all__ = ["MAX_STEPS", "Policy", "Step", "next_action", "play", "steps", "uniform"]
 
 S = TypeVar("S")
 A = TypeVar("A")
 
-Policy = Callable[[S, Seat, tuple[A, ...], random.Random], A]
-"""``policy(state, seat, legal, rng) -> action``: one of *legal*, the seat's sorted actions."""
-
-# The kinds of node as module constants: the loop tells them apart at every step, and a
-# global name reads faster than an Enum member read from its class.
-_SEAT, _JOINT, _ANY, _CHANCE, _NOBODY = (
-    MoverKind.SEAT, MoverKind.JOINT, MoverKind.ANY, MoverKind.CHANCE, MoverKind.NOBODY)
-
 MAX_STEPS = 100_000
 """The default cap on the steps of one game (chance actions included): far above the
 longest game any registered game allows, a stop for games with no length bound."""
-
-
-def uniform(state: object, seat: Seat, legal: tuple[A, ...], rng: random.Random) -> A:
-    """The uniformly random policy."""
-    return rng.choice(legal)
 
 
 class Step(NamedTuple, Generic[S, A]):
@@ -69,75 +63,8 @@ class Step(NamedTuple, Generic[S, A]):
     """The state after it."""
 
 
-def next_action(game: Game[S, A, Any, Any], state: S, policy: Policy[S, A],
-                rng: random.Random) -> A:
-    """The next action in *state*: sampled at a chance node, else chosen by *policy* (for
-    each acting seat at a joint node; for a seat drawn from *rng* at an any-of node).
-
-    *state* may come from anywhere: it enters through the public ``to_move``.
-
-    :raises ValueError: when the game is over, or a decision node offers no legal action.
-    """
-    mover = game.to_move(state)
-    return _choose(game, game.inner(), state, mover, policy, rng)[0]
-
-
 _new_step = tuple.__new__
 """``Step(...)`` in :func:`steps` without the generated ``__new__`` (one C call)."""
-
-
-def _produced(action: object, legal: tuple[Any, ...]) -> bool:
-    """Whether *action* is one of the objects in *legal* (by identity: an equal value built
-    elsewhere, ``Harvest(0, 1)`` for ``Harvest(0, True)``, is not what the game produced)."""
-    for candidate in legal:  # noqa: SIM110 - a loop is faster than any() over a generator
-        if candidate is action:
-            return True
-    return False
-
-
-def _choose(game: Game[S, A, Any, Any], inner: Trusted[S, A], state: S, mover: ToMove,
-            policy: Policy[S, A], rng: random.Random) -> tuple[A, bool]:
-    """The next action in *state* (a state the game checked or built, *mover* its mover),
-    and whether the game produced it (then :attr:`Trusted.apply` may take it)."""
-    kind = mover.kind
-    if kind is _CHANCE:
-        return game.sample_chance(state, rng), True
-    if kind is _SEAT:
-        legal = _legal(game, inner, state, None)
-        action = policy(state, mover.seats[0], legal, rng)
-        return action, _produced(action, legal)
-    if kind is _JOINT:
-        if game.joint is None:
-            msg = f"{game.title} has a joint node but no Game.joint to combine the parts"
-            raise ValueError(msg)
-        parts = []
-        produced = True
-        for seat in mover.seats:
-            legal = _legal(game, inner, state, seat)
-            part = policy(state, seat, legal, rng)
-            produced = produced and _produced(part, legal)
-            parts.append(part)
-        if produced and inner.joint is not None:
-            return inner.joint(state, tuple(parts)), True
-        return game.joint(state, tuple(parts)), False
-    if kind is _ANY:
-        able = [s for s in mover.seats if inner.legal_actions(state, s)]
-        seat = rng.choice(able) if able else mover.seats[0]
-        legal = _legal(game, inner, state, seat)
-        action = policy(state, seat, legal, rng)
-        return action, _produced(action, legal)
-    msg = "the game is over; nobody acts"
-    raise ValueError(msg)
-
-
-def _legal(game: Game[S, A, Any, Any], inner: Trusted[S, A], state: S,
-           seat: Seat | None) -> tuple[A, ...]:
-    legal = inner.legal_actions(state, seat)
-    if not legal:
-        who = "the mover" if seat is None else f"seat {seat}"
-        msg = f"{game.title}: {who} has no legal action at a decision node"
-        raise ValueError(msg)
-    return legal
 
 
 def steps(game: Game[S, A, Any, Any], policy: Policy[S, A], rng: random.Random, *,
@@ -156,11 +83,10 @@ def steps(game: Game[S, A, Any, Any], policy: Policy[S, A], rng: random.Random, 
     """
     if state is None:
         state = game.new_game(game.default_config() if config is None else config)
-    inner = game.inner()
+    inner = game.trusted
     to_move, legal_actions, apply = inner.to_move, inner.legal_actions, inner.apply
-    trusted = game.trusted is not None
     mark, new_step, step_class = write_mark, _new_step, Step
-    seat_node, nobody = _SEAT, _NOBODY
+    seat_node, nobody = SEAT, NOBODY
     mover = game.to_move(state)
     key = getattr(state, CHECKED, None)  # the mark the game's entry check left on it
     for _ in range(max_steps):
@@ -168,7 +94,7 @@ def steps(game: Game[S, A, Any, Any], policy: Policy[S, A], rng: random.Random, 
         if kind is seat_node:  # the usual node, inline: one seat picks among its actions
             legal = legal_actions(state, None)
             if not legal:
-                _legal(game, inner, state, None)
+                decision_legal(game, inner, state, None)
             action = policy(state, mover.seats[0], legal, rng)
             for candidate in legal:  # _produced, inline
                 if candidate is action:
@@ -179,13 +105,13 @@ def steps(game: Game[S, A, Any, Any], policy: Policy[S, A], rng: random.Random, 
         elif kind is nobody:
             return
         else:
-            action, produced = _choose(game, inner, state, mover, policy, rng)
+            action, produced = choose(game, inner, state, mover, policy, rng)
             after = apply(state, action) if produced else game.apply(state, action)
-        if trusted:  # built by the rules from a checked state: valid already, as marked
-            try:
-                mark(after, key)
-            except TypeError:  # a state class without the plain slot
-                mark_checked(after, key)
+        # built by the rules from a checked state: valid already, as marked
+        try:
+            mark(after, key)
+        except TypeError:  # a state class without the plain slot
+            mark_checked(after, key)
         yield new_step(step_class, (state, mover, action, after))
         state = after
         mover = to_move(state)

@@ -147,15 +147,14 @@ def misread(game: Game[Any, Any, Any, Any], misreading: Misreading) -> Game[Any,
         changes.pop("chance_outcomes", None)
     if game.joint is not None and hasattr(copy, "joint"):
         changes["joint"] = copy.joint
-    if game.trusted is not None:
-        replaced = dict(misreading.replacements)
-        inner: dict[str, Any] = {}
-        for public, name in _INNER.items():
-            if getattr(game.trusted, public) is None:
-                continue
-            if public in replaced and name not in replaced:
-                inner[public] = getattr(copy, public)
-            elif hasattr(copy, name):  # a copy of another module keeps the game's own
-                inner[public] = getattr(copy, name)
-        changes["trusted"] = attrs.evolve(game.trusted, **inner)
+    replaced = dict(misreading.replacements)
+    inner: dict[str, Any] = {}
+    for public, name in _INNER.items():
+        if getattr(game.trusted, public) is None:
+            continue
+        if public in replaced and name not in replaced:
+            inner[public] = getattr(copy, public)
+        elif hasattr(copy, name):  # a copy of another module keeps the game's own
+            inner[public] = getattr(copy, name)
+    changes["trusted"] = attrs.evolve(game.trusted, **inner)
     return attrs.evolve(game, name=game.name, **changes)
