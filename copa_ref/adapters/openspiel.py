@@ -126,10 +126,9 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
     chance_step = rules_function(game, "chance_step")
     # The game's inner functions, for the states the game built and the actions it listed
     # for them (as the generic loop calls them); the states they build are marked checked.
-    inner = game.inner()
+    inner = game.trusted
     to_move, legal_of, apply, inner_joint = (inner.to_move, inner.legal_actions, inner.apply,
                                              inner.joint)
-    trusted = game.trusted is not None
 
     def game_type(scheme: Returns) -> Any:
         return pyspiel.GameType(
@@ -381,8 +380,7 @@ def _make(game: Game[Any, Any, Any, Any]) -> Any:
             held = self.held
             if produced:
                 after = apply(held.trail.state, action)
-                if trusted:  # built by the rules from a checked state: valid already
-                    carry_mark(held.trail.state, after)
+                carry_mark(held.trail.state, after)  # built from a checked state: valid
             else:
                 after = game.apply(held.trail.state, action)
             self.held = _Held(_Trail(held.trail, after, public), (), held.length + 1,

@@ -355,10 +355,9 @@ class GameTable:
     def _inner(self) -> None:
         """The game's inner functions, for the states the game built and the actions it
         listed for them (as the generic loop calls them)."""
-        inner = self.game.inner()
+        inner = self.game.trusted
         self._to_move_of, self._legal_of = inner.to_move, inner.legal_actions
         self._apply_of, self._joint_of = inner.apply, inner.joint
-        self._trusted = self.game.trusted is not None
 
     def __getstate__(self) -> dict[str, Any]:
         data = dict(self.__dict__)
@@ -477,8 +476,7 @@ class GameTable:
         before = [self._view(s) for s in range(self.players)] if remembers else []
         if produced:
             after = self._apply_of(self.game_state, action)
-            if self._trusted:  # built by the rules from a checked state: valid already
-                carry_mark(self.game_state, after)
+            carry_mark(self.game_state, after)  # built from a checked state: valid
         else:
             after = self.game.apply(self.game_state, action)
         self._set_state(after)
@@ -755,8 +753,7 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             # the usual node, inline (_advance, _play_chance, _select): one seat chooses,
             # no seat remembers anything
             after = self._apply_of(self.game_state, chosen)
-            if self._trusted:  # built by the rules from a checked state: valid already
-                carry_mark(self.game_state, after)
+            carry_mark(self.game_state, after)  # built from a checked state: valid
             self.game_state = after  # _set_state, inline
             if not self._whole:  # else no view is kept
                 self._views = {}
