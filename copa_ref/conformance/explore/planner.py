@@ -159,7 +159,7 @@ def plan(game: Any, config: Any, situation: Situation, *, budget: Budget = DEFAU
         return Search(game=game.name, config=config, situation=situation.name, plan=None,
                       why=excluded, nodes=0, seconds=0.0, restarts=0)
     rng = random.Random(f"plan/{game.name}/{situation.name}/{seed}")
-    inner = game.inner()
+    inner = game.trusted
     start = game.new_game(config)
     nodes = restarts = 0
     deadline = started + budget.seconds
