@@ -14,19 +14,24 @@ elsewhere), each kept with the rule the reference names when it refuses it.
 
 from __future__ import annotations
 
-import copy
-import json
 import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from copa_ref.conformance.cases import (
+    base_case,
+    mutations,
+    plain,
+    refused,
+    rejection_case,
+    remember,
+)
 from copa_ref.conformance.corpus import checkout_corpus
 from copa_ref.conformance.observables import (
     CORPUS_VERSION,
     observables,
     options_of,
-    sorted_actions,
 )
 from copa_ref.conformance.registry import record_of
 from copa_ref.conformance.schemas import write_rule_patterns
@@ -44,27 +49,6 @@ MAX_STEPS = 5000
 """A random game longer than this is a bug in the reference."""
 
 Case = dict[str, JSON]
-
-
-def _plain(value: JSON) -> JSON:
-    """The JSON value as it reads back from text (tuples become lists)."""
-    return json.loads(json.dumps(value))
-
-
-def _base(game: Any, kind: str, slug: str, description: str, rules: set[str] | tuple[str, ...],
-          config: Any) -> Case:
-    ordered = sorted(set(rules), key=lambda r: (r.split("-")[0], int(r.split("-")[1])))
-    return {
-        "id": f"{game.name}/{kind}/{slug}",
-        "kind": kind,
-        "game": game.name,
-        "corpus_version": CORPUS_VERSION,
-        "description": description,
-        "rules": ordered,
-        "config": _plain(game.to_json(config)),
-        "options": options_of(game, config),
-        "features": [],
-    }
 
 
 def _play(game: Any, config: Any, seed: int, fires: Any = None,
@@ -116,10 +100,10 @@ def _events(game: Any, sc: AnyRecord, actions: list[Any], states: list[Any]) -> 
 
 def _trace(game: Any, slug: str, description: str, rules: set[str], config: Any,
            actions: list[Any], states: list[Any]) -> Case:
-    case = _base(game, "trace", slug, description, rules, config)
-    case["initial"] = _plain(observables(game, states[0]))
+    case = base_case(game, "trace", slug, description, rules, config)
+    case["initial"] = plain(observables(game, states[0]))
     case["steps"] = [
-        {"action": _plain(game.to_json(a)), "expect": _plain(observables(game, s))}
+        {"action": plain(game.to_json(a)), "expect": plain(observables(game, s))}
         for a, s in zip(actions, states[1:], strict=True)
     ]
     return case
@@ -209,140 +193,21 @@ def _counts(game: Any, sc: AnyRecord) -> Iterator[tuple[Case, Case | None]]:
             for a in _children(game, state)
         ]
         breakdown.sort(key=lambda e: canonical_json(e["action"]))
-        case = _base(game, "count", slug,
+        case = base_case(game, "count", slug,
                      f"{spec.description}: the number of legal action sequences (not distinct "
                      f"positions) of length {spec.depth} from {where}, with the count below "
                      "each first action.", spec.rules, spec.config)
-        case["prefix"] = _plain([game.to_json(a) for a in actions])
+        case["prefix"] = plain([game.to_json(a) for a in actions])
         case["trace"] = None if way is None else way["id"]
-        case["position"] = _plain(observables(game, state))
+        case["position"] = plain(observables(game, state))
         case["depth"] = spec.depth
         case["counts"] = "sequences"
         case["total"] = sum(e["count"] for e in breakdown)
-        case["breakdown"] = _plain(breakdown)
+        case["breakdown"] = plain(breakdown)
         yield case, way
 
 
 # -- rejections ---------------------------------------------------------------------------------
-
-
-def _leaves(value: JSON, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], JSON]]:
-    if isinstance(value, dict):
-        for key in sorted(value):
-            if key not in ("type", "seat"):
-                yield from _leaves(value[key], (*path, key))
-    elif isinstance(value, list):
-        yield path, value
-        for i, item in enumerate(value):
-            yield from _leaves(item, (*path, i))
-    else:
-        yield path, value
-
-
-def _replace(value: JSON, path: tuple[Any, ...], new: JSON) -> JSON:
-    result = copy.deepcopy(value)
-    if not path:
-        return new
-    target = result
-    for key in path[:-1]:
-        target = target[key]
-    target[path[-1]] = new
-    return result
-
-
-def _key(path: tuple[Any, ...]) -> str:
-    return ".".join(str(p) if isinstance(p, str) else "n" for p in path)
-
-
-def _mutations(game: Any, state: Any, rng: random.Random, pool: dict[str, JSON],
-               strings: dict[str, list[str]]) -> Iterator[tuple[str, str, JSON]]:
-    """Candidate illegal actions at *state*: ``(kind, note, action JSON)``."""
-    mover = game.to_move(state)
-    players = game.num_players(state.config) if hasattr(state, "config") else 2
-    if mover.kind is MoverKind.NOBODY:
-        for typ, sample in pool.items():
-            yield "after-the-end", f"a {typ} action after the game has ended", sample
-            if "seat" in sample:
-                other = (sample["seat"] + 1) % players
-                yield ("order-over-before-seat", f"a {typ} action of seat {other} after the "
-                       "game has ended", {**sample, "seat": other})
-        return
-    if mover.kind is MoverKind.CHANCE:
-        bases = [_plain(game.to_json(game.sample_chance(state, rng)))]
-    elif mover.kind is MoverKind.JOINT:
-        parts = [game.legal_actions(state, s) for s in mover.seats]
-        bases = [_plain(game.to_json(game.joint(state, tuple(p[0] for p in parts))))]
-        for part in parts:
-            yield "lone-part", "one seat's part applied alone", _plain(game.to_json(part[0]))
-    else:
-        bases = sorted_actions(game, game.legal_actions(state, None))[:3]
-        bases = [_plain(b) for b in bases]
-    legal_types = {b["type"] for b in bases}
-    seat = mover.seats[0] if mover.seats else None
-    for base in bases[:1]:
-        for path, leaf in _leaves(base):
-            if path and not isinstance(leaf, str):
-                yield "malformed", f"{_key(path)} given as a string", _replace(
-                    base, path, "nonsense")
-                break
-        if "seat" in base:
-            other = (base["seat"] + 1) % players
-            for path, leaf in _leaves(base):
-                if isinstance(leaf, int) and not isinstance(leaf, bool):
-                    yield ("order-seat-before-value",
-                           f"seat {other} instead of seat {base['seat']}, and {_key(path)} "
-                           f"{leaf} -> {leaf + 1}",
-                           _replace({**base, "seat": other}, path, leaf + 1))
-                    break
-            for typ, sample in pool.items():
-                if typ not in legal_types and "seat" in sample:
-                    yield ("order-seat-before-phase",
-                           f"a {typ} action of seat {other} where seat {base['seat']} is to "
-                           f"{', '.join(sorted(legal_types))}", {**sample, "seat": other})
-                    break
-    for base in bases[:2]:
-        if "seat" in base:
-            for other in range(players):
-                if other != base["seat"]:
-                    yield "wrong-seat", f"seat {other} instead of seat {base['seat']}", {
-                        **base, "seat": other}
-    for typ, sample in pool.items():
-        if typ not in legal_types:
-            moved = dict(sample) if not isinstance(sample, dict) else {**sample}
-            if "seat" in moved and seat is not None:
-                moved["seat"] = seat
-            yield f"{typ.replace('_', '-')}-at-the-wrong-moment", \
-                f"a {typ} action where the rules want {', '.join(sorted(legal_types))}", moved
-    for base in bases[:2]:
-        for path, leaf in _leaves(base):
-            name = _key(path).replace(".", "-").replace("_", "-") or "value"
-            if isinstance(leaf, bool):
-                yield f"flipped-{name}", f"{_key(path)} flipped", _replace(base, path, not leaf)
-            elif isinstance(leaf, int):
-                for delta in (1, -1):
-                    yield f"changed-{name}", f"{_key(path)} {leaf} -> {leaf + delta}", \
-                        _replace(base, path, leaf + delta)
-            elif isinstance(leaf, str):
-                for text in strings.get(_key(path), [])[:4]:
-                    if text != leaf:
-                        yield f"swapped-{name}", f"{_key(path)} {leaf} -> {text}", \
-                            _replace(base, path, text)
-            elif isinstance(leaf, list) and leaf:
-                yield f"shortened-{name}", f"{_key(path)} one item shorter", \
-                    _replace(base, path, leaf[:-1])
-                yield f"lengthened-{name}", f"{_key(path)} one item longer", \
-                    _replace(base, path, [*leaf, leaf[-1]])
-            elif leaf is None:
-                yield f"filled-{name}", f"{_key(path)} null -> 1", _replace(base, path, 1)
-
-
-def _remember(pool: dict[str, JSON], strings: dict[str, list[str]], action: JSON) -> None:
-    pool.setdefault(action["type"], action)
-    for path, leaf in _leaves(action):
-        if isinstance(leaf, str):
-            seen = strings.setdefault(_key(path), [])
-            if leaf not in seen:
-                seen.append(leaf)
 
 
 def _rejections(game: Any, sc: AnyRecord) -> Iterator[Case]:
@@ -365,32 +230,22 @@ def _rejections(game: Any, sc: AnyRecord) -> Iterator[Case]:
         pool: dict[str, JSON] = {}
         strings: dict[str, list[str]] = {}
         for action in actions:
-            _remember(pool, strings, _plain(game.to_json(action)))
+            remember(pool, strings, plain(game.to_json(action)))
         rng = random.Random(seed)
         for ply, state in enumerate(states):
-            candidates = list(_mutations(game, state, rng, pool, strings))
+            candidates = list(mutations(game, state, rng, pool, strings))
             if sc.candidates is not None:
                 candidates += list(sc.candidates(game, state))
             for kind, note, data in candidates:
-                rule: str | None
-                try:
-                    candidate = game.action_from_json(data)
-                except ValueError as exc:
-                    if malformed or kind != "malformed":
+                found = refused(game, state, kind, data)
+                if found is None:
+                    continue
+                rule, message = found
+                if rule is None:
+                    if malformed:
                         continue
                     malformed = True
-                    rule, message = None, str(exc)
                 else:
-                    if kind == "malformed":
-                        continue
-                    try:
-                        game.apply(state, candidate)
-                    except RuleViolation as exc:
-                        rule, message = exc.rule, exc.message
-                    except (ValueError, TypeError):
-                        continue
-                    else:
-                        continue
                     if kind.startswith("order-"):
                         if kind in order_kinds:
                             continue
@@ -409,41 +264,14 @@ def _rejections(game: Any, sc: AnyRecord) -> Iterator[Case]:
                     else:
                         per_rule[rule] = per_rule.get(rule, 0) + 1
                         kinds_seen.add((rule, kind))
-                yield _rejection(game, rule, message, kind, note, data, where, trace, config,
+                yield rejection_case(game, rule, message, kind, note, data, where, trace, config,
                                  seed, actions[:ply], state)
-
-
-def _rejection(game: Any, rule: str | None, message: str, kind: str, note: str, data: JSON,
-               where: str, trace: str, config: Any, seed: int, prefix: list[Any],
-               state: Any) -> Case:
-    ply = len(prefix)
-    if rule is None:
-        slug = f"malformed/{where}-ply-{ply}"
-        verdict = (f"It is no {game.title} action ({message}): the engine refuses it naming "
-                   "no rule (\"rule\": null), and the position stays as it was.")
-        rules: tuple[str, ...] = ("P-9",)
-    else:
-        slug = f"{rule}/{kind}/{where}-ply-{ply}"
-        verdict = f"The reference refuses it under {rule}: {message}."
-        rules = (rule,)
-    if kind.startswith("order-"):
-        verdict += (f" The action breaks more than one rule; {rule} comes first in the refusal "
-                    f"order of specs/{game.name}.md.")
-    description = (f"After {ply} actions of the game {where} (seed {seed}), {note}: "
-                   f"{canonical_json(data)}. {verdict}")
-    case = _base(game, "rejection", slug, description, rules, config)
-    case["prefix"] = _plain([game.to_json(a) for a in prefix])
-    case["trace"] = f"{game.name}/trace/{trace}"
-    case["position"] = _plain(observables(game, state))
-    case["action"] = _plain(data)
-    case["rule"] = rule
-    return case
 
 
 def _configs(game: Any, sc: AnyRecord) -> Iterator[Case]:
     """Configs ``new_game`` must refuse: malformed ones (an unknown option, a missing one, a
     value of the wrong JSON type) and the record's configs that the rules exclude."""
-    default = _plain(game.to_json(game.default_config()))
+    default = plain(game.to_json(game.default_config()))
     assert isinstance(default, dict)
     first = sorted(default)[0]
     wrong_type: JSON = "1" if isinstance(default[first], int) else 1
@@ -472,7 +300,7 @@ def _configs(game: Any, sc: AnyRecord) -> Iterator[Case]:
                 continue  # this game's codec reads it (a default for a missing field, say)
             msg = f"{game.name}: the bad config {data} is accepted"
             raise RuntimeError(msg)
-        case = _base(game, "config", slug, f"A new game with {note}: {verdict}. The engine "
+        case = base_case(game, "config", slug, f"A new game with {note}: {verdict}. The engine "
                      "answers new_game with {\"ok\": false, \"error\": ...}.",
                      (rule,) if rule else ("P-8",), game.default_config())
         case["config"] = data
