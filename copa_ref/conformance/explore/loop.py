@@ -54,6 +54,10 @@ from typing import Any
 import attrs
 
 from copa_ref import __version__
+from copa_ref.conformance.cases import mutations as _mutations
+from copa_ref.conformance.cases import plain as _plain
+from copa_ref.conformance.cases import rejection_case as _rejection
+from copa_ref.conformance.cases import remember as _remember
 from copa_ref.conformance.channel import printable
 from copa_ref.conformance.corpus import Case
 from copa_ref.conformance.explore import lockstep
@@ -62,7 +66,6 @@ from copa_ref.conformance.explore.planner import Director, continued
 from copa_ref.conformance.explore.play import Played, play, rule_key, trace_case
 from copa_ref.conformance.explore.shrink import Shrunk, shrink_rejection, shrink_trace
 from copa_ref.conformance.explore.situations import step_rules
-from copa_ref.conformance.generate import _mutations, _plain, _rejection, _remember
 from copa_ref.conformance.observables import PROTOCOL_VERSION, observables, options_of
 from copa_ref.conformance.registry import record_of
 from copa_ref.conformance.runner import CaseResult, Runner

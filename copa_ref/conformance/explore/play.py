@@ -18,8 +18,8 @@ from typing import Any
 
 import attrs
 
+from copa_ref.conformance.cases import plain as _plain
 from copa_ref.conformance.explore.situations import step_rules
-from copa_ref.conformance.generate import _plain
 from copa_ref.conformance.observables import CORPUS_VERSION, observables
 from copa_ref.conformance.registry import record_of
 from copa_ref.core import JSON

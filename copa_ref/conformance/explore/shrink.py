@@ -35,9 +35,10 @@ from typing import Any
 
 import attrs
 
+from copa_ref.conformance.cases import plain as _plain
+from copa_ref.conformance.cases import rejection_case as _rejection
 from copa_ref.conformance.explore.play import Played, play, trace_case
 from copa_ref.conformance.explore.situations import step_rules
-from copa_ref.conformance.generate import _plain, _rejection
 from copa_ref.conformance.observables import options_of
 from copa_ref.conformance.runner import CaseResult
 from copa_ref.core import JSON, MoverKind, RuleViolation, canonical_json
