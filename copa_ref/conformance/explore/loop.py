@@ -56,6 +56,7 @@ import attrs
 from copa_ref import __version__
 from copa_ref.conformance.cases import mutations as _mutations
 from copa_ref.conformance.cases import plain as _plain
+from copa_ref.conformance.cases import refused
 from copa_ref.conformance.cases import rejection_case as _rejection
 from copa_ref.conformance.cases import remember as _remember
 from copa_ref.conformance.channel import printable
@@ -784,24 +785,10 @@ class Explorer:
                 candidates += list(record.candidates(game, state))
             rng.shuffle(candidates)
             for kind, note, data in candidates:
-                rule: str | None
-                try:
-                    action = game.action_from_json(data)
-                except ValueError as exc:
-                    if kind != "malformed":
-                        continue
-                    rule, message = None, str(exc)
-                else:
-                    if kind == "malformed":
-                        continue
-                    try:
-                        game.apply(state, action)
-                    except RuleViolation as exc:
-                        rule, message = exc.rule, exc.message
-                    except (ValueError, TypeError):
-                        continue
-                    else:
-                        continue
+                found = refused(game, state, kind, data)
+                if found is None:
+                    continue
+                rule, message = found
                 case = _rejection(game, rule, message, kind, note, data, where, where,
                                   swept.config, self.settings.seed,
                                   list(played.actions[:ply]), state)
