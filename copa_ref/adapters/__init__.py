@@ -18,20 +18,22 @@ same per-game observation tensors (:mod:`copa_ref.adapters.tensors`) and the sam
 from __future__ import annotations
 
 import functools
-import importlib
 import json
 import typing
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 import attrs
 
+from copa_ref import copas, da_capo, hopper, kala, kopa, ronda
 from copa_ref.core import Game
 from copa_ref.core.codec import JSON, canonical_json
 from copa_ref.core.types import Outcome, Seat
 
 __all__ = [
     "NULL_INT",
+    "RULES",
     "TRUNCATED_LENGTH",
     "Parameter",
     "Returns",
@@ -47,19 +49,22 @@ __all__ = [
 ]
 
 
+RULES: dict[str, ModuleType] = {
+    "copas": copas.rules, "da_capo": da_capo.rules, "hopper": hopper.rules,
+    "kala": kala.rules, "kopa": kopa.rules, "ronda": ronda.rules}
+"""Each game's rules module, by the game's registry name."""
+
+
 def rules_function(game: Game[Any, Any, Any, Any], name: str) -> Callable[..., Any] | None:
     """The function *name* of the game: the ``Game`` field of that name when the record
-    has one and it is set, else the function of that name in ``copa_ref.<game>.rules``, else
-    ``None``."""
+    has one and it is set, else the function of that name in the game's rules module
+    (:data:`RULES`), else ``None``."""
     found = getattr(game, name, None)
     if callable(found):
         field: Callable[..., Any] = found
         return field
-    try:
-        rules = importlib.import_module(f"copa_ref.{game.name}.rules")
-    except ImportError:
-        return None
-    found = getattr(rules, name, None)
+    rules = RULES.get(game.name)
+    found = None if rules is None else getattr(rules, name, None)
     if callable(found):
         function: Callable[..., Any] = found
         return function
