@@ -33,7 +33,7 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from types import ModuleType
 from typing import Any, TypeVar
 
@@ -42,7 +42,8 @@ import attrs
 from copa_ref.core.entry import StateChecks
 from copa_ref.core.game import Game
 
-__all__ = ["Misreading", "misread", "misread_module", "seam"]
+__all__ = [
+    "Deferred", "Misreading", "misread", "misread_module", "seam"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -77,7 +78,36 @@ misreading too."""
 _copies = itertools.count()
 
 
-def _freeze(replacements: Mapping[str, object]) -> tuple[tuple[str, object], ...]:
+class Deferred(Mapping[str, object]):
+    """Replacements built on first use: ``Deferred(lambda: tables(...))`` for tables that
+    are costly to build (a misreading's path tables), so that a catalogue costs nothing to
+    import. Compared and hashed by identity, never by building them."""
+
+    def __init__(self, make: Callable[[], Mapping[str, object]]) -> None:
+        self._make = make
+        self._made: dict[str, object] | None = None
+
+    def _built(self) -> dict[str, object]:
+        if self._made is None:
+            self._made = dict(self._make())
+        return self._made
+
+    def __getitem__(self, key: str) -> object:
+        return self._built()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._built())
+
+    def __len__(self) -> int:
+        return len(self._built())
+
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
+
+
+def _freeze(replacements: Mapping[str, object]) -> tuple[tuple[str, object], ...] | Deferred:
+    if isinstance(replacements, Deferred):
+        return replacements
     return tuple(sorted(replacements.items()))
 
 
@@ -91,8 +121,9 @@ class Misreading:
     """A short stable name (``"queen-above-jack"``)."""
     description: str
     """What the misreading does, in words an engine author recognises."""
-    replacements: tuple[tuple[str, object], ...] = attrs.field(converter=_freeze)
-    """``(name, value)`` pairs put into the copied module's namespace (functions, tables)."""
+    replacements: tuple[tuple[str, object], ...] | Deferred = attrs.field(converter=_freeze)
+    """``(name, value)`` pairs put into the copied module's namespace (functions, tables);
+    a :class:`Deferred` mapping where they are built on first use."""
     module: str = ""
     """The module to copy; empty for the game's own ``copa_ref.<game>.rules``."""
 

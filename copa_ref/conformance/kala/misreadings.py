@@ -8,12 +8,14 @@ to ``specs/kala.md``.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import attrs
 
 from copa_ref.conformance.vocabulary import Catalogue, Rare
 from copa_ref.core import IllegalActionError, Misreading
+from copa_ref.core.misreading import Deferred
 from copa_ref.kala import rules as _rules
 from copa_ref.kala.paths import (
     DIRECTIONS,
@@ -119,7 +121,7 @@ MISREADINGS: tuple[Misreading, ...] = (
                replacements={"sow_beans": _first_bean_beneath}),
     Misreading(rule="KALA-7", slug="two-turns",
                description="a path may turn by 90 degrees twice",
-               replacements=path_tables(max_turns=2)),
+               replacements=Deferred(lambda: path_tables(max_turns=2))),
     Misreading(rule="KALA-9", slug="no-bean-into-opponent-cup",
                description="a bean sown over the opponent's playing cup goes into the field "
                "cup beneath it", replacements={"sow_beans": _nothing_into_opponent_cup}),
@@ -228,14 +230,12 @@ def _sixth_bean_to_bank(state: State, path: Path) -> State:
     return _rules._sow(state, path)
 
 
+@functools.cache
 def _straight_longest() -> dict[Square, int]:
     tables = path_tables(max_turns=0)["PATH_SETS"]
     assert isinstance(tables, dict)
     return {start: max(n for n in range(1, MAX_PATH + 1) if tables[(start, n)])
             for start in SQUARES}
-
-
-_STRAIGHT_LONGEST = _straight_longest()
 
 
 class _BonusLength(int):
@@ -244,7 +244,7 @@ class _BonusLength(int):
 
 def _straight_bonus_length(state: State) -> int:
     seat = state.turn
-    return _BonusLength(min(state.cup_beans[seat], _STRAIGHT_LONGEST[state.cups[seat]]))
+    return _BonusLength(min(state.cup_beans[seat], _straight_longest()[state.cups[seat]]))
 
 
 class _StraightBonus(dict):  # type: ignore[type-arg]
@@ -286,7 +286,7 @@ MUTANTS: tuple[Misreading, ...] = (
                replacements={"SOWING": 5}),
     Misreading(rule="KALA-5", slug="diagonal-steps",
                description="a path may step diagonally",
-               replacements=path_tables(steps=(*DIRECTIONS, *DIAGONAL))),
+               replacements=Deferred(lambda: path_tables(steps=(*DIRECTIONS, *DIAGONAL)))),
     Misreading(rule="KALA-8", slug="cup-stays",
                description="the playing cup stays where it is after the sowing",
                replacements={"cup_destination": _cup_stays}),
@@ -308,15 +308,15 @@ MUTANTS: tuple[Misreading, ...] = (
     Misreading(rule="KALA-7", slug="never-turns",
                description="a path never turns: straight only, and the longest path (for "
                "the bonus) the longest straight one",
-               replacements={**path_tables(max_turns=0),
-                             "longest_path": _STRAIGHT_LONGEST.__getitem__}),
+               replacements=Deferred(lambda: {**path_tables(max_turns=0),
+                                              "longest_path": _straight_longest().__getitem__})),
     Misreading(rule="KALA-7", slug="bonus-goes-straight",
                description="the bonus sowing has no 90-degree turn of its own: it goes "
                "straight, as far as a straight path holds its beans (the rest to the opponent)",
-               replacements={"bonus_length": _straight_bonus_length,
-                             "PATH_SETS": _StraightBonus(PATH_SETS),
-                             "_SOWS": _StraightBonus(_rules._SOWS),
-                             "_refuse_path": _refuse_turning_bonus}),
+               replacements=Deferred(lambda: {"bonus_length": _straight_bonus_length,
+                                              "PATH_SETS": _StraightBonus(PATH_SETS),
+                                              "_SOWS": _StraightBonus(_rules._SOWS),
+                                              "_refuse_path": _refuse_turning_bonus})),
     Misreading(rule="KALA-12", slug="declined-bonus-to-store",
                description="a declined bonus (bonus=optional) empties the playing cup into "
                "the mover's store", replacements={"_end_turn": _declined_bonus_to_store}),
