@@ -15,6 +15,7 @@ Hypothesis profiles, chosen by ``HYPOTHESIS_PROFILE``: ``dev`` (the default), ``
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -132,16 +133,57 @@ def pytest_configure(config: pytest.Config) -> None:
 ROOT = Path(__file__).resolve().parent.parent
 
 
+DOCS_SOURCES = ("docs", "copa_ref", "conformance", "specs", "README.md", "CHANGELOG.md",
+                "pyproject.toml")
+"""What the rule book is built from (the pages, the code autodoc reads, the corpus the
+pictures and the case viewer come from, the pages it includes)."""
+
+
+def _docs_stamp() -> str:
+    """A digest of the rule book's sources (each file's path, size and modification time;
+    the built site and the generated case pages left out) and of the Python and Sphinx
+    versions: the same digest, the same site."""
+    import hashlib
+
+    import sphinx
+
+    digest = hashlib.sha256(f"{sys.version}|{sphinx.__version__}".encode())
+    for name in DOCS_SOURCES:
+        top = ROOT / name
+        for path in sorted(top.rglob("*")) if top.is_dir() else [top]:
+            relative = path.relative_to(ROOT).as_posix()
+            if (relative.startswith(("docs/_build/", "docs/cases/")) or "__pycache__" in relative
+                    or not path.is_file()):
+                continue
+            info = path.stat()
+            digest.update(f"{relative}|{info.st_size}|{info.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
+
+
 @pytest.fixture(scope="session")
 def docs_site() -> tuple[subprocess.CompletedProcess[str], Path]:
-    """The rule book, built once a session, afresh (``sphinx-build -W -E -a -n`` into
+    """The rule book, built once a session (``sphinx-build -W -E -a -n`` into
     ``docs/_build/test-html``, not the ``docs/_build/html`` a reader builds, so that a cut
-    test run never leaves a half-built site there): the Sphinx check of
-    ``tests/test_tooling.py`` reads its result and the browser test opens it. The build
-    result and the site's folder."""
+    test run never leaves a half-built site there), or the site an earlier session built
+    from the same sources (:func:`_docs_stamp`), with that build's result: the Sphinx check
+    of ``tests/test_tooling.py`` reads the result and the browser test opens the site. The
+    build result and the site's folder."""
+    import json
+
     site = ROOT / "docs" / "_build" / "test-html"
+    stamp_file = ROOT / "docs" / "_build" / "test-html.stamp.json"
+    stamp = _docs_stamp()
+    with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+        kept = json.loads(stamp_file.read_text())
+        if kept["stamp"] == stamp and (site / "index.html").is_file():
+            return subprocess.CompletedProcess(kept["args"], kept["returncode"],
+                                               kept["stdout"], kept["stderr"]), site
+    stamp_file.unlink(missing_ok=True)
     result = subprocess.run(
         [sys.executable, "-m", "sphinx.cmd.build", "-W", "-E", "-a", "-n", "--keep-going",
          "-q", "-b", "html", str(ROOT / "docs"), str(site)],
         cwd=ROOT, capture_output=True, text=True, timeout=900, check=False)
+    stamp_file.write_text(json.dumps({
+        "stamp": stamp, "args": result.args, "returncode": result.returncode,
+        "stdout": result.stdout, "stderr": result.stderr}))
     return result, site

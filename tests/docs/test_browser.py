@@ -33,7 +33,8 @@ DRIVER = shutil.which("chromedriver")
 
 @pytest.fixture(scope="module")
 def site(docs_site: tuple[subprocess.CompletedProcess[str], Path]) -> Path:
-    """The site, built afresh once a session (the ``docs_site`` fixture of ``conftest.py``)."""
+    """The site, built once a session or kept from an earlier one with the same sources (the
+    ``docs_site`` fixture of ``conftest.py``)."""
     result, built = docs_site
     assert result.returncode == 0, result.stdout + result.stderr
     assert built == SITE
