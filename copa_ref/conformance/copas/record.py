@@ -18,6 +18,7 @@ from copa_ref.conformance.copas.diagnosis import (
     legal_rule,
 )
 from copa_ref.conformance.copas.misreadings import CATALOGUE
+from copa_ref.conformance.predicates import first_deal, first_of
 from copa_ref.conformance.vocabulary import CountSpec, GameRecord, RandomGames, Reading, Scenario
 from copa_ref.copas import GAME, Action, Config, Observation, Phase, Play, State
 from copa_ref.copas.rules import deck, hand_size
@@ -27,10 +28,6 @@ from copa_ref.core import MoverKind
 __all__ = ["RECORD"]
 
 RANKS = ["2", "3", "4", "5", "6", "Q", "J", "K", "7", "A"]
-
-
-def _cfg(**options: Any) -> Config:
-    return Config(**options)
 
 
 def _code(card: Any) -> str:
@@ -74,9 +71,7 @@ def _arranged(first: list[str], second: list[str] | None = None) -> Any:
     """A policy dealing round 1 (4 players): seat 1, who leads, gets *first*; seat 2 gets
     *second* (if given) topped up; the rest of the deck goes round in order."""
 
-    def policy(game: Any, state: State, rng: Any) -> Any:
-        if game.to_move(state).kind is not MoverKind.CHANCE or state.round != 1:
-            return None
+    def deal(game: Any, state: State) -> Any:
         rest = [_code(c) for c in deck(4) if _code(c) not in first + (second or [])]
         size = hand_size(4)
         hands: list[list[str]] = [[], list(first), list(second or []), []]
@@ -84,7 +79,7 @@ def _arranged(first: list[str], second: list[str] | None = None) -> Any:
             while len(hands[seat]) < size:
                 hands[seat].append(rest.pop(0))
         return game.action_from_json({"type": "deal", "hands": hands})
-    return policy
+    return first_deal(deal)
 
 
 def _leader_plays_high(game: Any, state: State, rng: Any) -> Any:
@@ -93,16 +88,6 @@ def _leader_plays_high(game: Any, state: State, rng: Any) -> Any:
         return None
     legal = game.legal_actions(state, 1)
     return max(legal, key=lambda a: (_code(a.card)[1] == "c", RANKS.index(_code(a.card)[0])))
-
-
-def _and(*policies: Any) -> Any:
-    def policy(game: Any, state: State, rng: Any) -> Any:
-        for p in policies:
-            found = p(game, state, rng)
-            if found is not None:
-                return found
-        return None
-    return policy
 
 
 ALL_COPAS = [f"{r}c" for r in RANKS]
@@ -301,9 +286,9 @@ def candidates(game: Any, state: State) -> Any:
 RECORD: GameRecord[State, Action, Config, Observation] = GameRecord(
     game=GAME,
     random_games=(
-        RandomGames("4p", _cfg(), (1,)),
-        RandomGames("3p", _cfg(players=3), (1,)),
-        RandomGames("5p", _cfg(players=5), (1,)),
+        RandomGames("4p", Config(), (1,)),
+        RandomGames("3p", Config(players=3), (1,)),
+        RandomGames("5p", Config(players=5), (1,)),
     ),
     whole_game_rules=("COPAS-1", "COPAS-2", "COPAS-3", "COPAS-4", "COPAS-5", "COPAS-6",
                       "COPAS-7", "COPAS-8", "COPAS-9", "COPAS-10", "COPAS-11", "COPAS-12",
@@ -311,111 +296,111 @@ RECORD: GameRecord[State, Action, Config, Observation] = GameRecord(
                       "COPAS-22"),
     scenarios=(
         Scenario("discard-when-void", "A seat without the led suit discards another suit",
-                 ("COPAS-11", "COPAS-12"), _cfg(), _play_where(_discard)),
+                 ("COPAS-11", "COPAS-12"), Config(), _play_where(_discard)),
         Scenario("queen-against-jack", "A trick where the Q and the J are the two strongest "
                  "cards of the led suit: in the printed order the J takes it (it would go to "
-                 "the Q were the two swapped)", ("COPAS-2", "COPAS-13"), _cfg(),
+                 "the Q were the two swapped)", ("COPAS-2", "COPAS-13"), Config(),
                  _play_where(_q_and_j_decide("23456QJK7A"))),
         Scenario("queen-against-jack-plain", "The Q and the J are the two strongest cards of "
                  "the led suit under the plain rank order (COPAS-Q1): the Q takes the trick",
-                 ("COPAS-2", "COPAS-13"), _cfg(rank_order=RankOrder.PLAIN),
+                 ("COPAS-2", "COPAS-13"), Config(rank_order=RankOrder.PLAIN),
                  _play_where(_q_and_j_decide("234567JQKA"))),
         Scenario("first-round-scored", "The first round ends and each seat books its copas",
-                 ("COPAS-3", "COPAS-14", "COPAS-16"), _cfg(),
+                 ("COPAS-3", "COPAS-14", "COPAS-16"), Config(),
                  _round_ends(lambda b, a: True), extra=1),
         Scenario("all-tricks", "One seat takes every trick (it holds all ten copas and leads): "
                  "every other seat books 10 and no bonus round follows",
-                 ("COPAS-19",), _cfg(), _round_ends(lambda b, a: True),
+                 ("COPAS-19",), Config(), _round_ends(lambda b, a: True),
                  policy=_arranged(ALL_COPAS)),
         Scenario("all-tricks-bonus-reading", "One seat takes every trick under the reading "
                  "that also gives a bonus round (COPAS-Q6)", ("COPAS-17", "COPAS-19"),
-                 _cfg(all_cards=AllCards.OTHERS_TEN_AND_BONUS), _round_ends(lambda b, a: True),
+                 Config(all_cards=AllCards.OTHERS_TEN_AND_BONUS), _round_ends(lambda b, a: True),
                  policy=_arranged(ALL_COPAS)),
         Scenario("all-ten-copas-bonus-round", "One seat takes all ten copas but not every "
                  "trick: nothing is booked and its bonus round follows; the bonus round is "
-                 "then played out and scored", ("COPAS-17", "COPAS-18"), _cfg(),
+                 "then played out and scored", ("COPAS-17", "COPAS-18"), Config(),
                  _round_ends(lambda b, a: b.pending is not None),
-                 policy=_and(_arranged(NINE_COPAS_AND_2P, ["2c"]), _leader_plays_high)),
+                 policy=first_of(_arranged(NINE_COPAS_AND_2P, ["2c"]), _leader_plays_high)),
         Scenario("bonus-round-every-trick", "The pending seat takes every trick of its "
                  "bonus round: it took all ten again and books 20, every other seat 10 "
-                 "(COPAS-Q14)", ("COPAS-18", "COPAS-19"), _cfg(),
+                 "(COPAS-Q14)", ("COPAS-18", "COPAS-19"), Config(),
                  _round_ends(lambda b, a: b.pending is not None),
-                 policy=_and(_arranged(NINE_COPAS_AND_2P, ["2c"]), _bonus_round_deal,
+                 policy=first_of(_arranged(NINE_COPAS_AND_2P, ["2c"]), _bonus_round_deal,
                              _leader_plays_high)),
         Scenario("bonus-round-every-trick-pending-ten", "The pending seat takes every trick "
                  "of its bonus round under bonus_all_cards=pending_ten (COPAS-Q14): it books "
                  "its pending 10, every other seat 10", ("COPAS-18", "COPAS-19"),
-                 _cfg(bonus_all_cards=BonusAllCards.PENDING_TEN),
+                 Config(bonus_all_cards=BonusAllCards.PENDING_TEN),
                  _round_ends(lambda b, a: b.pending is not None),
-                 policy=_and(_arranged(NINE_COPAS_AND_2P, ["2c"]), _bonus_round_deal,
+                 policy=first_of(_arranged(NINE_COPAS_AND_2P, ["2c"]), _bonus_round_deal,
                              _leader_plays_high)),
         Scenario("all-ten-copas-book-reading", "All ten copas under the bonus_other_ten=book "
-                 "reading (COPAS-Q5)", ("COPAS-17",), _cfg(bonus_other_ten=BonusOtherTen.BOOK),
+                 "reading (COPAS-Q5)", ("COPAS-17",), Config(bonus_other_ten=BonusOtherTen.BOOK),
                  _round_ends(lambda b, a: a.pending is not None),
-                 policy=_and(_arranged(NINE_COPAS_AND_2P, ["2c"]), _leader_plays_high)),
+                 policy=first_of(_arranged(NINE_COPAS_AND_2P, ["2c"]), _leader_plays_high)),
         Scenario("round-ends-when-copas-out", "With end_when_copas_out (COPAS-Q4) the round "
                  "ends with the trick that brings the last copa out", ("COPAS-14",),
-                 _cfg(end_when_copas_out=True), _play_where(_copas_out_early)),
+                 Config(end_when_copas_out=True), _play_where(_copas_out_early)),
         Scenario("first-round-copas-lead-broken", "A first round under copas_lead=broken "
                  "(COPAS-Q4): no copa is led before one has been played",
-                 ("COPAS-15",), _cfg(copas_lead=CopasLead.BROKEN),
+                 ("COPAS-15",), Config(copas_lead=CopasLead.BROKEN),
                  _round_ends(lambda b, a: True)),
         Scenario("burst", "A seat reaches 51 minus points: the match ends, the highest burst "
-                 "total loses, the lowest total wins", ("COPAS-20", "COPAS-21"), _cfg(),
+                 "total loses, the lowest total wins", ("COPAS-20", "COPAS-21"), Config(),
                  lambda b, a, af, e: af.phase is Phase.OVER),
         Scenario("first-dealer-2", "The first round dealt by seat 2 (first_dealer, COPAS-Q8): "
-                 "seat 3, the shuffler, leads", ("COPAS-5", "COPAS-8"), _cfg(first_dealer=2),
+                 "seat 3, the shuffler, leads", ("COPAS-5", "COPAS-8"), Config(first_dealer=2),
                  lambda b, a, af, e: len(af.tricks) == 1),
         Scenario("bonus-round-erased", "All ten copas to one seat, then its bonus round, in "
-                 "which it takes no copa: its ten are erased", ("COPAS-17", "COPAS-18"), _cfg(),
+                 "which it takes no copa: its ten are erased", ("COPAS-17", "COPAS-18"), Config(),
                  _round_of(2, lambda b, a: a.last_round[b.pending] == 0
                            and b.pending is not None and a.pending is None and max(
                                a.last_round) < 10),
                  policy=_planned({1: TEN_COPAS})),
         Scenario("bonus-round-booked", "All ten copas to one seat, then its bonus round, in "
                  "which it takes some copas: it books 10 and those", ("COPAS-17", "COPAS-18"),
-                 _cfg(), _round_of(2, lambda b, a: 10 < a.last_round[b.pending] < 20),
+                 Config(), _round_of(2, lambda b, a: 10 < a.last_round[b.pending] < 20),
                  policy=_planned({1: TEN_COPAS})),
         Scenario("bonus-round-ten-again", "The pending seat takes all ten copas again in its "
                  "bonus round (not every trick): it books 20 and no bonus round follows",
-                 ("COPAS-17", "COPAS-18"), _cfg(), _round_of(2), extra=1,
+                 ("COPAS-17", "COPAS-18"), Config(), _round_of(2), extra=1,
                  policy=_planned({1: TEN_COPAS, 2: TEN_AGAIN})),
         Scenario("bonus-round-other-ten", "Another seat takes all ten copas in a bonus round: "
                  "the pending seat's ten are erased and the other's bonus round follows "
-                 "(bonus_other_ten=new_bonus, COPAS-Q5)", ("COPAS-17", "COPAS-18"), _cfg(),
+                 "(bonus_other_ten=new_bonus, COPAS-Q5)", ("COPAS-17", "COPAS-18"), Config(),
                  _round_of(2), extra=1, policy=_planned({1: TEN_COPAS, 2: TEN_COPAS})),
         Scenario("bonus-round-other-ten-book", "Another seat takes all ten copas in a bonus "
                  "round under bonus_other_ten=book (COPAS-Q5): it books them, no bonus round",
-                 ("COPAS-17", "COPAS-18"), _cfg(bonus_other_ten=BonusOtherTen.BOOK),
+                 ("COPAS-17", "COPAS-18"), Config(bonus_other_ten=BonusOtherTen.BOOK),
                  _round_of(2), extra=1, policy=_planned({1: TEN_COPAS, 2: TEN_COPAS})),
         Scenario("bonus-round-all-tricks", "Another seat takes every trick in a bonus round: "
                  "every other seat books 10 (the pending seat too: COPAS-19 over COPAS-18)",
-                 ("COPAS-18", "COPAS-19"), _cfg(), _round_of(2), extra=1,
+                 ("COPAS-18", "COPAS-19"), Config(), _round_of(2), extra=1,
                  policy=_planned({1: TEN_COPAS, 2: ALL_TRICKS})),
         Scenario("three-players-all-tricks", "A three-player round (39 cards, no 2p) in which "
                  "the leader takes every trick", ("COPAS-4", "COPAS-6", "COPAS-19"),
-                 _cfg(players=3), _round_of(1), extra=1, policy=_planned({1: ALL_TRICKS})),
+                 Config(players=3), _round_of(1), extra=1, policy=_planned({1: ALL_TRICKS})),
         Scenario("exactly-50", "Six rounds in which the leader takes every trick leave two "
                  "seats on exactly 50: nobody has burst, the match goes on", ("COPAS-20",),
-                 _cfg(), _round_of(6), extra=1, policy=_planned(SIX_ALL_TRICKS)),
+                 Config(), _round_of(6), extra=1, policy=_planned(SIX_ALL_TRICKS)),
         Scenario("burst-different-totals", "Two seats burst in the same round with different "
-                 "totals: only the higher loses", ("COPAS-20", "COPAS-21"), _cfg(),
+                 "totals: only the higher loses", ("COPAS-20", "COPAS-21"), Config(),
                  _burst(lambda burst: burst[0] != burst[1] and burst[-1] == 51),
                  policy=_planned({**SIX_ALL_TRICKS, 7: SPREAD})),
         Scenario("burst-equal-totals", "Two seats burst in the same round on the same total: "
-                 "both lose", ("COPAS-20", "COPAS-21"), _cfg(),
+                 "both lose", ("COPAS-20", "COPAS-21"), Config(),
                  _burst(lambda burst: burst[0] == burst[1]),
                  policy=_planned({**SIX_ALL_TRICKS, 7: SPREAD})),
     ),
     counts=(
         CountSpec("first-trick-4p", "The first trick after a seeded deal",
-                  ("COPAS-9", "COPAS-11", "COPAS-12"), _cfg(), 4,
+                  ("COPAS-9", "COPAS-11", "COPAS-12"), Config(), 4,
                   lambda b, a, af, e: b.phase is Phase.DEAL),
         CountSpec("mid-round-4p", "Five tricks into the first round",
-                  ("COPAS-11", "COPAS-12", "COPAS-13"), _cfg(), 4,
+                  ("COPAS-11", "COPAS-12", "COPAS-13"), Config(), 4,
                   lambda b, a, af, e: len(af.tricks) == 5 and not af.trick and af.round == 1),
         CountSpec("copas-lead-broken", "The first lead under copas_lead=broken",
-                  ("COPAS-15",), _cfg(copas_lead=CopasLead.BROKEN), 3,
+                  ("COPAS-15",), Config(copas_lead=CopasLead.BROKEN), 3,
                   lambda b, a, af, e: b.phase is Phase.DEAL),
     ),
     events=events,
