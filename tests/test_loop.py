@@ -26,6 +26,7 @@ from copa_ref.core import (
     steps,
     uniform,
 )
+from copa_ref.core.entry import Checked
 from copa_ref.games import GAMES, get_game
 
 NAMES = sorted(GAMES)
@@ -111,7 +112,7 @@ class _Config:
 
 
 @attrs.frozen
-class _State:
+class _State(Checked):
     tokens: int
     taken: tuple[int, int] = (0, 0)
     dealt: bool = False
@@ -256,7 +257,6 @@ class TestStateChecks:
     @staticmethod
     def _checks() -> Any:
         from copa_ref.core import StateChecks, rule
-        from copa_ref.core.entry import Checked
         from copa_ref.core.fields import check_int
 
         @attrs.frozen
