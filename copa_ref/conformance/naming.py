@@ -49,6 +49,7 @@ __all__ = [
     "joint_children",
     "legal_rule",
     "name",
+    "name_beyond",
     "order_hint",
     "own_rule",
     "reading_where",
@@ -229,6 +230,27 @@ def name(run: CaseRun, step: int, actions: list[JSON], differing: list[str],
         if finding.rule not in {f.rule for f in unique}:
             unique.append(finding)
     return unique, explanation
+
+
+def name_beyond(run: CaseRun, step: int, actions: list[JSON], differing: list[str],
+                extra: Mapping[int | None, list[str]]) -> tuple[list[Finding], str | None]:
+    """The findings for what an engine reports at *step* beyond a known difference (the
+    paths and extra actions that differ from the reading explaining it): as :func:`name`,
+    but where only the legal sets differ from that reading, the rules refusing the extra
+    actions come first (the other extra actions are the known difference's)."""
+    findings, explanation = name(run, step, actions, differing, extra)
+    if not set(differing) <= {"legal"}:
+        return findings, explanation
+    record = record_of(run.case["game"])
+    if record is None:
+        return findings, explanation
+    try:
+        game = record.game
+        state = replay(game, game.config_from_json(run.case["config"]), actions[:step])[-1]
+    except BAD_DATA:
+        return findings, explanation
+    first = _refusals(record, state, extra)
+    return first + [f for f in findings if f.rule not in {r.rule for r in first}], explanation
 
 
 def _divergence(record: AnyRecord, config: Any, step: int, actions: list[JSON],

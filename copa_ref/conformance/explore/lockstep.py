@@ -16,6 +16,16 @@ one bug no longer hides the next. A difference is of one of three kinds:
 * ``refusal``: the engine refused the reference's legal move. Its position is no longer the
   reference's: the game ends there (diverged).
 
+Where another reading explains a case's first difference (a misreading of the game's
+catalogue, an option's other value: the reading the engine plays, as far as its reports go),
+that reading is the case's *model* of the engine from there on: a later step whose report
+the model gives exactly is the known difference again (its consequence, even in fields it
+had not touched: the loose beans the engine never had, a seat skipped for want of them),
+and only what differs from the model is new. A new difference in the legal actions alone
+(the model lists what the reference does, bar the known difference) is named by the
+residual actions and the game goes on; one in the view is named, then the game ends there
+(the engine has left both the reference and the model).
+
 A difference whose kind and rule are masked is counted (each game and probe that meets it)
 and not reported again; a new one is reported and then masked for the rest of the
 exploration.
@@ -34,12 +44,15 @@ import attrs
 from copa_ref.conformance import naming
 from copa_ref.conformance.channel import EngineFailure, printable
 from copa_ref.conformance.corpus import Case
+from copa_ref.conformance.explain import Alternative, alternatives, replays
+from copa_ref.conformance.observables import observables
+from copa_ref.conformance.registry import record_of
 from copa_ref.conformance.runner import CaseResult, Runner
 from copa_ref.conformance.session import Applied
-from copa_ref.conformance.verdicts import CaseRun, Failure, Stop, judge
+from copa_ref.conformance.verdicts import CaseRun, Failure, Stop, judge, legal_lines
 from copa_ref.conformance.viewer import viewer_path
-from copa_ref.core import JSON, canonical_json
-from copa_ref.core.replay import starting_from
+from copa_ref.core import JSON, MoverKind, canonical_json
+from copa_ref.core.replay import BAD_DATA, replay, starting_from
 
 __all__ = ["Lockstep", "Met", "TimeUp", "cap", "result_of", "run"]
 
@@ -100,6 +113,9 @@ class _Run(CaseRun):
     checked: int
     diverged: str | None
     deadline: float | None
+    models: list[Alternative] | None
+    """The readings that give every report of the case up to its first difference
+    (``None``: no difference yet)."""
     _differed: bool
 
     def setup(self, mask: Mask, deadline: float | None) -> None:
@@ -109,6 +125,7 @@ class _Run(CaseRun):
         self.checked = 0
         self.diverged = None
         self.deadline = deadline
+        self.models = None
         self._differed = False
 
     def compare(self, expect: Case, step: int, actions: list[JSON]) -> None:
@@ -124,6 +141,11 @@ class _Run(CaseRun):
              differing: list[str], extra: Mapping[int | None, list[str]]) -> None:
         self._differed = True
         now = frozenset(differing)
+        if self.models is None:
+            self.models = self._explaining(step, actions)
+        elif self.models and self.met:
+            self._against_models(step, actions, now)
+            return
         view = now - {"legal"}
         seen = self.suspect - {"legal"}
         if seen and view and not view <= seen:
@@ -165,6 +187,109 @@ class _Run(CaseRun):
             failure = attrs.evolve(failure, rule=same)
         self._record(step, kind, failure, now)
         self.suspect = now
+
+    # -- the engine's reading as its model ------------------------------------------------
+
+    def _explaining(self, step: int, actions: list[JSON]) -> list[Alternative]:
+        """The other readings that give every report up to *step* (the first difference)."""
+        record = record_of(self.case["game"])
+        if record is None:
+            return []
+        try:
+            config = record.game.config_from_json(self.case["config"])
+        except BAD_DATA:
+            return []
+        reports = {s: r for s, r in self.reports.items() if s <= step}
+        try:
+            return [a for a in alternatives(record, config)
+                    if replays(a, actions, reports, self.rule_ids)]
+        except BAD_DATA:
+            return []
+
+    def _residual(self, model: Alternative, step: int, actions: list[JSON]
+                  ) -> tuple[list[str], list[str], dict[int | None, list[str]]] | None:
+        """What the engine's report at *step* shows beyond *model*'s: its lines, differing
+        paths and extra actions (``None``: the model cannot play the case's actions)."""
+        game = model.game
+        report = self.reports[step]
+        try:
+            state = replay(game, model.config, actions[:step])[-1]
+            seen: Any = observables(game, state)
+            public = seen["public"]
+            if isinstance(public, dict) and "config" in public:
+                seen["public"] = {**public, "config": game.to_json(model.given)}
+            expect: Any = {"to_move": seen["to_move"], "public": seen["public"],
+                           "outcome": seen["outcome"]}
+            lines, differing = self.view_lines(report, expect)
+            extra: dict[int | None, list[str]] = {}
+            mover = game.to_move(state)
+            for seat, listed in report.legal.items():
+                if seat is None and mover.kind in (MoverKind.CHANCE, MoverKind.JOINT):
+                    wanted: list[JSON] = []
+                else:
+                    wanted = [game.to_json(a) for a in game.legal_actions(state, seat)]
+                if legal_lines(seat, listed, wanted, lines, extra):
+                    differing.append("legal")
+        except BAD_DATA:
+            return None
+        return lines, differing, extra
+
+    def _against_models(self, step: int, actions: list[JSON], now: frozenset[str]) -> None:
+        """A difference after the case's first, the engine's reading known: the known
+        difference again where a model gives the report; else what differs from the model
+        is named (a new difference of the legal actions alone: the game goes on; of the
+        view: it ends here)."""
+        assert self.models is not None
+        residuals = []
+        for model in self.models:
+            residual = self._residual(model, step, actions)
+            if residual is not None and not residual[0]:
+                self.models = [m for m in self.models
+                               if (r := self._residual(m, step, actions)) is not None
+                               and not r[0]] if len(self.models) > 1 else [model]
+                self._again(step, now)
+                return
+            if residual is not None:
+                residuals.append(residual)
+        if not residuals:
+            self.models = []
+            self._again(step, now)
+            return
+        lines, differing, extra = min(residuals, key=lambda r: len(r[1]))
+        findings, explanation = naming.name_beyond(self, step, actions, differing, extra)
+        view = frozenset(differing) - {"legal"}
+        kind = "view" if view else "legal"
+        known = {rule for _kind, rule in self.mask}
+        own = {m.rule for m in self.models}
+        # the model's own rule still shows in the view beside what it does not give (the
+        # first rule that is not the model's is the new difference's); another known
+        # difference named there is that one again (the engine has both)
+        rule = next((f.rule for f in findings if f.rule not in own), None)
+        if rule is None or any(f.rule in known - own for f in findings):
+            self._again(step, now)
+            if view:
+                self._diverge(step, lines, "a difference its reading does not give either")
+            return
+        shown = [*lines, *(f"rule: {f.rule}: {f.message}" for f in findings)]
+        failure = Failure(step=step, reason=f"observables differ at step {step} beyond the "
+                                            "known difference", diff="\n".join(shown),
+                          rule=rule, explanation=explanation)
+        self._record(step, kind, failure, now)
+        self.suspect = now
+        if view:
+            self._diverge(step, lines, f"a difference named {rule}")
+
+    def _again(self, step: int, now: frozenset[str]) -> None:
+        """The known difference of the case met again at *step*."""
+        first = next((m for m in self.met if m.kind != "refusal"), self.met[-1])
+        self.met.append(attrs.evolve(first, step=step, new=False))
+        self.suspect = self.suspect | now
+
+    def _diverge(self, step: int, lines: list[str], what: str) -> None:
+        self.diverged = (f"the engine's position diverged at step {step} (it left the "
+                         f"reading that explains its known difference: {what})")
+        raise Stop(Failure(step=step, reason=f"diverged at step {step}",
+                           diff="\n".join(lines)))
 
     def refused_legal(self, step: int, actions: list[JSON], answer: Applied) -> None:
         before = self.reports.get(step - 1)
