@@ -35,6 +35,8 @@ exploration.
 
 from __future__ import annotations
 
+import json
+import re
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -51,7 +53,7 @@ from copa_ref.conformance.runner import CaseResult, Runner
 from copa_ref.conformance.session import Applied
 from copa_ref.conformance.verdicts import CaseRun, Failure, Stop, judge, legal_lines
 from copa_ref.conformance.viewer import viewer_path
-from copa_ref.core import JSON, MoverKind, canonical_json
+from copa_ref.core import JSON, MoverKind, RuleViolation, canonical_json
 from copa_ref.core.replay import BAD_DATA, replay, starting_from
 
 __all__ = ["Lockstep", "Met", "TimeUp", "cap", "result_of", "run"]
@@ -250,13 +252,14 @@ class _Run(CaseRun):
                 self._again(step, now)
                 return
             if residual is not None:
-                residuals.append(residual)
+                residuals.append((model, residual))
         if not residuals:
             self.models = []
             self._again(step, now)
             return
-        lines, differing, extra = min(residuals, key=lambda r: len(r[1]))
-        findings, explanation = naming.name_beyond(self, step, actions, differing, extra)
+        model, (lines, differing, extra) = min(residuals, key=lambda r: len(r[1][1]))
+        findings, explanation = naming.name_beyond(self, step, actions, differing, extra,
+                                                   model.game, model.config)
         view = frozenset(differing) - {"legal"}
         kind = "view" if view else "legal"
         known = {rule for _kind, rule in self.mask}
@@ -265,7 +268,8 @@ class _Run(CaseRun):
         # first rule that is not the model's is the new difference's); another known
         # difference named there is that one again (the engine has both)
         rule = next((f.rule for f in findings if f.rule not in own), None)
-        if rule is None or any(f.rule in known - own for f in findings):
+        if rule is None or any(f.rule in known - own for f in findings) or (
+                view and self._known_elsewhere(step, actions, view, known - own)):
             self._again(step, now)
             if view:
                 self._diverge(step, lines, "a difference its reading does not give either")
@@ -278,6 +282,29 @@ class _Run(CaseRun):
         self.suspect = now
         if view:
             self._diverge(step, lines, f"a difference named {rule}")
+
+    def _known_elsewhere(self, step: int, actions: list[JSON], paths: frozenset[str],
+                         rules: set[str | None]) -> bool:
+        """Whether the readings of the other known differences (*rules*) each agree with the
+        engine on some of *paths*, together on all of them: the engine has those bugs
+        too, and these paths are theirs."""
+        record = record_of(self.case["game"])
+        if record is None or not rules:
+            return False
+        left = set(paths)
+        try:
+            config = record.game.config_from_json(self.case["config"])
+            for other in alternatives(record, config):
+                if other.rule not in rules:
+                    continue
+                residual = self._residual(other, step, actions)
+                if residual is not None:
+                    left &= set(residual[1])
+                if not left:
+                    return True
+        except BAD_DATA:
+            return False
+        return False
 
     def _again(self, step: int, now: frozenset[str]) -> None:
         """The known difference of the case met again at *step*."""
@@ -374,11 +401,17 @@ def run(runner: Runner, case: Case, mask: Mask, deadline: float | None = None) -
     met = list(lock.met)
     recorded = {id(m.failure) for m in met}
     if failure is not None and lock.diverged is None and id(failure) not in recorded:
-        # a rejection's own verdict (an accepted illegal action, a wrong refusal)
-        key = ("rejection", failure.rule)
-        met.append(Met(failure.step or 0, failure.rule, "rejection", failure,
-                       key not in mask))
-        mask.setdefault(key, frozenset())
+        # a rejection's own verdict (an accepted illegal action, a wrong refusal); the
+        # known difference again where a known reading answers the action so
+        known = _known_answer(lock, failure, mask)
+        if known is not None:
+            met.append(Met(failure.step or 0, known, "rejection",
+                           attrs.evolve(failure, rule=known), False))
+        else:
+            key = ("rejection", failure.rule)
+            met.append(Met(failure.step or 0, failure.rule, "rejection", failure,
+                           key not in mask))
+            mask.setdefault(key, frozenset())
     if any(m.new for m in met):
         status = "failed"
     elif lock.diverged is not None:
@@ -386,6 +419,45 @@ def run(runner: Runner, case: Case, mask: Mask, deadline: float | None = None) -
     else:
         status = "passed"
     return Lockstep(status, tuple(met), lock.checked, diverged=lock.diverged, stop=failure)
+
+
+_REFUSED = re.compile(r"^refused .* under (?P<named>.*), expected ")
+
+
+def _known_answer(lock: _Run, failure: Failure, mask: Mask) -> str | None:
+    """The known rule whose reading (a misreading or option of the game's record, one that
+    gives every report of the case) answers the rejection's action as the engine did:
+    accepts it, or refuses it under the rule the engine named; ``None``: none does."""
+    case = lock.case
+    record = record_of(case["game"])
+    known = {rule for _kind, rule in mask}
+    if record is None or failure.action is None or not known:
+        return None
+    matched = _REFUSED.match(failure.reason or "")
+    accepted = (failure.reason or "").startswith("accepted ")
+    if matched is None and not accepted:
+        return None
+    try:
+        named = None if matched is None else json.loads(matched["named"])
+        game = record.game
+        config = game.config_from_json(case["config"])
+        prefix = case["prefix"]
+        for model in alternatives(record, config):
+            if model.rule not in known or not replays(model, prefix, lock.reports,
+                                                      lock.rule_ids):
+                continue
+            state = replay(model.game, model.config, prefix)[-1]
+            try:
+                model.game.apply(state, model.game.action_from_json(failure.action))
+            except RuleViolation as exc:
+                if not accepted and exc.rule == named:
+                    return model.rule
+                continue
+            if accepted:
+                return model.rule
+    except BAD_DATA:
+        return None
+    return None
 
 
 def result_of(case: Case, met: Met | None, status: str = "passed",
