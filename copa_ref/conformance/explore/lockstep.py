@@ -268,9 +268,11 @@ class _Run(CaseRun):
         # first rule that is not the model's is the new difference's); another known
         # difference named there is that one again (the engine has both)
         rule = next((f.rule for f in findings if f.rule not in own), None)
-        if rule is None or any(f.rule in known - own for f in findings) or (
-                view and self._known_elsewhere(step, actions, view, known - own)):
-            self._again(step, now)
+        other = next((f.rule for f in findings if f.rule in known - own), None)
+        if other is None and view:
+            other = self._known_elsewhere(step, actions, view, known - own)
+        if rule is None or other is not None:
+            self._again(step, now, other)
             if view:
                 self._diverge(step, lines, "a difference its reading does not give either")
             return
@@ -284,13 +286,13 @@ class _Run(CaseRun):
             self._diverge(step, lines, f"a difference named {rule}")
 
     def _known_elsewhere(self, step: int, actions: list[JSON], paths: frozenset[str],
-                         rules: set[str | None]) -> bool:
-        """Whether the readings of the other known differences (*rules*) each agree with the
-        engine on some of *paths*, together on all of them: the engine has those bugs
-        too, and these paths are theirs."""
+                         rules: set[str | None]) -> str | None:
+        """The rule of another known difference (of *rules*) whose reading, with the
+        readings of the others, agrees with the engine on every one of *paths*: the engine
+        has those bugs too, and these paths are theirs (``None``: none)."""
         record = record_of(self.case["game"])
         if record is None or not rules:
-            return False
+            return None
         left = set(paths)
         try:
             config = record.game.config_from_json(self.case["config"])
@@ -301,14 +303,20 @@ class _Run(CaseRun):
                 if residual is not None:
                     left &= set(residual[1])
                 if not left:
-                    return True
+                    return other.rule
         except BAD_DATA:
-            return False
-        return False
+            return None
+        return None
 
-    def _again(self, step: int, now: frozenset[str]) -> None:
-        """The known difference of the case met again at *step*."""
+    def _again(self, step: int, now: frozenset[str], rule: str | None = None) -> None:
+        """A known difference met again at *step*: *rule*'s, else the case's first."""
         first = next((m for m in self.met if m.kind != "refusal"), self.met[-1])
+        if rule is not None and rule != first.rule:
+            kind = next((k for k, r in self.mask if r == rule), "view")
+            first = next((m for m in self.met if m.rule == rule),
+                         Met(step, rule, kind, Failure(step=step, reason=f"the known "
+                                                       f"difference of {rule} again",
+                                                       rule=rule), False))
         self.met.append(attrs.evolve(first, step=step, new=False))
         self.suspect = self.suspect | now
 
