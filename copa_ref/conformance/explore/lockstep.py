@@ -99,6 +99,9 @@ class Lockstep:
     where the position diverged)."""
     reason: str | None = None
     """Why it errored."""
+    listed: tuple[JSON, ...] = ()
+    """Where the engine refused a move its listing before it left out: that listing (the
+    moves the engine takes there, for a detour)."""
 
     @property
     def new(self) -> tuple[Met, ...]:
@@ -128,6 +131,7 @@ class _Run(CaseRun):
         self.diverged = None
         self.deadline = deadline
         self.models = None
+        self.listed: tuple[JSON, ...] = ()
         self._differed = False
 
     def compare(self, expect: Case, step: int, actions: list[JSON]) -> None:
@@ -332,6 +336,8 @@ class _Run(CaseRun):
             canonical_json(actions[-1]) in {canonical_json(a) for a in part}
             for part in before.legal.values())
         if self.suspect - {"legal"} or (before is not None and before.legal and not listed):
+            if before is not None and not listed:
+                self.listed = tuple(a for part in before.legal.values() for a in part)
             # a consequence of the difference before it (a position that differs, or a
             # listing that already left the move out)
             self.diverged = (f"the engine refused the reference's move at step {step}, as "
@@ -426,7 +432,8 @@ def run(runner: Runner, case: Case, mask: Mask, deadline: float | None = None) -
         status = "diverged"
     else:
         status = "passed"
-    return Lockstep(status, tuple(met), lock.checked, diverged=lock.diverged, stop=failure)
+    return Lockstep(status, tuple(met), lock.checked, diverged=lock.diverged, stop=failure,
+                    listed=lock.listed)
 
 
 _REFUSED = re.compile(r"^refused .* under (?P<named>.*), expected ")

@@ -58,7 +58,7 @@ from copa_ref.conformance.channel import printable
 from copa_ref.conformance.corpus import Case
 from copa_ref.conformance.explore import lockstep
 from copa_ref.conformance.explore.configs import Swept, option_values, sweep
-from copa_ref.conformance.explore.planner import Director, continued
+from copa_ref.conformance.explore.planner import Director, Plan, continued
 from copa_ref.conformance.explore.play import Played, play, rule_key, trace_case
 from copa_ref.conformance.explore.shrink import Shrunk, shrink_rejection, shrink_trace
 from copa_ref.conformance.explore.situations import step_rules
@@ -66,7 +66,7 @@ from copa_ref.conformance.generate import _mutations, _plain, _rejection, _remem
 from copa_ref.conformance.observables import PROTOCOL_VERSION, observables, options_of
 from copa_ref.conformance.registry import record_of
 from copa_ref.conformance.runner import CaseResult, Runner
-from copa_ref.core import JSON, RuleViolation
+from copa_ref.core import JSON, MoverKind, RuleViolation, canonical_json
 from copa_ref.games import GAMES
 
 __all__ = ["Difference", "Exploration", "Explorer", "Settings"]
@@ -76,6 +76,10 @@ PLANNED = 2
 """After the sweep, every PLANNED-th game of a game plays a planned sequence first (when a
 situation is still to aim at under its config); the sweep's games are all played as
 before."""
+
+DETOURS = 4
+"""At most this many detours a game (without ``load_state``, where the engine refused a
+move of the reference's that its own listing had left out)."""
 
 FRESH = 0.5
 """After the sweep, the share of games played under a fresh random combination of option
@@ -552,10 +556,15 @@ class Explorer:
         diverged: str | None = None
         met_here: dict[str, int] = {}
         """The known differences met in this game: the step where first met."""
+        detours = counted = 0
+        """Detours taken (the game played again, another move where the engine refused
+        the reference's), and the steps already counted before the last one."""
+        diverged_after: set[str] = set()
         while True:
-            case = trace_case(played, case_id if not start else f"{case_id}-from-{start}",
+            named = case_id if not detours else f"{case_id}-detour-{detours}"
+            case = trace_case(played, named if not start else f"{named}-from-{start}",
                               description, start)
-            if not start:
+            if not start and not detours:
                 self._trace = case
             lock = lockstep.run(self.runner, case, mask, self._deadline)
             end = start + lock.checked
@@ -564,7 +573,8 @@ class Explorer:
             for met in lock.met:
                 key = met.rule or f"{name}:(no rule)"
                 met_here.setdefault(key, start + met.step)
-            for i in range(start, end):  # step i+1 (its position) was checked
+            fresh = max(start, counted)
+            for i in range(fresh, end):  # step i+1 (its position) was checked
                 tags = played.tags[i]
                 fired.update(tags)
                 by_config.update(tags)
@@ -575,10 +585,10 @@ class Explorer:
                 for key, first in met_here.items():
                     if met.rule is not None and start + met.step > first:
                         past.setdefault(key, Past()).tested[met.rule] += 1
-            self.director.record(name, swept.label, played.states[start:end + 1],
-                                 played.actions[start:end], played.tags[start:end],
+            self.director.record(name, swept.label, played.states[fresh:end + 1],
+                                 played.actions[fresh:end], played.tags[fresh:end],
                                  swept.config)
-            self.state.steps += end - start
+            self.state.steps += max(0, end - fresh)
             for met in lock.new:
                 self._difference(number, swept, played, case, met, start, tell)
             if lock.new:
@@ -596,17 +606,55 @@ class Explorer:
             diverged = lock.diverged
             if status == "passed":
                 status = "diverged"
-            for key in met_here:
+            for key in set(met_here) - diverged_after:
                 past.setdefault(key, Past()).diverged += 1
+            diverged_after |= set(met_here)
             if not self.state.load_state:
-                self._untested(played, end)
-                break
+                detour = self._detour(number, played, lock, end, detours)
+                if detour is None:
+                    self._untested(played, end)
+                    break
+                # the same game again, another move where the engine refused the
+                # reference's (one its listing holds), and on from there
+                played, counted, detours = detour, max(counted, end), detours + 1
+                continue
             # from the reference's own position after the step where it diverged
             start = end + 1
             if start >= len(played.actions):
                 break
         self._count(name, met_here, past)
         return agreed or 0, status, diverged
+
+    def _detour(self, number: int, played: Played, lock: lockstep.Lockstep, at: int,
+                taken: int) -> Played | None:
+        """The game played again to step *at*, then another move where the engine refused
+        the reference's (a move the engine listed there and the reference allows), then
+        random moves: the path around the known difference, without ``load_state``.
+        ``None``: no detour (the engine listed nothing else, the node is not a seat's, or
+        :data:`DETOURS` were taken)."""
+        if taken >= DETOURS or not lock.listed or at >= len(played.actions):
+            return None
+        game = played.game
+        state = played.states[at]
+        if game.to_move(state).kind in (MoverKind.CHANCE, MoverKind.JOINT):
+            return None
+        listed = {canonical_json(a) for a in lock.listed}
+        refused = canonical_json(_plain(game.to_json(played.actions[at])))
+        options = [a for a in game.legal_actions(state, None)
+                   if (text := canonical_json(_plain(game.to_json(a)))) in listed
+                   and text != refused]
+        if not options:
+            return None
+        rng = random.Random(f"explore-detour/{self.settings.seed}/{number}/{taken}")
+        action = rng.choice(options)
+        start = Plan(game=game, config=played.config, situation="detour",
+                     actions=(*played.actions[:at], action),
+                     states=(*played.states[:at + 1], game.apply(state, action)))
+        actions, states = continued(start, rng, self.settings.max_steps,
+                                    self._avoid(game.name))
+        tags = (*played.tags[:at], *(step_rules(game, states[i], actions[i], states[i + 1])
+                                     for i in range(at, len(actions))))
+        return Played(game, played.config, actions, states, tags)
 
     def _count(self, name: str, met_here: dict[str, int], past: dict[str, Past]) -> None:
         """Count each known difference the game met (once a game)."""
