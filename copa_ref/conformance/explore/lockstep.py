@@ -53,7 +53,7 @@ from copa_ref.conformance.runner import CaseResult, Runner
 from copa_ref.conformance.session import Applied
 from copa_ref.conformance.verdicts import CaseRun, Failure, Stop, judge, legal_lines
 from copa_ref.conformance.viewer import viewer_path
-from copa_ref.core import JSON, MoverKind, RuleViolation, canonical_json
+from copa_ref.core import JSON, Misreading, MoverKind, RuleViolation, canonical_json, misread
 from copa_ref.core.replay import BAD_DATA, replay, starting_from
 
 __all__ = ["Lockstep", "Met", "TimeUp", "cap", "result_of", "run"]
@@ -279,6 +279,8 @@ class _Run(CaseRun):
             self._again(step, now, other)
             if view:
                 self._diverge(step, lines, "a difference its reading does not give either")
+            if other is not None:  # the engine reads that rule wrongly too: both are its model
+                self.models = self._composed(step, actions, other) or self.models
             return
         shown = [*lines, *(f"rule: {f.rule}: {f.message}" for f in findings)]
         failure = Failure(step=step, reason=f"observables differ at step {step} beyond the "
@@ -288,6 +290,27 @@ class _Run(CaseRun):
         self.suspect = now
         if view:
             self._diverge(step, lines, f"a difference named {rule}")
+        self.models = self._composed(step, actions, rule) or self.models
+
+    def _composed(self, step: int, actions: list[JSON], rule: str) -> list[Alternative]:
+        """The models read together with a misreading of *rule* (the new difference's),
+        those that give every report of the case so far: the engine's reading of both."""
+        record = record_of(self.case["game"])
+        if record is None or not self.models:
+            return []
+        found: list[Alternative] = []
+        reports = {s: r for s, r in self.reports.items() if s <= step}
+        try:
+            for other in record.misreadings:
+                if other.rule != rule:
+                    continue
+                for model in self.models:
+                    both = _both(record, model, other)
+                    if both is not None and replays(both, actions, reports, self.rule_ids):
+                        found.append(both)
+        except BAD_DATA:
+            return []
+        return found
 
     def _known_elsewhere(self, step: int, actions: list[JSON], paths: frozenset[str],
                          rules: set[str | None]) -> str | None:
@@ -434,6 +457,29 @@ def run(runner: Runner, case: Case, mask: Mask, deadline: float | None = None) -
         status = "passed"
     return Lockstep(status, tuple(met), lock.checked, diverged=lock.diverged, stop=failure,
                     listed=lock.listed)
+
+
+def _both(record: Any, model: Alternative,
+          other: Misreading) -> Alternative | None:
+    """*model* read together with the misreading *other* (``None``: they cannot be
+    combined: two misreadings of different modules or of the same names)."""
+    game = record.game
+    if model.game is game:  # another option value: the misreading under it
+        return Alternative(f"{model.label} and {other.slug}", other.rule,
+                           misread(game, other), model.config, model.given)
+    first = next((m for m in record.misreadings if model.label.startswith(f"{m.slug}: ")),
+                 None)
+    if first is None or first.module_name(game.name) != other.module_name(game.name):
+        return None
+    names = dict(first.replacements)
+    if set(names) & {n for n, _ in other.replacements}:
+        return None
+    both = Misreading(rule=other.rule, slug=f"{first.slug}+{other.slug}",
+                      description=f"{first.description}; {other.description}",
+                      replacements={**names, **dict(other.replacements)},
+                      module=first.module)
+    return Alternative(f"{first.slug} and {other.slug}", other.rule,
+                       misread(game, both), model.config, model.given)
 
 
 _REFUSED = re.compile(r"^refused .* under (?P<named>.*), expected ")

@@ -628,24 +628,33 @@ class Explorer:
     def _detour(self, number: int, played: Played, lock: lockstep.Lockstep, at: int,
                 taken: int) -> Played | None:
         """The game played again to step *at*, then another move where the engine refused
-        the reference's (a move the engine listed there and the reference allows), then
-        random moves: the path around the known difference, without ``load_state``.
+        the reference's (a move the engine listed there and the reference allows; where
+        there is none, another move at the last choice before it), then random moves: the
+        path around the known difference, without ``load_state``.
         ``None``: no detour (the engine listed nothing else, the node is not a seat's, or
         :data:`DETOURS` were taken)."""
         if taken >= DETOURS or not lock.listed or at >= len(played.actions):
             return None
         game = played.game
-        state = played.states[at]
-        if game.to_move(state).kind in (MoverKind.CHANCE, MoverKind.JOINT):
-            return None
-        listed = {canonical_json(a) for a in lock.listed}
-        refused = canonical_json(_plain(game.to_json(played.actions[at])))
-        options = [a for a in game.legal_actions(state, None)
-                   if (text := canonical_json(_plain(game.to_json(a)))) in listed
-                   and text != refused]
+        rng = random.Random(f"explore-detour/{self.settings.seed}/{number}/{taken}")
+
+        def others(at: int, listed: set[str] | None) -> list[Any]:
+            state = played.states[at]
+            if game.to_move(state).kind in (MoverKind.CHANCE, MoverKind.JOINT):
+                return []
+            refused = canonical_json(_plain(game.to_json(played.actions[at])))
+            return [a for a in game.legal_actions(state, None)
+                    if (text := canonical_json(_plain(game.to_json(a)))) != refused
+                    and (listed is None or text in listed)]
+
+        options = others(at, {canonical_json(a) for a in lock.listed})
+        while not options and at > 0:
+            # nothing the engine takes there: another move at the last choice before it
+            at -= 1
+            options = others(at, None)
         if not options:
             return None
-        rng = random.Random(f"explore-detour/{self.settings.seed}/{number}/{taken}")
+        state = played.states[at]
         action = rng.choice(options)
         start = Plan(game=game, config=played.config, situation="detour",
                      actions=(*played.actions[:at], action),
