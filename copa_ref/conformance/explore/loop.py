@@ -7,8 +7,9 @@ in order, by the game's number; then half of the games under a fresh random comb
 option values, the others under a config of the sweep steered towards the configs whose
 games exercised the rules seen least), its moves
 (:func:`~copa_ref.conformance.explore.play.play`; after the sweep every other game of a
-game is planned instead: a sequence searched on the reference for a situation not yet met
-under its config, then random moves, :mod:`~copa_ref.conformance.explore.planner`) and its
+game is planned instead, under the first config of the sweep with a situation left to aim
+at: a sequence searched on the reference for a situation not yet met under it, then random
+moves, :mod:`~copa_ref.conformance.explore.planner`) and its
 probes. The game is judged as a
 trace case of the corpus (:meth:`Runner.run_case`), so a step is checked exactly as a trace
 checks it and a difference is named by the runner's own naming.
@@ -385,11 +386,18 @@ class Explorer:
                 "configs": {n: [s.label for s in self.sweeps[n]] for n in names}}
 
     def _config(self, name: str, turn: int, rng: random.Random) -> Swept:
-        """The config of the game's *turn*-th game: the sweep's in order, then steered."""
+        """The config of the game's *turn*-th game: the sweep's in order; then, for a
+        planned game, the first config of the sweep with a situation left to aim at
+        (:meth:`~copa_ref.conformance.explore.planner.Director.left`); else steered."""
         swept = self.sweeps[name]
         fired = self.state.fired[name]
         if turn < len(swept):
             return swept[turn]
+        if self.settings.plan and turn % PLANNED == 1:
+            aimed = next((s for s in swept if self.director.left(name, s.label, s.config)),
+                         None)
+            if aimed is not None:
+                return aimed
         if rng.random() < FRESH:
             fresh = self._fresh_config(name, rng)
             if fresh is not None:

@@ -362,6 +362,17 @@ class Director:
         return any(s.name not in elsewhere and s.name not in why and s.name not in aimed
                    for s in self.pending(name, label))
 
+    def left(self, name: str, label: str, config: Any) -> bool:
+        """Whether a situation not met under the config *label* is left to aim at there:
+        not excluded by *config*, neither aimed at nor searched in vain there, and not given
+        up (searched in vain :attr:`give_up` times)."""
+        self._see(name, label, config)
+        why, aimed = self.why[name][label], self.aimed[name][label]
+        failures = self.failed.get(name, {})
+        return any(s.name not in why and s.name not in aimed
+                   and failures.get(s.name, 0) < self.give_up and s.why_not(config) is None
+                   for s in self.pending(name, label))
+
     def next_plan(self, name: str, label: str, config: Any, deadline: float | None = None,
                   max_steps: int | None = None, avoid: Collection[str] = ()) -> Plan | None:
         """A plan for the next situation not met under the config *label* (``None``: none
