@@ -225,3 +225,17 @@ def test_reference_explored_with_planning_finds_nothing() -> None:
     validator = schemas.validator("report.schema.json")
     for line in lines:
         validator.validate(line)
+
+
+def test_never_met_under_a_random_combination_says_it_was_played_in_passing() -> None:
+    """The footer's why for a config outside the sweep (a random combination played in
+    passing) is not "the budget ended first": the planned games aim at the sweep's."""
+    from copa_ref.conformance.explore.planner import IN_PASSING, NOT_PLANNED, Director
+
+    director = Director(budget=SMALL)
+    director.swept = {"kala": ["default"]}
+    config = GAMES["kala"].default_config()
+    director.record("kala", "default", [], [], config=config)
+    director.record("kala", "random:harvest=mandatory", [], [], config=config)
+    assert set(director.never_met("kala", "default").values()) == {NOT_PLANNED}
+    assert set(director.never_met("kala", "random:harvest=mandatory").values()) == {IN_PASSING}

@@ -313,6 +313,7 @@ class Explorer:
             self.state.universe[name] = sorted(rules, key=rule_key)
             self.state.fired.setdefault(name, Counter())
         self.sweeps = {n: s for n, s in self.sweeps.items() if s}
+        self.director.swept = {n: [s.label for s in swept] for n, swept in self.sweeps.items()}
         self.state.load_state = (self.settings.load_state
                                  and "load_state" in self.runner.session.features)
         self._names = [n for n in names if n in self.sweeps]

@@ -41,8 +41,8 @@ from copa_ref.core import JSON, MoverKind
 from copa_ref.core.entry import carry_mark
 from copa_ref.games import GAMES
 
-__all__ = ["NOT_PLANNED", "UNREACHABLE", "Budget", "Director", "Plan", "Search", "continued",
-           "met_along", "plan", "survey"]
+__all__ = ["IN_PASSING", "NOT_PLANNED", "UNREACHABLE", "Budget", "Director", "Plan", "Search",
+           "continued", "met_along", "plan", "survey"]
 
 NOISE = 0.5
 """The random part of a child's rank (the heuristic's steps are 1 or more where they matter)."""
@@ -279,6 +279,11 @@ def survey(name: str, config: Any = None, *, met: Iterable[str] = (),
 
 NOT_PLANNED = "not planned: the exploration's budget ended first"
 
+IN_PASSING = ("not planned: a random combination of options played in passing (planned "
+              "games aim at the configs of the sweep)")
+"""Why a situation was not met under a config outside the sweep (one drawn at random after
+it), where nothing was aimed at there."""
+
 UNREACHABLE = "unreachable under this config"
 """How the why of a situation its config excludes begins."""
 
@@ -318,6 +323,9 @@ class Director:
     configs: dict[str, dict[str, Any]] = attrs.Factory(dict)
     """By game and config label: the config."""
     planned_games: int = 0
+    swept: dict[str, list[str]] = attrs.Factory(dict)
+    """By game: the labels of the sweep's configs (the others are random combinations,
+    played in passing); empty: every config counts as the sweep's."""
     cut: int = 0
     """The searches the time guard (or the exploration's end) cut."""
 
@@ -441,6 +449,8 @@ class Director:
                 found[situation.name] = (
                     f"planned ({aimed[situation.name]} actions) and played, but the game "
                     "ended before it (at a difference the engine's position did not survive)")
+            elif name in self.swept and label not in self.swept[name]:
+                found[situation.name] = IN_PASSING
             else:
                 found[situation.name] = NOT_PLANNED
         return found
