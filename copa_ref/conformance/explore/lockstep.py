@@ -191,6 +191,18 @@ class _Run(CaseRun):
             # the observables a known difference showed, one of its rules named: the same
             # bug seen the other way round (one bug, one rule)
             failure = attrs.evolve(failure, rule=same)
+        elif view and (kind, rule) not in self.mask and not self.models:
+            # no one reading gives it, but the known differences' readings together do
+            # (two known bugs shown at one step): those differences again
+            together = self._known_elsewhere(step, actions, frozenset(view), known)
+            shown = {r: _roots(f) for (k, r), f in self.mask.items() if k == "view"}
+            if together is None and len(shown) > 1 and _roots(frozenset(view)) <= set().union(
+                    *shown.values()):
+                # (or, where no reading of theirs is known, the observables they showed)
+                together = next((f.rule for f in findings if f.rule in shown), None)
+            if together is not None:
+                failure = attrs.evolve(failure, rule=together)
+                kind = next((k for k, r in self.mask if r == together), kind)
         self._record(step, kind, failure, now)
         self.suspect = now
 
