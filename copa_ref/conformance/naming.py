@@ -49,6 +49,7 @@ __all__ = [
     "joint_children",
     "legal_rule",
     "name",
+    "name_beyond",
     "order_hint",
     "own_rule",
     "reading_where",
@@ -231,6 +232,34 @@ def name(run: CaseRun, step: int, actions: list[JSON], differing: list[str],
     return unique, explanation
 
 
+def name_beyond(run: CaseRun, step: int, actions: list[JSON], differing: list[str],
+                extra: Mapping[int | None, list[str]], model: Any, config: Any
+                ) -> tuple[list[Finding], str | None]:
+    """The findings for what an engine reports at *step* beyond a known difference: the
+    paths and extra actions that differ from *model* (a game, a reading that gives the
+    known difference) under *config*. As :func:`name`, but first, where only the legal
+    sets differ from the model, the rules under which the model refuses the extra actions
+    (the others are the known difference's); where the model's game ends at the step and
+    the engine's does not, the rule that ends it."""
+    findings, explanation = name(run, step, actions, differing, extra)
+    record = record_of(run.case["game"])
+    if record is None:
+        return findings, explanation
+    try:
+        state = replay(model, config, actions[:step])[-1]
+        ended = model.outcome(state)
+    except BAD_DATA:
+        return findings, explanation
+    first: list[Finding] = []
+    if set(differing) <= {"legal"}:
+        first = _refusals(record, state, extra, model)
+    elif ended is not None and ended.rule and any(p.startswith("outcome") for p in differing):
+        # the model's game ends here and the engine's does not (or ends otherwise): the
+        # rule that ends it, before what follows from the known difference
+        first = [Finding(ended.rule, f"the game ends here under {ended.rule}")]
+    return first + [f for f in findings if f.rule not in {r.rule for r in first}], explanation
+
+
 def _divergence(record: AnyRecord, config: Any, step: int, actions: list[JSON],
                 states: list[Any], report: Report, differing: list[str],
                 before: Report | None) -> Divergence[Any, Any, Any, Any]:
@@ -247,12 +276,12 @@ def _divergence(record: AnyRecord, config: Any, step: int, actions: list[JSON],
                       differing=tuple(differing))
 
 
-def _refusals(record: AnyRecord, state: Any,
-              extra: Mapping[int | None, list[str]]) -> list[Finding]:
+def _refusals(record: AnyRecord, state: Any, extra: Mapping[int | None, list[str]],
+              game: Any = None) -> list[Finding]:
     """The rules under which the reference refuses the extra legal actions the engine
     lists; at a joint node a seat's extra part is combined with the other seats' legal
-    parts into one joint action."""
-    game = record.game
+    parts into one joint action (*game*: the record's, unless another is given)."""
+    game = record.game if game is None else game
     found: list[Finding] = []
     for seat, texts in extra.items():
         for text in texts[:3]:

@@ -228,7 +228,7 @@ SEVERAL: dict[str, Several] = {
     "kala": Several("kala", ("two-turns", "placed-diagonally"), "harvest-all-to-store"),
     "kopa": Several("kopa", ("any-card-starts-a-pile", "eight-on-seven-or-nine"),
                     "drawn-card-kept"),
-    "ronda": Several("ronda", ("mismatch-not-shown", "circle-always-twenty"),
+    "ronda": Several("ronda", ("mismatch-not-shown", "no-penalty-beans"),
                      "stop-keeps-the-turn"),
 }
 """Per game an engine with three bugs of different rules at once: the first on every

@@ -101,6 +101,21 @@ def test_same_seed_same_plan() -> None:
         game.dumps(a) for a in again.plan.actions]
 
 
+def test_a_search_is_bounded_in_nodes_not_time() -> None:
+    """Reproducibility: the budget is in nodes, so two searches with the same seed give the
+    same result and the same why (no timing in it), however long each took; time is only
+    a guard, and a search it cuts says so."""
+    budget = Budget(nodes=2_000, seconds=None)
+    first = _search("copas", "COPAS-21/tied-burst-totals", budget)
+    again = _search("copas", "COPAS-21/tied-burst-totals", budget)
+    assert not first.found and not first.cut
+    assert (first.why, first.nodes, first.restarts) == (again.why, again.nodes, again.restarts)
+    assert first.nodes == budget.nodes and " s," not in str(first.why)
+    guarded = _search("copas", "COPAS-21/tied-burst-totals",
+                      Budget(nodes=10**9, seconds=0.05))
+    assert guarded.cut and "time guard" in str(guarded.why)
+
+
 def test_survey_skips_what_was_met() -> None:
     met = [s.name for s in catalogue("kala")][1:]
     searches = survey("kala", met=met, budget=SMALL)
@@ -210,3 +225,17 @@ def test_reference_explored_with_planning_finds_nothing() -> None:
     validator = schemas.validator("report.schema.json")
     for line in lines:
         validator.validate(line)
+
+
+def test_never_met_under_a_random_combination_says_it_was_played_in_passing() -> None:
+    """The footer's why for a config outside the sweep (a random combination played in
+    passing) is not "the budget ended first": the planned games aim at the sweep's."""
+    from copa_ref.conformance.explore.planner import IN_PASSING, NOT_PLANNED, Director
+
+    director = Director(budget=SMALL)
+    director.swept = {"kala": ["default"]}
+    config = GAMES["kala"].default_config()
+    director.record("kala", "default", [], [], config=config)
+    director.record("kala", "random:harvest=mandatory", [], [], config=config)
+    assert set(director.never_met("kala", "default").values()) == {NOT_PLANNED}
+    assert set(director.never_met("kala", "random:harvest=mandatory").values()) == {IN_PASSING}

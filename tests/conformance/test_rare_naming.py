@@ -82,3 +82,29 @@ def test_da_capo_tied_winners_named_once_by_the_tie_rule() -> None:
     results = runner.run(select(corpus(), Filters(game="da_capo")))
     runner.close()
     assert {r.broken_rule for r in results if r.status != "passed"} == {"DACAPO-11"}
+
+
+def _explored(engine: BuggyEngine, games: int) -> set[str]:
+    from copa_ref.conformance.explore import Explorer, Settings
+
+    runner = Runner(lambda: InProcessChannel(lambda: engine), corpus())
+    found = Explorer(runner, Settings(games=games, only=("ronda",), load_state=False),
+                     corpus()).explore()
+    return set(found.differences)
+
+
+def test_explore_names_the_again_bug_under_its_rare_config_by_simpler_rule_1() -> None:
+    """Simpler rule 1's ``again`` leaving one group open, acting only with three players
+    (a config the corpus never plays): explore names RONDA-16, not the penalty beans of
+    RONDA-11 nor the conservation of RONDA-15."""
+    from copa_ref.conformance.vocabulary import Rare as RareEntry
+    from tests.conformance.explore_mutants import Rare, conditional
+
+    bug = Rare("ronda", RareEntry("again-keeps-one-open",
+                                  (("players", 3), ("relift_after_match", True))))
+    assert _explored(BuggyEngine(conditional((bug,))), 12) == {"RONDA-16"}
+
+
+def test_explore_names_the_group_of_six_by_simpler_rule_2() -> None:
+    """The group of six under simpler rule 2, explored: RONDA-17, not RONDA-15."""
+    assert _explored(BuggyEngine(misread(GAMES["ronda"], GROUP_OF_SIX)), 8) == {"RONDA-17"}

@@ -7,8 +7,9 @@ in order, by the game's number; then half of the games under a fresh random comb
 option values, the others under a config of the sweep steered towards the configs whose
 games exercised the rules seen least), its moves
 (:func:`~copa_ref.conformance.explore.play.play`; after the sweep every other game of a
-game is planned instead: a sequence searched on the reference for a situation not yet met
-under its config, then random moves, :mod:`~copa_ref.conformance.explore.planner`) and its
+game is planned instead, under the first config of the sweep with a situation left to aim
+at: a sequence searched on the reference for a situation not yet met under it, then random
+moves, :mod:`~copa_ref.conformance.explore.planner`) and its
 probes. The game is judged as a
 trace case of the corpus (:meth:`Runner.run_case`), so a step is checked exactly as a trace
 checks it and a difference is named by the runner's own naming.
@@ -63,14 +64,14 @@ from copa_ref.conformance.channel import printable
 from copa_ref.conformance.corpus import Case
 from copa_ref.conformance.explore import lockstep
 from copa_ref.conformance.explore.configs import Swept, option_values, sweep
-from copa_ref.conformance.explore.planner import Director, continued
+from copa_ref.conformance.explore.planner import Director, Plan, continued
 from copa_ref.conformance.explore.play import Played, play, rule_key, trace_case
 from copa_ref.conformance.explore.shrink import Shrunk, shrink_rejection, shrink_trace
 from copa_ref.conformance.explore.situations import step_rules
 from copa_ref.conformance.observables import PROTOCOL_VERSION, observables, options_of
 from copa_ref.conformance.registry import record_of
 from copa_ref.conformance.runner import CaseResult, Runner
-from copa_ref.core import JSON, RuleViolation
+from copa_ref.core import JSON, MoverKind, RuleViolation, canonical_json
 from copa_ref.games import GAMES
 
 __all__ = ["Difference", "Exploration", "Explorer", "Settings"]
@@ -80,6 +81,10 @@ PLANNED = 2
 """After the sweep, every PLANNED-th game of a game plays a planned sequence first (when a
 situation is still to aim at under its config); the sweep's games are all played as
 before."""
+
+DETOURS = 4
+"""At most this many detours a game (without ``load_state``, where the engine refused a
+move of the reference's that its own listing had left out)."""
 
 FRESH = 0.5
 """After the sweep, the share of games played under a fresh random combination of option
@@ -312,6 +317,7 @@ class Explorer:
             self.state.universe[name] = sorted(rules, key=rule_key)
             self.state.fired.setdefault(name, Counter())
         self.sweeps = {n: s for n, s in self.sweeps.items() if s}
+        self.director.swept = {n: [s.label for s in swept] for n, swept in self.sweeps.items()}
         self.state.load_state = (self.settings.load_state
                                  and "load_state" in self.runner.session.features)
         self._names = [n for n in names if n in self.sweeps]
@@ -385,11 +391,18 @@ class Explorer:
                 "configs": {n: [s.label for s in self.sweeps[n]] for n in names}}
 
     def _config(self, name: str, turn: int, rng: random.Random) -> Swept:
-        """The config of the game's *turn*-th game: the sweep's in order, then steered."""
+        """The config of the game's *turn*-th game: the sweep's in order; then, for a
+        planned game, the first config of the sweep with a situation left to aim at
+        (:meth:`~copa_ref.conformance.explore.planner.Director.left`); else steered."""
         swept = self.sweeps[name]
         fired = self.state.fired[name]
         if turn < len(swept):
             return swept[turn]
+        if self.settings.plan and turn % PLANNED == 1:
+            aimed = next((s for s in swept if self.director.left(name, s.label, s.config)),
+                         None)
+            if aimed is not None:
+                return aimed
         if rng.random() < FRESH:
             fresh = self._fresh_config(name, rng)
             if fresh is not None:
@@ -556,10 +569,15 @@ class Explorer:
         diverged: str | None = None
         met_here: dict[str, int] = {}
         """The known differences met in this game: the step where first met."""
+        detours = counted = 0
+        """Detours taken (the game played again, another move where the engine refused
+        the reference's), and the steps already counted before the last one."""
+        diverged_after: set[str] = set()
         while True:
-            case = trace_case(played, case_id if not start else f"{case_id}-from-{start}",
+            named = case_id if not detours else f"{case_id}-detour-{detours}"
+            case = trace_case(played, named if not start else f"{named}-from-{start}",
                               description, start)
-            if not start:
+            if not start and not detours:
                 self._trace = case
             lock = lockstep.run(self.runner, case, mask, self._deadline)
             end = start + lock.checked
@@ -568,7 +586,8 @@ class Explorer:
             for met in lock.met:
                 key = met.rule or f"{name}:(no rule)"
                 met_here.setdefault(key, start + met.step)
-            for i in range(start, end):  # step i+1 (its position) was checked
+            fresh = max(start, counted)
+            for i in range(fresh, end):  # step i+1 (its position) was checked
                 tags = played.tags[i]
                 fired.update(tags)
                 by_config.update(tags)
@@ -579,10 +598,10 @@ class Explorer:
                 for key, first in met_here.items():
                     if met.rule is not None and start + met.step > first:
                         past.setdefault(key, Past()).tested[met.rule] += 1
-            self.director.record(name, swept.label, played.states[start:end + 1],
-                                 played.actions[start:end], played.tags[start:end],
+            self.director.record(name, swept.label, played.states[fresh:end + 1],
+                                 played.actions[fresh:end], played.tags[fresh:end],
                                  swept.config)
-            self.state.steps += end - start
+            self.state.steps += max(0, end - fresh)
             for met in lock.new:
                 self._difference(number, swept, played, case, met, start, tell)
             if lock.new:
@@ -600,17 +619,64 @@ class Explorer:
             diverged = lock.diverged
             if status == "passed":
                 status = "diverged"
-            for key in met_here:
+            for key in set(met_here) - diverged_after:
                 past.setdefault(key, Past()).diverged += 1
+            diverged_after |= set(met_here)
             if not self.state.load_state:
-                self._untested(played, end)
-                break
+                detour = self._detour(number, played, lock, end, detours)
+                if detour is None:
+                    self._untested(played, end)
+                    break
+                # the same game again, another move where the engine refused the
+                # reference's (one its listing holds), and on from there
+                played, counted, detours = detour, max(counted, end), detours + 1
+                continue
             # from the reference's own position after the step where it diverged
             start = end + 1
             if start >= len(played.actions):
                 break
         self._count(name, met_here, past)
         return agreed or 0, status, diverged
+
+    def _detour(self, number: int, played: Played, lock: lockstep.Lockstep, at: int,
+                taken: int) -> Played | None:
+        """The game played again to step *at*, then another move where the engine refused
+        the reference's (a move the engine listed there and the reference allows; where
+        there is none, another move at the last choice before it), then random moves: the
+        path around the known difference, without ``load_state``.
+        ``None``: no detour (the engine listed nothing else, the node is not a seat's, or
+        :data:`DETOURS` were taken)."""
+        if taken >= DETOURS or not lock.listed or at >= len(played.actions):
+            return None
+        game = played.game
+        rng = random.Random(f"explore-detour/{self.settings.seed}/{number}/{taken}")
+
+        def others(at: int, listed: set[str] | None) -> list[Any]:
+            state = played.states[at]
+            if game.to_move(state).kind in (MoverKind.CHANCE, MoverKind.JOINT):
+                return []
+            refused = canonical_json(_plain(game.to_json(played.actions[at])))
+            return [a for a in game.legal_actions(state, None)
+                    if (text := canonical_json(_plain(game.to_json(a)))) != refused
+                    and (listed is None or text in listed)]
+
+        options = others(at, {canonical_json(a) for a in lock.listed})
+        while not options and at > 0:
+            # nothing the engine takes there: another move at the last choice before it
+            at -= 1
+            options = others(at, None)
+        if not options:
+            return None
+        state = played.states[at]
+        action = rng.choice(options)
+        start = Plan(game=game, config=played.config, situation="detour",
+                     actions=(*played.actions[:at], action),
+                     states=(*played.states[:at + 1], game.apply(state, action)))
+        actions, states = continued(start, rng, self.settings.max_steps,
+                                    self._avoid(game.name))
+        tags = (*played.tags[:at], *(step_rules(game, states[i], actions[i], states[i + 1])
+                                     for i in range(at, len(actions))))
+        return Played(game, played.config, actions, states, tags)
 
     def _count(self, name: str, met_here: dict[str, int], past: dict[str, Past]) -> None:
         """Count each known difference the game met (once a game)."""

@@ -7,14 +7,17 @@ and the situation's own aimed outcome, e.g. a deal giving one seat every copa); 
 are ranked by the situation's heuristic (plus a little noise, so that equal positions are
 drawn at random) and the best ``beam`` kept. A beam that dies out (every game over) or runs
 past ``max_steps`` starts again from the first position under a fresh stream (random
-restarts), until the situation is met or the budget (nodes and seconds) is spent.
+restarts), until the situation is met or the budget in nodes is spent. The budget is
+counted in nodes only, so a search is deterministic; time is an outer guard (``seconds``)
+that only a machine far slower than expected meets, and a search it cuts says so
+(:attr:`Search.cut`, its ``why``, the report's ``searches_cut``).
 
 The search calls the games' trusted inner functions (:attr:`~copa_ref.core.game.Game.trusted`)
 with the states and actions they produced, as the generic loop does; an aimed chance outcome
 built from JSON goes through the public ``apply`` and all its checks.
 
 Everything depends only on the seed: the same game, config, situation, seed and budget give
-the same plan (timings aside; a budget in seconds cuts where the clock says).
+the same plan and the same ``why`` (no timing in it), unless the time guard cuts a search.
 """
 
 from __future__ import annotations
@@ -38,8 +41,8 @@ from copa_ref.core import JSON, MoverKind
 from copa_ref.core.entry import carry_mark
 from copa_ref.games import GAMES
 
-__all__ = ["NOT_PLANNED", "UNREACHABLE", "Budget", "Director", "Plan", "Search", "continued",
-           "met_along", "plan", "survey"]
+__all__ = ["IN_PASSING", "NOT_PLANNED", "UNREACHABLE", "Budget", "Director", "Plan", "Search",
+           "continued", "met_along", "plan", "survey"]
 
 NOISE = 0.5
 """The random part of a child's rank (the heuristic's steps are 1 or more where they matter)."""
@@ -50,8 +53,10 @@ class Budget:
     """How far one search may go."""
 
     nodes: int = 100_000
-    """Steps applied in all (every child of every position counts)."""
-    seconds: float = 2.0
+    """Steps applied in all (every child of every position counts): the bound."""
+    seconds: float | None = 30.0
+    """The guard in time (``None``: none): a search still running after it is cut, and
+    says so."""
     beam: int = 16
     """Positions kept at each depth."""
     branching: int = 6
@@ -90,6 +95,8 @@ class Search:
     nodes: int
     seconds: float
     restarts: int
+    cut: bool = False
+    """Whether the guard in time cut the search (its result depends on the clock)."""
 
     @property
     def found(self) -> bool:
@@ -162,10 +169,11 @@ def plan(game: Any, config: Any, situation: Situation, *, budget: Budget = DEFAU
     inner = game.trusted
     start = game.new_game(config)
     nodes = restarts = 0
-    deadline = started + budget.seconds
+    deadline = None if budget.seconds is None else started + budget.seconds
+    cut = False
     heuristic, test = situation.heuristic, situation.fires
     avoided = frozenset(avoid) - {situation.rule}
-    while nodes < budget.nodes and time.perf_counter() < deadline:
+    while nodes < budget.nodes and not cut:
         beam = [_Node(start, None)]
         depth = 0
         while beam and depth < budget.max_steps:
@@ -186,17 +194,20 @@ def plan(game: Any, config: Any, situation: Situation, *, budget: Budget = DEFAU
                     ranked.append((heuristic(after) + NOISE * rng.random(), child))
                 if nodes >= budget.nodes:
                     break
-            if nodes >= budget.nodes or time.perf_counter() >= deadline:
+            if deadline is not None and time.perf_counter() >= deadline:
+                cut = True
+            if nodes >= budget.nodes or cut:
                 break
             ranked.sort(key=lambda pair: pair[0], reverse=True)
             beam = [child for _, child in ranked[:budget.beam]]
             depth += 1
         restarts += 1
     spent = time.perf_counter() - started
+    why = (f"not found within the budget ({nodes} steps searched, {restarts} restarts)"
+           if not cut else
+           f"cut by the time guard ({budget.seconds} s) after {nodes} steps searched")
     return Search(game=game.name, config=config, situation=situation.name, plan=None,
-                  why=f"not found within the budget ({nodes} steps searched, {spent:.1f} s, "
-                      f"{restarts} restarts)",
-                  nodes=nodes, seconds=spent, restarts=restarts)
+                  why=why, nodes=nodes, seconds=spent, restarts=restarts, cut=cut)
 
 
 def _found(game: Any, config: Any, situation: Situation, start: Any, node: _Node,
@@ -268,12 +279,17 @@ def survey(name: str, config: Any = None, *, met: Iterable[str] = (),
 
 NOT_PLANNED = "not planned: the exploration's budget ended first"
 
+IN_PASSING = ("not planned: a random combination of options played in passing (planned "
+              "games aim at the configs of the sweep)")
+"""Why a situation was not met under a config outside the sweep (one drawn at random after
+it), where nothing was aimed at there."""
+
 UNREACHABLE = "unreachable under this config"
 """How the why of a situation its config excludes begins."""
 
-EXPLORE_BUDGET = Budget(nodes=30_000, seconds=0.5)
-"""The planner's budget a situation within an exploration (every config's situations share
-the exploration's time)."""
+EXPLORE_BUDGET = Budget(nodes=20_000, seconds=10.0)
+"""The planner's budget for a situation within an exploration: 20,000 nodes (about 0.3 s on
+a quiet core), the time guard far above it."""
 
 
 @attrs.define
@@ -307,6 +323,11 @@ class Director:
     configs: dict[str, dict[str, Any]] = attrs.Factory(dict)
     """By game and config label: the config."""
     planned_games: int = 0
+    swept: dict[str, list[str]] = attrs.Factory(dict)
+    """By game: the labels of the sweep's configs (the others are random combinations,
+    played in passing); empty: every config counts as the sweep's."""
+    cut: int = 0
+    """The searches the time guard (or the exploration's end) cut."""
 
     def _see(self, name: str, label: str, config: Any = None) -> None:
         if config is not None:
@@ -349,6 +370,17 @@ class Director:
         return any(s.name not in elsewhere and s.name not in why and s.name not in aimed
                    for s in self.pending(name, label))
 
+    def left(self, name: str, label: str, config: Any) -> bool:
+        """Whether a situation not met under the config *label* is left to aim at there:
+        not excluded by *config*, neither aimed at nor searched in vain there, and not given
+        up (searched in vain :attr:`give_up` times)."""
+        self._see(name, label, config)
+        why, aimed = self.why[name][label], self.aimed[name][label]
+        failures = self.failed.get(name, {})
+        return any(s.name not in why and s.name not in aimed
+                   and failures.get(s.name, 0) < self.give_up and s.why_not(config) is None
+                   for s in self.pending(name, label))
+
     def next_plan(self, name: str, label: str, config: Any, deadline: float | None = None,
                   max_steps: int | None = None, avoid: Collection[str] = ()) -> Plan | None:
         """A plan for the next situation not met under the config *label* (``None``: none
@@ -382,10 +414,12 @@ class Director:
             if max_steps is not None and max_steps < budget.max_steps:
                 budget = attrs.evolve(budget, max_steps=max_steps)
             if deadline is not None:
-                budget = attrs.evolve(budget, seconds=max(0.0, min(
-                    budget.seconds, deadline - time.monotonic())))
+                left = max(0.0, deadline - time.monotonic())
+                budget = attrs.evolve(budget, seconds=left if budget.seconds is None
+                                      else min(budget.seconds, left))
             search = plan(game, config, situation, budget=budget,
                           seed=f"{self.seed}/{label}", avoid=avoid)
+            self.cut += search.cut
             if search.plan is None:
                 if deadline is not None and time.monotonic() >= deadline:
                     return None  # the exploration's time ran out, not the search's budget
@@ -415,6 +449,8 @@ class Director:
                 found[situation.name] = (
                     f"planned ({aimed[situation.name]} actions) and played, but the game "
                     "ended before it (at a difference the engine's position did not survive)")
+            elif name in self.swept and label not in self.swept[name]:
+                found[situation.name] = IN_PASSING
             else:
                 found[situation.name] = NOT_PLANNED
         return found
@@ -431,7 +467,8 @@ class Director:
                 by_label[label] = {"situations": total, "met": total - len(never),
                                    "never_met": dict(never)}
             out[name] = by_label
-        out_json: dict[str, JSON] = {"planned_games": self.planned_games, "games": out}
+        out_json: dict[str, JSON] = {"planned_games": self.planned_games,
+                                     "searches_cut": self.cut, "games": out}
         return out_json
 
 

@@ -97,7 +97,10 @@ def summary(footer: Line, differences: list[Line], out: IO[str]) -> None:
         print(f"{game}: situations met {met} of {total} over {len(by_label)} configs, "
               f"{excluded} unreachable under their config (the report says why); "
               f"{(footer.get('situations') or {}).get('planned_games', 0)} planned games "
-              "in all", file=out)
+              "in all"
+              + (f"; {cut} planner searches cut by the time guard (not reproducible)"
+                 if (cut := (footer.get('situations') or {}).get('searches_cut', 0)) else ""),
+              file=out)
         for label, entry in by_label.items():
             by_why: dict[str, list[str]] = {}
             for name, why in entry["never_met"].items():
@@ -224,10 +227,11 @@ def _merged_situations(footers: list[Line]) -> dict[str, Any]:
     """The shards' situations together: met under a config where any shard met it, never
     met (with the first shard's why) where none did."""
     games: dict[str, dict[str, dict[str, Any]]] = {}
-    planned = 0
+    planned = cut = 0
     for footer in footers:
         situations = footer.get("situations") or {}
         planned += situations.get("planned_games", 0)
+        cut += situations.get("searches_cut", 0)
         for game, by_label in (situations.get("games") or {}).items():
             for label, entry in by_label.items():
                 known = games.setdefault(game, {}).get(label)
@@ -237,7 +241,7 @@ def _merged_situations(footers: list[Line]) -> dict[str, Any]:
                 known["never_met"] = {n: why for n, why in known["never_met"].items()
                                       if n in entry["never_met"]}
                 known["met"] = known["situations"] - len(known["never_met"])
-    return {"planned_games": planned, "games": games}
+    return {"planned_games": planned, "searches_cut": cut, "games": games}
 
 
 def _size(line: Line) -> tuple[int, int]:
