@@ -36,8 +36,7 @@ from typing import Any
 import attrs
 import gymnasium
 import numpy as np
-from pettingzoo.utils.env import AECEnv  # type: ignore[import-untyped]  # untyped package
-from pettingzoo.utils.wrappers import BaseWrapper  # type: ignore[import-untyped]
+from pettingzoo.utils.wrappers import BaseWrapper  # type: ignore[import-untyped]  # untyped
 
 from copa_ref.adapters.pettingzoo import DEFAULT, CopaEnv, env, raw_env
 from copa_ref.core import Game
@@ -283,7 +282,7 @@ class RLlibObservation(BaseWrapper):  # type: ignore[misc]  # BaseWrapper is unt
     ``{"observations": tensor, "action_mask": float32 mask}`` (RLlib's default encoders have
     none for this adapter's ``{"observation", "action_mask"}`` with an ``int8`` mask)."""
 
-    def __init__(self, inner: AECEnv[str, Any, Any]) -> None:
+    def __init__(self, inner: Any) -> None:  # an AECEnv of this adapter's
         super().__init__(inner)
         spaces = gymnasium.spaces
         self._spaces: dict[str, gymnasium.spaces.Dict] = {}
