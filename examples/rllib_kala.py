@@ -13,6 +13,7 @@ player, untrained and trained.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import time
 from typing import Any
@@ -75,17 +76,20 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             print(f"iteration {iteration + 1}: {steps} steps, "
                   f"{time.perf_counter() - start:.1f} s")
         seconds = time.perf_counter() - start
+        runners = algo.env_runner_group.foreach_env_runner(
+            lambda runner: os.getpid(), local_env_runner=False)
         module = algo.get_module("shared")  # the learner's weights, now trained
         after = evaluate(policy, args.game, args.episodes, seed=10_000 + args.seed)
     finally:
         algo.stop()
         ray.shutdown()
-    print(f"{args.game}: {steps} steps, {args.runners} runner processes, {seconds:.1f} s")
+    print(f"{args.game}: {steps} steps, {seconds:.1f} s; runner processes {sorted(runners)}, "
+          f"main process {os.getpid()}")
     print(f"against a uniform random player, {args.episodes} games: untrained "
           f"{before.wins:.0%} wins (mean return {before.mean_return:+.2f}), trained "
           f"{after.wins:.0%} wins ({after.mean_return:+.2f})")
     return {"game": args.game, "steps": steps, "seconds": round(seconds, 1),
-            "before": before, "after": after}
+            "runners": runners, "before": before, "after": after}
 
 if __name__ == "__main__":
     main()

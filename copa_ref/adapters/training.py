@@ -116,9 +116,13 @@ class VersusEnv(gymnasium.Env[Any, Any]):
         obs = self.table.observe(self.agent)["observation"]
         terminated = bool(self.table.terminations[self.agent])
         truncated = bool(self.table.truncations[self.agent]) and not terminated
-        reward = float(self.table._cumulative_rewards[self.agent]) if (
-            terminated or truncated) else 0.0
+        reward = self.returns()[self.agent] if terminated or truncated else 0.0
         return obs, reward, terminated, truncated, {}
+
+    def returns(self) -> dict[str, float]:
+        """Every agent's return so far in this episode (at its end, the game's returns)."""
+        return {agent: float(value)
+                for agent, value in self.table._cumulative_rewards.items()}
 
     def render(self) -> str | None:
         """The table as the PettingZoo env renders it (``render_mode``)."""
@@ -196,10 +200,10 @@ def evaluate(policy: Opponent | Any, game: Game[Any, Any, Any, Any] | str, episo
             obs, _, terminated, truncated, _ = versus.step(
                 policy(obs, versus.action_masks(), rng))
             done = terminated or truncated
-        rewards = versus.table._cumulative_rewards
-        mine = float(rewards[versus.agent])
+        returns = versus.returns()
+        mine = returns.pop(versus.agent)
         total += mine
-        wins += all(mine > float(r) for a, r in rewards.items() if a != versus.agent)
+        wins += all(mine > other for other in returns.values())
     return Score(episodes, total / episodes, wins / episodes)
 
 

@@ -2,13 +2,16 @@
 (always), Stable-Baselines3 over SuperSuit's vector environment, snapshots and the self-play
 example (skipped without the ``train`` extra's sb3-contrib), and RLlib's environment and
 recipe (skipped without the ``rllib`` extra's Ray; the recipe, which starts a Ray instance,
-only with ``pytest --full``)."""
+and the training page's recipes as written, only with ``pytest --full``)."""
 
 from __future__ import annotations
 
 import importlib.util
 import os
 import random
+import re
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -250,12 +253,39 @@ def test_the_rllib_env_plays_a_whole_game() -> None:
 
 
 def test_the_rllib_recipe_runs(request: pytest.FixtureRequest) -> None:
-    """examples/rllib_kala.py at its smallest: one iteration of 500 steps, two runner
-    processes."""
+    """examples/rllib_kala.py at its smallest: one iteration of 500 steps, sampled by two
+    runners, each in a process of its own."""
     pytest.importorskip("ray.rllib", reason="ray[rllib] is not installed (extra 'rllib')")
     if not (request.config.getoption("--full") or os.environ.get("COPA_REF_FULL") == "1"):
         pytest.skip("the RLlib recipe starts a Ray instance: pytest --full")
     figures = example("rllib_kala").main(
         ["--iterations", "1", "--batch", "500", "--episodes", "10"])
     assert figures["steps"] >= 500
+    assert len(set(figures["runners"])) == 2 and os.getpid() not in figures["runners"]
     assert figures["after"].episodes == 10
+
+
+# -- The page's recipes, as written (pytest --full, with the extras) --------------------------
+
+PAGE = Path(__file__).parents[2] / "docs" / "adapters" / "training.md"
+
+
+def recipes() -> list[str]:
+    """The page's Python blocks, in order."""
+    return re.findall(r"```python\n(.*?)```", PAGE.read_text(), re.DOTALL)
+
+
+@pytest.mark.parametrize("number", range(4))
+def test_the_pages_recipes_run_as_written(number: int, request: pytest.FixtureRequest) -> None:
+    """Each Python block of docs/adapters/training.md runs as written, in a process of its
+    own (a run of minutes each: the full tier only)."""
+    assert len(recipes()) == 4
+    code = recipes()[number]
+    needs_sb3()
+    if "import ray" in code:
+        pytest.importorskip("ray.rllib", reason="ray[rllib] is not installed (extra 'rllib')")
+    if not (request.config.getoption("--full") or os.environ.get("COPA_REF_FULL") == "1"):
+        pytest.skip("the training page's recipes train for minutes: pytest --full")
+    done = subprocess.run([sys.executable, "-c", code], cwd=PAGE.parents[2],
+                          capture_output=True, text=True, timeout=1800, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
