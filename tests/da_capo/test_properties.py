@@ -220,8 +220,8 @@ class TestStates:
 
     @given(state=positions)
     def test_conservation_and_well_formed(self, state: State) -> None:
-        """DACAPO-3: reserves + cups + target + box = 16 per player (DACAPO-V1: the config's beans) in
-        every reached state."""
+        """DACAPO-3: reserves + cups + target + box = 16 per player (DACAPO-V1: the config's
+        beans) in every reached state."""
         total = sum(state.reserves) + sum(map(sum, state.lines)) + state.target + state.box
         assert total == state.config.beans * state.config.players
         assert GAME.well_formed(state)
