@@ -25,6 +25,7 @@ from copa_ref.games import GAMES
 EXTRA: dict[str, dict[str, tuple[JSON, ...]]] = {
     "hopper": {"total_beans": (60,),
                "shot_model": ({"type": "seat_accuracy", "accuracy": ["1/2", "1/3"]},)},
+    "copas": {"cards_each": (2,)},
     "da_capo": {"beans": (4,)},
     "kala": {"store": (8,)},
     "kopa": {"target": (30,)},
