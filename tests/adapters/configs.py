@@ -29,6 +29,7 @@ EXTRA: dict[str, dict[str, tuple[JSON, ...]]] = {
     "da_capo": {"beans": (4,)},
     "kala": {"store": (8,)},
     "kopa": {"target": (30,)},
+    "ronda": {"solver_beans": (2,)},
 }
 """Values of options that are neither enums nor flags nor in the conformance record."""
 
