@@ -69,6 +69,7 @@ __all__ = [
     "round_winner",
     "sample_chance",
     "settle_round",
+    "starting_beans",
     "to_move",
     "total_beans",
     "well_formed",
@@ -129,7 +130,7 @@ def _initial(config: Config) -> State:
     # none in the box.
     return _state(
         config=config,
-        reserves=(config.beans,) * players,
+        reserves=(starting_beans(config),) * players,
         lines=((0,) * line_length(players),) * players,
         target=0,
         finisher=None,
@@ -150,12 +151,19 @@ def new_game(config: Config) -> State:
     return _CHECKS.built(_initial(config))
 
 
+def starting_beans(config: Config) -> int:
+    """DACAPO-3: the beans every player receives, the text's 16 or ``Config.beans``
+    (DACAPO-V1)."""
+    return START_BEANS if config.beans is None else config.beans
+
+
 def _check_config(config: object) -> None:
     if type(config) is not Config:
         msg = f"expected a DA CAPO Config, got {excerpt(config)}"
         raise MalformedInputError(msg)
     check_int(config.players, "players")
-    check_int(config.beans, "beans")
+    if config.beans is not None:
+        check_int(config.beans, "beans")
     for name, kind in (("tie_resolution", TieResolution),
                        ("target_reached_when", TargetReached), ("tie_break", TieBreak)):
         if type(getattr(config, name)) is not kind:
@@ -166,7 +174,7 @@ def _check_config(config: object) -> None:
         msg = f"DA CAPO is for 2-5 players, not {config.players}"
         raise InvalidStateError("DACAPO-1", msg)
     # DACAPO-3 (DACAPO-V1): sixteen beans each, or fewer down to one.
-    if not 1 <= config.beans <= START_BEANS:
+    if config.beans is not None and not 1 <= config.beans <= START_BEANS:
         msg = f"every player receives 1 to {START_BEANS} beans, not {config.beans}"
         raise InvalidStateError("DACAPO-3", msg)
 
@@ -552,7 +560,7 @@ def outcome(state: State) -> Outcome | None:
     if state.config.tie_break is TieBreak.BEANS_IN_CUPS:
         used = {s: sum(state.lines[s]) for s in leaders}
     else:
-        used = {s: state.config.beans - state.reserves[s] for s in leaders}
+        used = {s: starting_beans(state.config) - state.reserves[s] for s in leaders}
     fewest = min(used.values())
     winners = tuple(Seat(s) for s in leaders if used[s] == fewest)
     return Outcome(winners=winners, rule="DACAPO-17")
@@ -635,7 +643,7 @@ def _no_negative_count(state: State) -> str | None:
 def _sixteen_each(state: State) -> str | None:
     """The beans on the table add up to 16 per player (DACAPO-V1: the config's)."""
     total = total_beans((state.reserves, state.lines, state.target, state.box))
-    expected = state.config.beans * state.config.players
+    expected = starting_beans(state.config) * state.config.players
     if total != expected:
         return f"{total} beans on the table, not {expected}"
     return None

@@ -76,9 +76,9 @@ class Config:
     """When the target counts as reached (DACAPO-15)."""
     tie_break: TieBreak = TieBreak.BEANS_IN_CUPS
     """How equal advances are separated at the end (DACAPO-17)."""
-    beans: int = attrs.field(default=START_BEANS, metadata=SOLVER_OPTION)
-    """Beans every player receives, 1 to 16 (DACAPO-3): 16 is the text's; fewer is the
-    solver variant DACAPO-V1 (DACAPO-Q12), a game small enough to solve exactly."""
+    beans: int | None = attrs.field(default=None, metadata=SOLVER_OPTION)
+    """``None``: every player receives the text's 16 beans (DACAPO-3); 1 to 16: that many,
+    the solver variant DACAPO-V1 (DACAPO-Q12), a game small enough to solve exactly."""
 
 
 @attrs.frozen

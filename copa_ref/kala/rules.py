@@ -54,6 +54,7 @@ from copa_ref.kala.state import (
     MIN_STORE,
     PLAYERS,
     STORE,
+    TOTAL_BEANS,
     Action,
     Bonus,
     BonusRule,
@@ -168,7 +169,7 @@ def new_game(config: Config | None = None) -> State:
         field=(0,) * (BOARD * BOARD),
         cups=START_SQUARES,
         cup_beans=(0, 0),
-        stores=(config.store, config.store),
+        stores=(beans_in_play(config) // PLAYERS,) * PLAYERS,
         bank=0,
         turn=config.first_player,
         phase=_SOW,
@@ -579,9 +580,9 @@ def total_beans(state: State) -> int:
 
 
 def beans_in_play(config: Config) -> int:
-    """KALA-1, KALA-18: the beans of both stores at the start, 56 unless ``Config.store``
-    makes them fewer (KALA-V1)."""
-    return PLAYERS * config.store
+    """KALA-1, KALA-18: the beans of both stores at the start: the text's 56, or twice
+    ``Config.store`` (KALA-V1)."""
+    return TOTAL_BEANS if config.store is None else PLAYERS * config.store
 
 
 def _check_config(config: object) -> None:
@@ -592,6 +593,8 @@ def _check_config(config: object) -> None:
                        ("end_check", EndCheck)):
         if type(getattr(checked, name)) is not kind:
             raise MalformedInputError(f"config.{name} must be a {kind.__name__}")
+    if checked.store is None:
+        return
     check_int(checked.store, "config.store")
     # KALA-1 (KALA-V1): 28 beans a store, or fewer down to one regular sowing.
     if not MIN_STORE <= checked.store <= STORE:

@@ -101,9 +101,9 @@ class Config:
     """Whether the bonus move may be declined (KALA-Q8)."""
     end_check: EndCheck = EndCheck.AFTER_TURN
     """When the end of the game is checked (KALA-Q10)."""
-    store: int = attrs.field(default=STORE, metadata=SOLVER_OPTION)
-    """Each store's beans at the start, 4 to 28 (KALA-1): 28 is the text's; fewer is the
-    solver variant KALA-V1 (KALA-Q16), a game small enough to solve exactly."""
+    store: int | None = attrs.field(default=None, metadata=SOLVER_OPTION)
+    """``None``: each store starts with the text's 28 beans (KALA-1); 4 to 28: that many, the
+    solver variant KALA-V1 (KALA-Q21), a game small enough to solve exactly."""
 
 
 @attrs.frozen
