@@ -111,9 +111,16 @@ def _kind(game: Game[Any, Any, Any, Any], option: attrs.Attribute[Any], default:
     return "json"
 
 
-def _kinds(game: Game[Any, Any, Any, Any]) -> dict[str, tuple[str, JSON]]:
-    data = game.to_json(game.default_config())
+def _options(game: Game[Any, Any, Any, Any], config: Any) -> dict[str, JSON]:
+    """*config*'s JSON with every option, solver variants at their default too (P-8)."""
+    data = game.to_json(config)
     assert isinstance(data, dict)
+    return {option.name: data.get(option.name, option.default)
+            for option in attrs.fields(game.config_type)}
+
+
+def _kinds(game: Game[Any, Any, Any, Any]) -> dict[str, tuple[str, JSON]]:
+    data = _options(game, game.default_config())
     return {option.name: (_kind(game, option, data[option.name]), data[option.name])
             for option in attrs.fields(game.config_type)}
 
@@ -136,8 +143,7 @@ def parameters(game: Game[Any, Any, Any, Any], config: Any = None) -> dict[str, 
     integer as an integer (:data:`NULL_INT` for none), any other value (HOPPER's
     ``shot_model``) as its canonical JSON text with ``;`` in place of ``,`` (OpenSpiel's
     game strings split on commas)."""
-    data = game.to_json(game.default_config() if config is None else config)
-    assert isinstance(data, dict)
+    data = _options(game, game.default_config() if config is None else config)
     return {name: _encode(kind, data[name], game) for name, (kind, _) in _kinds(game).items()}
 
 

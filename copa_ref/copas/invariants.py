@@ -85,7 +85,15 @@ def inv_card_conservation(before: State, action: Action, after: State) -> None:
         return
     cards = _all_cards(after)
     require(len(cards) == len(set(cards)), "COPAS-1", "a card is in two places")
-    require(set(cards) == _deck(after.config.players), "COPAS-1", "cards lost or invented")
+    config = after.config
+    if config.cards_each is None:
+        require(set(cards) == _deck(config.players), "COPAS-1", "cards lost or invented")
+        return
+    # COPAS-V1: the cards dealt, and no other card, stay in play; the rest are set aside.
+    require(len(cards) == config.players * config.cards_each
+            and set(cards) <= _deck(config.players), "COPAS-1", "cards lost or invented")
+    if not isinstance(action, Deal):
+        require(set(cards) == set(_all_cards(before)), "COPAS-1", "cards lost or invented")
 
 
 def inv_turn_order(before: State, action: Action, after: State) -> None:
@@ -144,7 +152,8 @@ def inv_first_lead(before: State, action: Action, after: State) -> None:
     if isinstance(action, Deal):
         n = after.config.players
         require(after.leader == (after.dealer + 1) % n, "COPAS-8", "wrong first leader")
-        size = {3: 13, 4: 10, 5: 8}[n]
+        size = {3: 13, 4: 10, 5: 8}[n] if after.config.cards_each is None else (
+            after.config.cards_each)
         require(all(len(h) == size for h in after.hands), "COPAS-6", "unequal deal")
 
 
@@ -157,16 +166,19 @@ def inv_scores_never_decrease(before: State, action: Action, after: State) -> No
 
 
 def inv_round_scores(before: State, action: Action, after: State) -> None:
-    """COPAS-16: a plain round books each seat its copas, 10 in all."""
+    """COPAS-16: a plain round books each seat its copas, 10 in all (COPAS-V1: the copas
+    dealt)."""
     if not _round_ended(before, after):
         return
     booked = _booked(before, after)
     require(list(after.last_round) == booked, "COPAS-16", "last_round is not what was booked")
     copas = _copas(after)
-    require(sum(copas) == 10, "COPAS-16", f"{sum(copas)} copas taken in a round")
+    dealt = 10 if after.config.cards_each is None else sum(
+        1 for c in _all_cards(after) if c.suit is Suit.COPAS)
+    require(sum(copas) == dealt, "COPAS-16", f"{sum(copas)} copas taken in a round")
     if before.pending is None and _taker(after) is None and 10 not in copas:
         require(booked == copas, "COPAS-16", f"booked {booked} for copas {copas}")
-        require(sum(booked) == 10, "COPAS-16", f"a round booked {sum(booked)} points")
+        require(sum(booked) == dealt, "COPAS-16", f"a round booked {sum(booked)} points")
 
 
 def inv_pending_books_nothing(before: State, action: Action, after: State) -> None:

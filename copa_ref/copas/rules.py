@@ -59,6 +59,7 @@ __all__ = [
     "check_config",
     "check_state",
     "copas_taken",
+    "dealt",
     "deck",
     "first_leader",
     "hand_size",
@@ -131,6 +132,12 @@ def hand_size(players: int) -> int:
     return _HAND_SIZE[players]
 
 
+def dealt(config: Config) -> int:
+    """Cards dealt to each seat: :func:`hand_size`, or fewer under the solver variant
+    ``Config.cards_each`` (COPAS-6, COPAS-V1)."""
+    return _HAND_SIZE[config.players] if config.cards_each is None else config.cards_each
+
+
 def strength(card: Card, plain: bool) -> int:
     """The card's strength within its suit: the printed order, or the plain one (COPAS-2).
 
@@ -175,7 +182,7 @@ def check_config(config: Config) -> None:
 
     :raises MalformedInputError: for fields of the wrong type.
     :raises InvalidStateError: COPAS-4 for a player count other than 3, 4, 5; COPAS-5 for a
-        first dealer that is no seat.
+        first dealer that is no seat; COPAS-6 for ``cards_each`` outside 1 to a full hand.
     """
     if type(config) is not Config:
         msg = f"expected a Copas Config, got {excerpt(config)}"
@@ -197,6 +204,13 @@ def check_config(config: Config) -> None:
     if not 0 <= config.first_dealer < config.players:
         msg = f"first_dealer {config.first_dealer} is no seat of {config.players}"
         raise InvalidStateError("COPAS-5", msg)
+    # COPAS-6 (COPAS-V1): the whole deck, or fewer cards each, at least one.
+    if config.cards_each is not None:
+        check_int(config.cards_each, "cards_each")
+        if not 1 <= config.cards_each <= _HAND_SIZE[config.players]:
+            msg = (f"each of {config.players} seats is dealt 1 to "
+                   f"{_HAND_SIZE[config.players]} cards, not {config.cards_each}")
+            raise InvalidStateError("COPAS-6", msg)
 
 
 def num_players(config: Config) -> int:
@@ -371,13 +385,14 @@ def round_points(
 ) -> tuple[tuple[int, ...], int | None]:
     """The points booked to each seat at the end of a round, and the new pending seat.
 
-    :param copas: the copas each seat took this round (they sum to 10).
+    :param copas: the copas each seat took this round (they sum to 10; COPAS-V1: to the
+        copas dealt).
     :param taker: the seat that took every card (COPAS-19), if one did.
     :param pending: the seat whose bonus round this is (COPAS-17), if any.
     :param bonus_all_cards: the reading for a pending seat that took every trick (COPAS-Q14).
 
-    :pre: 3 <= len(copas) <= 5 and all(c >= 0 for c in copas) and sum(copas) == 10
-    :pre: taker is None or (0 <= taker < len(copas) and copas[taker] == 10)
+    :pre: 3 <= len(copas) <= 5 and all(c >= 0 for c in copas) and sum(copas) <= 10
+    :pre: taker is None or (0 <= taker < len(copas) and copas[taker] == sum(copas))
     :pre: pending is None or 0 <= pending < len(copas)
     :post: len(__return__[0]) == len(copas) and all(b >= 0 for b in __return__[0])
     :post: pending is not None or taker is not None or 10 in copas or __return__[0] == copas
@@ -486,8 +501,7 @@ def _deal(state: State, action: Deal) -> State:
     if len(hands) != n:
         msg = f"a deal lists one hand per seat: {n} hands, got {len(hands)}"
         raise IllegalActionError("COPAS-6", msg)
-    size = _HAND_SIZE[n]
-    the_deck = deck(n)
+    size = dealt(state.config)
     out = left_out(n)
     seen: set[int] = set()  # card indices: an int hashes in C, an Enum member in Python
     for seat, hand in enumerate(hands):
@@ -501,11 +515,12 @@ def _deal(state: State, action: Deal) -> State:
                 msg = f"{card} is dealt twice"
                 raise IllegalActionError("COPAS-6", msg)
             seen.add(card.index)
-        # COPAS-6: everyone gets the same number of cards: 13, 10 or 8.
+        # COPAS-6: everyone gets the same number of cards: 13, 10 or 8 (COPAS-V1: the
+        # config's cards_each).
         if len(hand) != size:
             msg = f"seat {seat} is dealt {len(hand)} cards; with {n} players each gets {size}"
             raise IllegalActionError("COPAS-6", msg)
-    if len(seen) != len(the_deck):  # pragma: no cover - sizes and uniqueness imply it
+    if len(seen) != size * n:  # pragma: no cover - sizes and uniqueness imply it
         msg = "the deal is not the whole deck"
         raise IllegalActionError("COPAS-6", msg)
     return _state(
@@ -665,9 +680,9 @@ def sample_chance(state: State, rng: random.Random) -> Deal:
     if state.phase is not _DEAL:
         raise _wrong_node(state, "deal is due")
     n = len(state.hands)
-    cards = shuffled(rng, deck(n))
+    cards = shuffled(rng, deck(n))[:n * dealt(state.config)]
     # One card at a time from the dealer's right: the k-th seat from there gets every n-th
-    # card from the k-th on.
+    # card from the k-th on (COPAS-V1: the rest of the deck is set aside).
     hands: list[tuple[Card, ...]] = [()] * n
     for k in range(n):
         hands[(state.dealer + 1 + k) % n] = tuple(sorted(cards[k::n], key=_index))
@@ -776,13 +791,20 @@ def _between_rounds(state: State) -> bool:
 
 @rule("COPAS-1")
 def _whole_deck(state: State) -> str | None:
-    """Every card of the deck exactly once: in a hand, the trick or a taken trick."""
+    """Every card of the deck exactly once: in a hand, the trick or a taken trick (COPAS-V1:
+    every card dealt, at most once, and the rest set aside)."""
     if _fresh(state):
         return None
     hands, trick, tricks = state.hands, state.trick, state.tricks
     cards = [c for h in hands for c in h] + list(trick) + [c for t in tricks for c in t.cards]
+    config = state.config
+    if config.cards_each is not None:
+        if (len(cards) != len(set(cards)) or len(cards) != config.players * config.cards_each
+                or not set(cards) <= set(deck(config.players))):
+            return "the cards in play are not the deal of the smaller game"
+        return None
     if len(cards) != len(set(cards)) or sorted(cards, key=_index) != list(
-            deck(state.config.players)):
+            deck(config.players)):
         return "the cards in play are not exactly the deck"
     return None
 
@@ -882,7 +904,7 @@ def _round_in_progress(state: State) -> str | None:
     n, config, tricks = state.config.players, state.config, state.tricks
     if state.phase is not _PLAY:
         return "a trick in progress between rounds" if state.trick else None
-    size = _HAND_SIZE[n] - len(tricks)
+    size = dealt(config) - len(tricks)
     for k in range(n):
         s = (state.leader + k) % n
         if len(state.hands[s]) != size - (1 if k < len(state.trick) else 0):
@@ -923,11 +945,12 @@ def _rounds_scored(state: State) -> int:
 
 @functools.cache
 def _bookings(players: int, all_cards: AllCards, bonus_other_ten: BonusOtherTen,
-              bonus_all_cards: BonusAllCards
+              bonus_all_cards: BonusAllCards, whole_deck: bool = True
               ) -> frozenset[tuple[tuple[int, ...], int | None, int | None]]:
     """Every ``(booked, pending after, pending before)`` a round can end with: each way of
-    sharing the ten copas among the seats, with or without an all-cards taker (the seat
-    with all ten), in a plain round or the bonus round of any seat (COPAS-16 to COPAS-19)."""
+    sharing the ten copas (COPAS-V1: the copas dealt, 0 to 10) among the seats, with or
+    without an all-cards taker (a seat with all of them), in a plain round or the bonus
+    round of any seat (COPAS-16 to COPAS-19)."""
     found: set[tuple[tuple[int, ...], int | None, int | None]] = set()
 
     def shares(left: int, seats: int) -> list[tuple[int, ...]]:
@@ -935,9 +958,10 @@ def _bookings(players: int, all_cards: AllCards, bonus_other_ten: BonusOtherTen,
             return [(left,)]
         return [(k, *rest) for k in range(left + 1) for rest in shares(left - k, seats - 1)]
 
-    for copas in shares(10, players):
-        ten = copas.index(10) if 10 in copas else None
-        for taker in {None, ten}:
+    for copas in (c for total in ((10,) if whole_deck else range(11))
+                  for c in shares(total, players)):
+        takers = {s for s in range(players) if copas[s] == sum(copas)}
+        for taker in {None, *takers}:
             for before in (None, *range(players)):
                 booked, after = round_points(copas, taker, before, all_cards,
                                              bonus_other_ten, bonus_all_cards)
@@ -987,7 +1011,7 @@ def _booking(state: State) -> str | None:
                 return None
         return f"the round's tricks do not book {list(booked)} (pending {state.pending})"
     for b, after, before in _bookings(n, config.all_cards, config.bonus_other_ten,
-                                      config.bonus_all_cards):
+                                      config.bonus_all_cards, config.cards_each is None):
         if b == booked and after == state.pending and (before is None or not first):
             return None
     return f"no round books {list(booked)} leaving pending {state.pending}"
@@ -1099,7 +1123,7 @@ def chance_step(state: State, prefix: tuple[int, ...]) -> tuple[tuple[int, Fract
             msg = f"{list(prefix)} is no start of a deal"
             raise ValueError(msg)
         hands[(state.dealer + 1 + i) % n].append(left.pop(index))
-    if left:
+    if len(prefix) < n * dealt(state.config):
         share = Fraction(1, len(left))
         return tuple((index, share) for index in sorted(left))
     return Deal(tuple(tuple(sorted(h, key=_index)) for h in hands))

@@ -10,6 +10,7 @@ import enum
 
 import attrs
 
+from copa_ref.core.codec import SOLVER_OPTION
 from copa_ref.core.entry import Checked
 
 __all__ = [
@@ -213,6 +214,10 @@ class Config:
     """House rule: the round ends once all ten copas are out (COPAS-14)."""
     bonus_all_cards: BonusAllCards = BonusAllCards.TWENTY
     """The pending seat taking every trick of its bonus round (COPAS-18)."""
+    cards_each: int | None = attrs.field(default=None, metadata=SOLVER_OPTION)
+    """``None``: the whole deck is dealt, 13, 10 or 8 cards each (COPAS-6); a number from 1
+    up to that: each seat is dealt only that many and the rest of the deck is set aside,
+    unseen (the solver variant COPAS-V1, COPAS-Q17), a deal small enough to solve exactly."""
 
 
 @attrs.frozen

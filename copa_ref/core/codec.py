@@ -39,6 +39,7 @@ __all__ = [
     "JSON",
     "LIMITS",
     "MAX_INT",
+    "SOLVER_OPTION",
     "Limits",
     "canonical_json",
     "clip",
@@ -53,6 +54,12 @@ __all__ = [
 
 JSON = Any
 """A JSON value as Python builds it: dict, list, str, int, float, bool or None."""
+
+SOLVER_OPTION: dict[str, bool] = {"solver_option": True}
+"""The metadata of a ``Config`` field that is a solver variant (protocol P-8): a size the
+source text does not name, offered to make a game small enough for exact solvers. Its JSON
+key is left out while the field has its default and may be absent (it then has its default),
+so configs, states and corpus cases of the sources' own sizes read as they always have."""
 
 T = TypeVar("T")
 
@@ -444,14 +451,18 @@ def _attrs_hook(cls: Any, converter: cattrs.Converter) -> Any:
     (a default belongs to the class, not to the decoder) and no other key is allowed."""
     inner = cattrs.gen.make_dict_structure_fn(cls, converter, _cattrs_forbid_extra_keys=True)
     names = frozenset(field.name for field in attrs.fields(cls))
+    optional = _solver_defaults(cls)
+    required = names - optional.keys()
     title = cls.__name__
 
     def hook(value: object, _: Any) -> Any:
         if type(value) is not dict:
             msg = f"expected an object ({title}), got {excerpt(value)}"
             raise TypeError(msg)
+        if optional and required <= value.keys() <= names:
+            value = {**optional, **value}
         if value.keys() != names:
-            missing = sorted(names - value.keys())
+            missing = sorted(required - value.keys())
             extra = sorted(map(str, value.keys() - names))
             parts = []
             if missing:
@@ -461,6 +472,28 @@ def _attrs_hook(cls: Any, converter: cattrs.Converter) -> Any:
             msg = f"{title}: {'; '.join(parts)}"
             raise ValueError(msg)
         return inner(value, cls)
+
+    return hook
+
+
+def _solver_defaults(cls: Any) -> dict[str, Any]:
+    """The solver variants of an attrs class (:data:`SOLVER_OPTION`) with their defaults."""
+    return {field.name: field.default for field in attrs.fields(cls)
+            if field.metadata.get("solver_option")}
+
+
+def _solver_unstructure(cls: Any, converter: cattrs.Converter) -> Any:
+    """An attrs class with solver variants: every field, less the solver variants at their
+    default."""
+    inner = cattrs.gen.make_dict_unstructure_fn(cls, converter)
+    defaults = _solver_defaults(cls)
+
+    def hook(value: Any) -> dict[str, JSON]:
+        data: dict[str, JSON] = inner(value)
+        for name, default in defaults.items():
+            if getattr(value, name) == default:
+                del data[name]
+        return data
 
     return hook
 
@@ -478,6 +511,8 @@ def make_converter() -> cattrs.Converter:
     converter.register_unstructure_hook_factory(_is_tuple, _tuple_unstructure)
     converter.register_structure_hook_factory(_is_enum, _enum_hook)
     converter.register_structure_hook_factory(attrs.has, _attrs_hook)
+    converter.register_unstructure_hook_factory(
+        lambda cls: attrs.has(cls) and bool(_solver_defaults(cls)), _solver_unstructure)
     return converter
 
 

@@ -45,8 +45,10 @@ def _advance(state: State, seat: int) -> int:
 
 
 def beans_conserved(before: State, action: Action, after: State) -> None:
-    """DACAPO-3: reserves + line cups + target cup + box = 16 × players, before and after."""
-    expected = START_BEANS * before.config.players
+    """DACAPO-3: reserves + line cups + target cup + box = 16 × players (DACAPO-V1: the
+    config's beans × players), before and after."""
+    each = START_BEANS if before.config.beans is None else before.config.beans
+    expected = each * before.config.players
     require(_beans(before) == expected, "DACAPO-3",
             f"{_beans(before)} beans before the round, not {expected}")
     require(_beans(after) == expected, "DACAPO-3",

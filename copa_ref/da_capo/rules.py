@@ -69,6 +69,7 @@ __all__ = [
     "round_winner",
     "sample_chance",
     "settle_round",
+    "starting_beans",
     "to_move",
     "total_beans",
     "well_formed",
@@ -125,10 +126,11 @@ def _reach(config: Config) -> int:
 
 def _initial(config: Config) -> State:
     players = config.players
-    # DACAPO-2: every line empty; DACAPO-3: 16 beans in every hand, none in the box.
+    # DACAPO-2: every line empty; DACAPO-3: 16 beans in every hand (DACAPO-V1: the config's),
+    # none in the box.
     return _state(
         config=config,
-        reserves=(START_BEANS,) * players,
+        reserves=(starting_beans(config),) * players,
         lines=((0,) * line_length(players),) * players,
         target=0,
         finisher=None,
@@ -141,11 +143,18 @@ def _initial(config: Config) -> State:
 def new_game(config: Config) -> State:
     """The position before the first round.
 
-    :raises InvalidStateError: DACAPO-1 for a player count outside 2–5.
+    :raises InvalidStateError: DACAPO-1 for a player count outside 2–5; DACAPO-3 for beans
+        outside 1 to 16 (DACAPO-V1).
     :raises MalformedInputError: for a config that is not shaped right.
     """
     _check_config(config)
     return _CHECKS.built(_initial(config))
+
+
+def starting_beans(config: Config) -> int:
+    """DACAPO-3: the beans every player receives, the text's 16 or ``Config.beans``
+    (DACAPO-V1)."""
+    return START_BEANS if config.beans is None else config.beans
 
 
 def _check_config(config: object) -> None:
@@ -153,6 +162,8 @@ def _check_config(config: object) -> None:
         msg = f"expected a DA CAPO Config, got {excerpt(config)}"
         raise MalformedInputError(msg)
     check_int(config.players, "players")
+    if config.beans is not None:
+        check_int(config.beans, "beans")
     for name, kind in (("tie_resolution", TieResolution),
                        ("target_reached_when", TargetReached), ("tie_break", TieBreak)):
         if type(getattr(config, name)) is not kind:
@@ -162,6 +173,10 @@ def _check_config(config: object) -> None:
     if not MIN_PLAYERS <= config.players <= MAX_PLAYERS:
         msg = f"DA CAPO is for 2-5 players, not {config.players}"
         raise InvalidStateError("DACAPO-1", msg)
+    # DACAPO-3 (DACAPO-V1): sixteen beans each, or fewer down to one.
+    if config.beans is not None and not 1 <= config.beans <= START_BEANS:
+        msg = f"every player receives 1 to {START_BEANS} beans, not {config.beans}"
+        raise InvalidStateError("DACAPO-3", msg)
 
 
 # -- small pure helpers (contracted, checked by CrossHair) ----------------------------------
@@ -545,7 +560,7 @@ def outcome(state: State) -> Outcome | None:
     if state.config.tie_break is TieBreak.BEANS_IN_CUPS:
         used = {s: sum(state.lines[s]) for s in leaders}
     else:
-        used = {s: START_BEANS - state.reserves[s] for s in leaders}
+        used = {s: starting_beans(state.config) - state.reserves[s] for s in leaders}
     fewest = min(used.values())
     winners = tuple(Seat(s) for s in leaders if used[s] == fewest)
     return Outcome(winners=winners, rule="DACAPO-17")
@@ -626,9 +641,9 @@ def _no_negative_count(state: State) -> str | None:
 
 @rule("DACAPO-3")
 def _sixteen_each(state: State) -> str | None:
-    """The beans on the table add up to 16 per player."""
+    """The beans on the table add up to 16 per player (DACAPO-V1: the config's)."""
     total = total_beans((state.reserves, state.lines, state.target, state.box))
-    expected = START_BEANS * state.config.players
+    expected = starting_beans(state.config) * state.config.players
     if total != expected:
         return f"{total} beans on the table, not {expected}"
     return None

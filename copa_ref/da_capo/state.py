@@ -9,6 +9,7 @@ import enum
 
 import attrs
 
+from copa_ref.core.codec import SOLVER_OPTION
 from copa_ref.core.entry import Checked
 
 __all__ = [
@@ -59,7 +60,8 @@ class TieBreak(enum.Enum):
     BEANS_IN_CUPS = "beans_in_cups"
     """The beans in the player's cups: the beans that moved him."""
     BEANS_SPENT = "beans_spent"
-    """Every bean the player took from his reserve (16 minus what he holds)."""
+    """Every bean the player took from his reserve (16, or ``Config.beans``, less what he
+    holds)."""
 
 
 @attrs.frozen
@@ -74,6 +76,9 @@ class Config:
     """When the target counts as reached (DACAPO-15)."""
     tie_break: TieBreak = TieBreak.BEANS_IN_CUPS
     """How equal advances are separated at the end (DACAPO-17)."""
+    beans: int | None = attrs.field(default=None, metadata=SOLVER_OPTION)
+    """``None``: every player receives the text's 16 beans (DACAPO-3); 1 to 16: that many,
+    the solver variant DACAPO-V1 (DACAPO-Q12), a game small enough to solve exactly."""
 
 
 @attrs.frozen

@@ -10,7 +10,7 @@ from __future__ import annotations
 from copa_ref.core import require
 from copa_ref.kala.paths import is_path, longest_path
 from copa_ref.kala.rules import check_state, total_beans
-from copa_ref.kala.state import TOTAL_BEANS, Action, BonusRule, Phase, Sow, State
+from copa_ref.kala.state import PLAYERS, TOTAL_BEANS, Action, BonusRule, Phase, Sow, State
 
 __all__ = [
     "STEP_INVARIANTS",
@@ -25,9 +25,12 @@ __all__ = [
 
 
 def beans_conserved(before: State, action: Action, after: State) -> None:
-    """KALA-18: the 56 beans are all in play and no count is negative."""
-    require(total_beans(after) == TOTAL_BEANS, "KALA-18",
-            f"{total_beans(after)} beans after {action!r}, not {TOTAL_BEANS}")
+    """KALA-18: the 56 beans (KALA-V1: twice the store) are all in play and no count is
+    negative."""
+    store = after.config.store
+    expected = TOTAL_BEANS if store is None else PLAYERS * store
+    require(total_beans(after) == expected, "KALA-18",
+            f"{total_beans(after)} beans after {action!r}, not {expected}")
     counts = (*after.stores, *after.cup_beans, after.bank, *after.field)
     require(min(counts) >= 0, "KALA-18", f"a negative count after {action!r}")
 

@@ -51,7 +51,9 @@ from copa_ref.kala.paths import (
 )
 from copa_ref.kala.state import (
     BOARD,
+    MIN_STORE,
     PLAYERS,
+    STORE,
     TOTAL_BEANS,
     Action,
     Bonus,
@@ -70,6 +72,7 @@ from copa_ref.kala.state import (
 __all__ = [
     "SOWING",
     "apply",
+    "beans_in_play",
     "bonus_due",
     "bonus_length",
     "check_state",
@@ -156,7 +159,8 @@ def num_players(config: Config) -> int:
 def new_game(config: Config | None = None) -> State:
     """The starting position (KALA-1, KALA-2, KALA-3).
 
-    :raises InvalidStateError: KALA-3 if the config names no seat as first player.
+    :raises InvalidStateError: KALA-3 if the config names no seat as first player; KALA-1
+        for a store outside 4 to 28 (KALA-V1).
     """
     config = Config() if config is None else config
     _check_config(config)
@@ -165,7 +169,7 @@ def new_game(config: Config | None = None) -> State:
         field=(0,) * (BOARD * BOARD),
         cups=START_SQUARES,
         cup_beans=(0, 0),
-        stores=(TOTAL_BEANS // 2, TOTAL_BEANS // 2),
+        stores=(beans_in_play(config) // PLAYERS,) * PLAYERS,
         bank=0,
         turn=config.first_player,
         phase=_SOW,
@@ -575,6 +579,12 @@ def total_beans(state: State) -> int:
             + state.bank)
 
 
+def beans_in_play(config: Config) -> int:
+    """KALA-1, KALA-18: the beans of both stores at the start: the text's 56, or twice
+    ``Config.store`` (KALA-V1)."""
+    return TOTAL_BEANS if config.store is None else PLAYERS * config.store
+
+
 def _check_config(config: object) -> None:
     check_instance(config, Config, "a KALA config", "config")
     checked = cast(Config, config)
@@ -583,6 +593,13 @@ def _check_config(config: object) -> None:
                        ("end_check", EndCheck)):
         if type(getattr(checked, name)) is not kind:
             raise MalformedInputError(f"config.{name} must be a {kind.__name__}")
+    if checked.store is None:
+        return
+    check_int(checked.store, "config.store")
+    # KALA-1 (KALA-V1): 28 beans a store, or fewer down to one regular sowing.
+    if not MIN_STORE <= checked.store <= STORE:
+        msg = f"a store starts with {MIN_STORE} to {STORE} beans, not {checked.store}"
+        raise InvalidStateError("KALA-1", msg)
 
 
 def _shape(state: State) -> None:
@@ -632,12 +649,13 @@ def _cups_apart(state: State) -> str | None:
 
 @rule("KALA-18")
 def _beans_conserved(state: State) -> str | None:
-    """No count is negative, and the 56 beans are all there."""
+    """No count is negative, and the 56 beans (KALA-V1: twice the store) are all there."""
     counts = [*state.stores, *state.cup_beans, state.bank, *state.field]
     if min(counts) < 0:
         return "a count is negative"
-    if total_beans(state) != TOTAL_BEANS:
-        return f"{total_beans(state)} beans in play, not {TOTAL_BEANS}"
+    expected = beans_in_play(state.config)
+    if total_beans(state) != expected:
+        return f"{total_beans(state)} beans in play, not {expected}"
     return None
 
 

@@ -6,11 +6,14 @@ import enum
 
 import attrs
 
+from copa_ref.core.codec import SOLVER_OPTION
 from copa_ref.core.entry import Checked
 
 __all__ = [
     "BOARD",
+    "MIN_STORE",
     "PLAYERS",
+    "STORE",
     "TOTAL_BEANS",
     "Action",
     "Bonus",
@@ -32,6 +35,10 @@ PLAYERS = 2
 """KALA is a game for two (KALA-1)."""
 TOTAL_BEANS = 56
 """Beans in play: 28 per store at the start (KALA-1), conserved throughout (KALA-18)."""
+STORE = TOTAL_BEANS // PLAYERS
+"""Each store's beans at the start (KALA-1); ``Config.store`` may make it smaller."""
+MIN_STORE = 4
+"""The smallest store of the solver variant: one regular sowing (KALA-4)."""
 
 Square = tuple[int, int]
 """A square as ``(row, col)``, row 0 at the top; JSON ``[row, col]``."""
@@ -94,6 +101,9 @@ class Config:
     """Whether the bonus move may be declined (KALA-Q8)."""
     end_check: EndCheck = EndCheck.AFTER_TURN
     """When the end of the game is checked (KALA-Q10)."""
+    store: int | None = attrs.field(default=None, metadata=SOLVER_OPTION)
+    """``None``: each store starts with the text's 28 beans (KALA-1); 4 to 28: that many, the
+    solver variant KALA-V1 (KALA-Q21), a game small enough to solve exactly."""
 
 
 @attrs.frozen

@@ -44,7 +44,8 @@ def beans_conserved(before: State, action: Action, after: State) -> None:
     """RONDA-15: circle + black cup + supplies + out of the game = 20 + the beans dealt, and
     no count is negative."""
     config = after.config
-    expected = CIRCLE_BEANS + config.players * config.beans_per_player
+    each = config.beans_per_player if config.solver_beans is None else config.solver_beans
+    expected = CIRCLE_BEANS + config.players * each
     total = _circle(after) + after.black + sum(after.supplies) + after.out
     require(total == expected, "RONDA-15", f"{total} beans after {action!r}, not {expected}")
     counts = (*after.cups, after.black, after.out, *after.supplies)

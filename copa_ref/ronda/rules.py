@@ -94,6 +94,8 @@ MIN_PLAYERS = 2
 """RONDA-1: 2 to 5 players."""
 MAX_PLAYERS = 5
 """RONDA-1: 2 to 5 players."""
+SOLVER_BEANS = 8
+"""The most beans each of the solver variant RONDA-V1 (9 and 10 are the text's, RONDA-2)."""
 
 Memory = tuple[int | None, ...]
 """For each place, the beans a perfect memory of the public history knows to be there
@@ -138,7 +140,8 @@ def check_config(config: Config) -> None:
 
     :raises MalformedInputError: for a field of the wrong type.
     :raises InvalidStateError: RONDA-1 for a player count other than 2 to 5, RONDA-2 for
-        other than 9 or 10 beans each, RONDA-17 for a maximum other than 5 or 4.
+        other than 9 or 10 beans each (or ``solver_beans`` other than 1 to 8), RONDA-17 for
+        a maximum other than 5 or 4.
     """
     check_instance(config, Config, "a RONDA Config", "the config")
     check_int(config.players, "players")
@@ -155,6 +158,13 @@ def check_config(config: Config) -> None:
     if config.beans_per_player not in (9, 10):
         msg = f"each player receives 9 or 10 beans, not {config.beans_per_player}"
         raise InvalidStateError("RONDA-2", msg)
+    # RONDA-2 (RONDA-V1): fewer beans each, 1 to 8, for exact solvers.
+    if config.solver_beans is not None:
+        check_int(config.solver_beans, "solver_beans")
+        if not 1 <= config.solver_beans <= SOLVER_BEANS:
+            msg = (f"the solver variant gives 1 to {SOLVER_BEANS} beans each, not "
+                   f"{config.solver_beans}")
+            raise InvalidStateError("RONDA-2", msg)
     # RONDA-17: up to 5 beans under a cup, or 4 under the simpler rule.
     if config.max_beans not in (4, 5):
         msg = f"a cup holds at most 5 beans, or 4 under the simpler rule; not {config.max_beans}"
@@ -172,8 +182,9 @@ def num_players(config: Config) -> int:
 
 @seam
 def starting_beans(config: Config) -> int:
-    """RONDA-2: the beans each player receives (10 by the preparation, or 9)."""
-    return config.beans_per_player
+    """RONDA-2: the beans each player receives (10 by the preparation, or 9; RONDA-V1: the
+    config's ``solver_beans``, 1 to 8)."""
+    return config.beans_per_player if config.solver_beans is None else config.solver_beans
 
 
 def new_game(config: Config | None = None) -> State:

@@ -10,6 +10,7 @@ import enum
 
 import attrs
 
+from copa_ref.core.codec import SOLVER_OPTION
 from copa_ref.core.entry import Checked
 
 __all__ = [
@@ -68,6 +69,9 @@ class Config:
     penalty_beans: bool = True
     """Simpler rule 3 when false: no penalty beans; dissolved groups leave the game
     (RONDA-18)."""
+    solver_beans: int | None = attrs.field(default=None, metadata=SOLVER_OPTION)
+    """``None``: each player receives ``beans_per_player``; 1 to 8: that many instead, the
+    solver variant RONDA-V1 (RONDA-Q17), a game small enough to solve exactly."""
 
 
 @attrs.frozen(kw_only=True)

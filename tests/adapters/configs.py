@@ -25,7 +25,11 @@ from copa_ref.games import GAMES
 EXTRA: dict[str, dict[str, tuple[JSON, ...]]] = {
     "hopper": {"total_beans": (60,),
                "shot_model": ({"type": "seat_accuracy", "accuracy": ["1/2", "1/3"]},)},
+    "copas": {"cards_each": (2,)},
+    "da_capo": {"beans": (4,)},
+    "kala": {"store": (8,)},
     "kopa": {"target": (30,)},
+    "ronda": {"solver_beans": (2,)},
 }
 """Values of options that are neither enums nor flags nor in the conformance record."""
 
@@ -44,7 +48,7 @@ def _values(game: Game[Any, Any, Any, Any], option: attrs.Attribute[Any],
     for games in record.random_games:
         data = game.to_json(games.config)
         assert isinstance(data, dict)
-        values.append(data[option.name])
+        values.append(data.get(option.name, option.default))
     for reading in record.readings:
         if reading.option == option.name:
             values += list(reading.values)

@@ -42,7 +42,7 @@ from tests.support import play_random, playout_machine
 
 @st.composite
 def configs(draw: st.DrawFn) -> Config:
-    """Any config: every player count and option."""
+    """Any config: every player count and option, and the solver variant's smaller deals."""
     players = draw(st.sampled_from([3, 4, 5]))
     return Config(
         players=players,
@@ -53,6 +53,7 @@ def configs(draw: st.DrawFn) -> Config:
         copas_lead=draw(st.sampled_from(CopasLead)),
         end_when_copas_out=draw(st.booleans()),
         bonus_all_cards=draw(st.sampled_from(BonusAllCards)),
+        cards_each=draw(st.sampled_from([None, None, 1, 2, 3, 8])),
     )
 
 

@@ -31,6 +31,7 @@ from copa_ref.da_capo import (
     to_move,
 )
 from copa_ref.da_capo.invariants import STEP_INVARIANTS
+from copa_ref.da_capo.rules import starting_beans
 from tests.support import play_random, playout_machine
 
 configs = st.builds(
@@ -39,8 +40,9 @@ configs = st.builds(
     tie_resolution=st.sampled_from(TieResolution),
     target_reached_when=st.sampled_from(TargetReached),
     tie_break=st.sampled_from(TieBreak),
+    beans=st.sampled_from([None, None, 1, 2, 5, 16]),
 )
-"""Every config: 2-5 players and every reading."""
+"""Every config: 2-5 players, every reading, and the solver variant's fewer beans."""
 
 raw_bid = st.one_of(st.none(), st.integers(-1, 7))
 """A bid as an engine might send it: null, or any small integer, legal or not."""
@@ -219,9 +221,10 @@ class TestStates:
 
     @given(state=positions)
     def test_conservation_and_well_formed(self, state: State) -> None:
-        """DACAPO-3: reserves + cups + target + box = 16 per player in every reached state."""
+        """DACAPO-3: reserves + cups + target + box = 16 per player (DACAPO-V1: the config's
+        beans) in every reached state."""
         total = sum(state.reserves) + sum(map(sum, state.lines)) + state.target + state.box
-        assert total == 16 * state.config.players
+        assert total == starting_beans(state.config) * state.config.players
         assert GAME.well_formed(state)
         assert GAME.state_from_json(GAME.to_json(state)) == state
 

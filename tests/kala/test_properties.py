@@ -33,6 +33,7 @@ configs = st.builds(
     harvest=st.sampled_from(HarvestRule),
     bonus=st.sampled_from(BonusRule),
     end_check=st.sampled_from(EndCheck),
+    store=st.sampled_from([None, None, 4, 8, 28]),
 )
 
 ALL_CONFIGS = [

@@ -56,6 +56,7 @@ configs = st.builds(
     relift_after_match=st.booleans(),
     max_beans=st.sampled_from([4, 5]),
     penalty_beans=st.booleans(),
+    solver_beans=st.sampled_from([None, None, 1, 2, 8]),
 )
 
 
