@@ -451,6 +451,13 @@ def _fd_lines(fd: int, limit: int, idle: Callable[[], None]) -> Iterator[bytes |
         buffer += chunk
 
 
+def _write_all(sink: IO[Any], data: bytes) -> None:
+    """Write *data* whole to the binary *sink* (an unbuffered one may take part of it)."""
+    view = memoryview(data)
+    while view:
+        view = view[sink.write(view) or 0:]  # (None: it would block; tried again)
+
+
 def _answer(request: JSON, engine: Engine) -> str:
     if not isinstance(request, dict):
         return _encode({"ok": False, "error": "a request is a JSON object"})
@@ -490,9 +497,16 @@ def serve(engine: Engine, stdin: IO[Any] | None = None, stdout: IO[Any] | None =
     # requests ahead gets them in one write). Any other input is read a line at a time,
     # each answer flushed at once.
     own = stdin is None and stdout is None
+    pending: list[bytes] = []
+    """The answers to the requests read in one go (own streams): written together, in one
+    write, whatever the buffering of the process's stdout (``PYTHONUNBUFFERED``)."""
 
     def flush() -> None:
         with contextlib.suppress(BrokenPipeError, ValueError):  # the runner is gone
+            if pending:
+                data = b"".join(pending)
+                pending.clear()
+                _write_all(sink, data)
             sink.flush()
 
     lines = _fd_lines(source.fileno(), limits.max_length, flush) if own else _lines(
@@ -521,11 +535,13 @@ def serve(engine: Engine, stdin: IO[Any] | None = None, stdout: IO[Any] | None =
                 response = _answer(request, engine)
         answer = response + "\n"
         try:
-            if text:
+            if own:
+                pending.append(answer.encode("utf-8", "backslashreplace"))
+            elif text:
                 sink.write(answer)
+                sink.flush()
             else:
                 sink.write(answer.encode("utf-8", "backslashreplace"))
-            if not own:
                 sink.flush()
         except (BrokenPipeError, ValueError):  # the other side is gone, or closed the sink
             return 0

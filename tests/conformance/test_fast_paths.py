@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given
@@ -139,3 +142,19 @@ def test_memo_engine_answers_as_the_reference() -> None:
         answers.append(out.getvalue().decode().splitlines())
     assert len(answers[0]) == stream.count(b"\n")
     assert answers[0] == answers[1]
+
+
+@pytest.mark.parametrize("unbuffered", ["", "1"])
+def test_served_process_answers_each_batch_whole(unbuffered: str) -> None:
+    """The engine process gathers the answers to the requests it read in one go and writes
+    them together, with the process's stdout buffered or not: every answer, in order, as
+    :func:`serve` writes them to a stream."""
+    stream = b"\n".join(requests()) + b"\n"
+    out = io.BytesIO()
+    serve(MemoEngine(), io.BufferedReader(io.BytesIO(stream)), out)  # type: ignore[arg-type]
+    env = {**os.environ, "PYTHONUNBUFFERED": unbuffered}
+    served = subprocess.run(
+        [sys.executable, "-c", "from copa_ref.conformance.engine import MemoEngine, serve; "
+                               "serve(MemoEngine())"],
+        input=stream, capture_output=True, env=env, timeout=120, check=True)
+    assert served.stdout == out.getvalue()
