@@ -151,7 +151,7 @@ def test_served_process_answers_each_batch_whole(unbuffered: str) -> None:
     :func:`serve` writes them to a stream."""
     stream = b"\n".join(requests()) + b"\n"
     out = io.BytesIO()
-    serve(MemoEngine(), io.BufferedReader(io.BytesIO(stream)), out)  # type: ignore[arg-type]
+    serve(MemoEngine(), io.BufferedReader(io.BytesIO(stream)), out)
     env = {**os.environ, "PYTHONUNBUFFERED": unbuffered}
     served = subprocess.run(
         [sys.executable, "-c", "from copa_ref.conformance.engine import MemoEngine, serve; "
