@@ -17,8 +17,8 @@ steps/s and games/s of each and the min / median / max over the rounds of the ra
 (this checkout's over the other's, taken within a round). On a loaded machine only the
 ratios mean something.
 
-``--jobs N``: ``G`` games (default 200) of every game explored with ``--jobs 1`` and with
-``--jobs N`` (:func:`~copa_ref.conformance.explore.jobs.run_jobs`, workers' start-up
+``--jobs N``: ``G`` games (default 200; the six games in turn) explored with ``--jobs 1`` and
+with ``--jobs N`` (:func:`~copa_ref.conformance.explore.jobs.run_jobs`, workers' start-up
 included), alternating, R times: games/s of each and the ratio.
 """
 
@@ -112,7 +112,8 @@ def against(before: Path, engine: str, games: int, repeat: int) -> None:
             old = _in_process(before, engine, games)
             now = _in_process(ROOT, engine, games)
         rounds.append((old, now))
-        print(f"round {number + 1} of {repeat} done", file=sys.stderr)
+        print(f"round {number + 1} of {repeat}: all games {old[ALL][1]:.0f} -> "
+              f"{now[ALL][1]:.0f} checked steps/s", file=sys.stderr)
     print(f"engine: {engine} (each code's); {games} games of each game a run (all: "
           f"{6 * games}), 200 actions, 2 probes; {repeat} rounds, before = {before}")
     print("| game | steps/s before | steps/s after | ratio (min / median / max) "
@@ -147,8 +148,8 @@ def scaling(engine: str, jobs: int, games: int, repeat: int) -> None:
             assert footer["games"] == games and not footer["errored"], footer["errors"]
             rates[count].append(games / seconds)
     ratios = [n / o for o, n in zip(rates[1], rates[jobs], strict=True)]
-    print(f"engine: {engine}; {games} games of every game, 200 actions, 2 probes, workers' "
-          f"start-up included; {repeat} rounds on {os.cpu_count()} cores")
+    print(f"engine: {engine}; {games} games (the six games in turn), 200 actions, 2 probes, "
+          f"workers' start-up included; {repeat} rounds on {os.cpu_count()} cores")
     print(f"| jobs | games/s (min / median / max) |\n|---|---:|\n"
           f"| 1 | {_spread(rates[1])} |\n| {jobs} | {_spread(rates[jobs])} |")
     print(f"--jobs {jobs} over --jobs 1: {_spread(ratios, 2)} (min / median / max), "
