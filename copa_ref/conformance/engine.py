@@ -201,7 +201,7 @@ class ReferenceEngine(Engine):
     def apply(self, action: JSON) -> tuple[bool, str | None, str]:
         game = self._require_game()
         try:
-            decoded = game.action_from_json(action)
+            decoded = self.decode(game, action)
             after = game.apply(self.state, decoded)
         except IllegalActionError as exc:
             return False, exc.rule, exc.message
@@ -213,6 +213,10 @@ class ReferenceEngine(Engine):
         self._played += 1
         self.state = after
         return True, None, ""
+
+    def decode(self, game: Any, action: JSON) -> Any:
+        """The action of the JSON *action* (``Game.action_from_json``)."""
+        return game.action_from_json(action)
 
     def legal(self, seat: int | None) -> list[JSON]:
         game = self._require_game()
@@ -279,6 +283,8 @@ class MemoEngine(ReferenceEngine):
 
     MAX_ENTRIES: ClassVar[int] = 50_000
     MAX_CHARS: ClassVar[int] = 32 << 20
+    MAX_DECODED: ClassVar[int] = 8192
+    """The most actions kept decoded (each of at most :data:`_SHORT` characters of text)."""
     leaves_requests_alone: ClassVar[bool] = True
 
     def __init__(self) -> None:
@@ -291,6 +297,9 @@ class MemoEngine(ReferenceEngine):
         self._encoded: dict[Any, JSON] = {}
         """The JSON of the actions listed so far (actions are values: equal ones encode
         alike)."""
+        self._decoded: dict[tuple[str, str], Any] = {}
+        """The actions decoded so far, by game and canonical text (a text decodes to one
+        value)."""
 
     def _keep(self, chars: int = 0) -> None:
         """Count one more entry of *chars* characters of text; past a bound, forget the
@@ -356,6 +365,17 @@ class MemoEngine(ReferenceEngine):
         self._trail.append(here)
         self._position = child
         return True, None, ""
+
+    def decode(self, game: Any, action: JSON) -> Any:
+        key = (game.name, canonical_json(action))
+        found = self._decoded.get(key)
+        if found is None:
+            found = super().decode(game, action)  # a misshapen action raises, and is not kept
+            if len(key[1]) <= _SHORT:
+                if len(self._decoded) >= self.MAX_DECODED:
+                    self._decoded.clear()
+                self._decoded[key] = found
+        return found
 
     def legal(self, seat: int | None) -> list[JSON]:
         game = self._require_game()
@@ -451,6 +471,13 @@ def _fd_lines(fd: int, limit: int, idle: Callable[[], None]) -> Iterator[bytes |
         buffer += chunk
 
 
+def _write_all(sink: IO[Any], data: bytes) -> None:
+    """Write *data* whole to the binary *sink* (an unbuffered one may take part of it)."""
+    view = memoryview(data)
+    while view:
+        view = view[sink.write(view) or 0:]  # (None: it would block; tried again)
+
+
 def _answer(request: JSON, engine: Engine) -> str:
     if not isinstance(request, dict):
         return _encode({"ok": False, "error": "a request is a JSON object"})
@@ -490,9 +517,16 @@ def serve(engine: Engine, stdin: IO[Any] | None = None, stdout: IO[Any] | None =
     # requests ahead gets them in one write). Any other input is read a line at a time,
     # each answer flushed at once.
     own = stdin is None and stdout is None
+    pending: list[bytes] = []
+    """The answers to the requests read in one go (own streams): written together, in one
+    write, whatever the buffering of the process's stdout (``PYTHONUNBUFFERED``)."""
 
     def flush() -> None:
         with contextlib.suppress(BrokenPipeError, ValueError):  # the runner is gone
+            if pending:
+                data = b"".join(pending)
+                pending.clear()
+                _write_all(sink, data)
             sink.flush()
 
     lines = _fd_lines(source.fileno(), limits.max_length, flush) if own else _lines(
@@ -521,11 +555,13 @@ def serve(engine: Engine, stdin: IO[Any] | None = None, stdout: IO[Any] | None =
                 response = _answer(request, engine)
         answer = response + "\n"
         try:
-            if text:
+            if own:
+                pending.append(answer.encode("utf-8", "backslashreplace"))
+            elif text:
                 sink.write(answer)
+                sink.flush()
             else:
                 sink.write(answer.encode("utf-8", "backslashreplace"))
-            if not own:
                 sink.flush()
         except (BrokenPipeError, ValueError):  # the other side is gone, or closed the sink
             return 0

@@ -79,7 +79,7 @@ Message = dict[str, JSON]
 MAX_REQUESTS = 200_000
 """No case may need more requests than this (a count whose tree explodes is errored)."""
 
-MAX_AHEAD = 24
+MAX_AHEAD = 128
 """The most requests written ahead of their answers: what the pipes and the runner's buffer
 hold of an engine's answers stays bounded, and a case that goes another way sets aside at
 most this many answers."""

@@ -127,6 +127,16 @@ class CaseRun:
         """Check the engine's observables against *expect* at *step* (after *actions*)."""
         report = self.report(expect)
         self.reports[step] = report
+        lines, differing, extra = self.differences(report, expect)
+        if lines:
+            after = f" after {canonical_json(actions[-1])}" if actions else ""
+            self.fail(step, actions, f"observables differ at step {step}{after}", lines,
+                      differing, extra)
+
+    def differences(self, report: Report, expect: Case
+                    ) -> tuple[list[str], list[str], dict[int | None, list[str]]]:
+        """What differs between *report* and *expect*: readable lines, the differing paths
+        and the extra legal actions by seat (no line: nothing differs)."""
         lines, differing = self.view_lines(report, expect, self.known)
         extra: dict[int | None, list[str]] = {}
         groups: list[tuple[int | None, list[JSON]]] = []
@@ -137,10 +147,7 @@ class CaseRun:
         for seat, wanted in groups:
             if legal_lines(seat, report.legal[seat], wanted, lines, extra, self.known):
                 differing.append("legal")
-        if lines:
-            after = f" after {canonical_json(actions[-1])}" if actions else ""
-            self.fail(step, actions, f"observables differ at step {step}{after}", lines,
-                      differing, extra)
+        return lines, differing, extra
 
     def view_lines(self, report: Report, expect: Case,
                    text: Callable[[Any], Any] = canonical_json) -> tuple[list[str], list[str]]:
@@ -195,23 +202,57 @@ class CaseRun:
 
     def walk(self, actions: list[JSON], expected: list[Case]) -> None:
         """Start a game, check the initial position, then apply each action (it must be
-        accepted) and check the position after it."""
+        accepted) and check the position after it; after the position of each probe's step
+        (a trace case's ``"probes"``, :func:`trace`), the probe."""
         self.new_game()
+        probes: dict[int, list[Case]] = {}
+        for probe in self.case.get("probes") or ():
+            probes.setdefault(probe["step"], []).append(probe)
         # Every step's requests are planned: when a step differs the case ends there, and
         # the engine, a step or two further, is asked nothing more.
-        self.session.plan(self._steps(actions, expected))
+        self.session.plan(self._steps(actions, expected, probes))
         self.compare(expected[0], 0, [])
+        for probe in probes.get(0, ()):
+            self.probe(0, probe, expected[0])
         for i, action in enumerate(actions, 1):
             answer = self.session.apply(action)
             if not answer.accepted:
                 self.refused_legal(i, actions[:i], answer)
             self.compare(expected[i], i, actions[:i])
+            for probe in probes.get(i, ()):
+                self.probe(i, probe, expected[i])
 
-    def _steps(self, actions: list[JSON], expected: list[Case]) -> Iterator[list[Message]]:
-        """The requests of :meth:`walk` after ``new_game``, a batch a step."""
-        yield self.report_requests(expected[0])
-        for i, action in enumerate(actions, 1):
-            yield [apply_request(action), *self.report_requests(expected[i])]
+    def _steps(self, actions: list[JSON], expected: list[Case],
+               probes: Mapping[int, list[Case]]) -> Iterator[list[Message]]:
+        """The requests of :meth:`walk` after ``new_game``, a batch a step and a probe."""
+        for i in range(len(actions) + 1):
+            yield ([apply_request(actions[i - 1])] if i else []) + self.report_requests(
+                expected[i])
+            for probe in probes.get(i, ()):
+                yield [apply_request(probe["action"]), *self.report_requests(expected[i])]
+
+    def probe(self, step: int, probe: Case, expect: Case) -> None:
+        """Offer the *probe*'s action at *step*, whose position was just reported: it must
+        be refused under the probe's rule (when the engine names rules) and leave every
+        observable as the engine reported it at *step*; else the case stops there. The
+        checks of a rejection case at that position (:func:`rejection`), without its
+        naming: a probe that fails is judged again as its own rejection case."""
+        action = probe["action"]
+        text = canonical_json(action)
+        answer = self.session.apply(action)
+        if answer.accepted:
+            raise Stop(Failure(step=step, reason=f"accepted the probe {text}, which the "
+                                                 f"rules refuse under {shown(probe['rule'])}",
+                               action=action))
+        if self.rule_ids and answer.rule != probe["rule"]:
+            raise Stop(Failure(step=step, reason=f"refused the probe {text} under "
+                                                 f"{shown(answer.rule)}, expected "
+                                                 f"{shown(probe['rule'])}", action=action))
+        before = self.reports[step]
+        after = self.report(expect)
+        if not _same_report(before, after):
+            raise Stop(Failure(step=step, reason=f"the position changed after the refused "
+                                                 f"probe {text}", action=action))
 
     def walk_quietly(self, actions: list[JSON]) -> None:
         """Replay *actions* without checking (back to a node of a count, without undo)."""
@@ -244,6 +285,22 @@ class CaseRun:
                            action=action))
 
 
+def _same_report(one: Report, other: Report) -> bool:
+    """Whether two reports hold the same JSON (the very objects, or the same texts)."""
+    if one is other:
+        return True
+    if (one.to_move is not other.to_move or one.public is not other.public
+            or one.outcome is not other.outcome):
+        texts = [canonical_json([r.to_move, r.public, r.outcome]) for r in (one, other)]
+        if texts[0] != texts[1]:
+            return False
+    if one.legal.keys() != other.legal.keys():
+        return False
+    return all(one.legal[seat] is other.legal[seat]
+               or canonical_json(one.legal[seat]) == canonical_json(other.legal[seat])
+               for seat in one.legal)
+
+
 def _judged(verdict: Callable[[CaseRun], None]) -> Callable[[CaseRun], Failure | None]:
     def judged(run: CaseRun) -> Failure | None:
         try:
@@ -259,7 +316,12 @@ def _judged(verdict: Callable[[CaseRun], None]) -> Callable[[CaseRun], Failure |
 
 @_judged
 def trace(run: CaseRun) -> None:
-    """A trace: every position along its actions is the one it expects."""
+    """A trace: every position along its actions is the one it expects.
+
+    A trace case made by explore may carry ``"probes"`` (never one of the corpus): refused
+    actions ``{"step", "action", "rule"}`` offered at the position after *step* actions,
+    each checked where the walk stands (:meth:`CaseRun.probe`) rather than by a rejection
+    case that walks the game again from its start."""
     steps = run.case["steps"]
     run.walk([s["action"] for s in steps], [run.case["initial"], *[s["expect"] for s in steps]])
 

@@ -6,6 +6,11 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import random
+import subprocess
+import sys
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -14,8 +19,10 @@ from hypothesis import strategies as st
 from copa_ref.conformance.channel import EngineFailure, _checked, _plain_loads
 from copa_ref.conformance.corpus import Filters, load_corpus, select
 from copa_ref.conformance.engine import MemoEngine, ReferenceEngine, serve
-from copa_ref.core import MalformedInputError
+from copa_ref.conformance.observables import ActionTexts, observables
+from copa_ref.core import JSON, MalformedInputError
 from copa_ref.core.codec import LIMITS, canonical_json, loads
+from copa_ref.games import GAMES
 
 PLAIN_TEXT = st.text(st.sampled_from('ab:[]{},"0 \\\x7f\u00e9'), max_size=6)
 VALUES = st.recursive(
@@ -139,3 +146,114 @@ def test_memo_engine_answers_as_the_reference() -> None:
         answers.append(out.getvalue().decode().splitlines())
     assert len(answers[0]) == stream.count(b"\n")
     assert answers[0] == answers[1]
+
+
+@pytest.mark.parametrize("unbuffered", ["", "1"])
+def test_served_process_answers_each_batch_whole(unbuffered: str) -> None:
+    """The engine process gathers the answers to the requests it read in one go and writes
+    them together, with the process's stdout buffered or not: every answer, in order, as
+    :func:`serve` writes them to a stream."""
+    stream = b"\n".join(requests()) + b"\n"
+    out = io.BytesIO()
+    serve(MemoEngine(), io.BufferedReader(io.BytesIO(stream)), out)
+    env = {**os.environ, "PYTHONUNBUFFERED": unbuffered}
+    served = subprocess.run(
+        [sys.executable, "-c", "from copa_ref.conformance.engine import MemoEngine, serve; "
+                               "serve(MemoEngine())"],
+        input=stream, capture_output=True, env=env, timeout=120, check=True)
+    assert served.stdout == out.getvalue()
+
+
+class _NamesNoRule(MemoEngine):
+    """Refuses what the reference refuses, naming no rule."""
+
+    def apply(self, action: JSON) -> tuple[bool, str | None, str]:
+        accepted, _rule, message = super().apply(action)
+        return accepted, None, message
+
+
+class _TakesMalformed(MemoEngine):
+    """Answers a malformed action as accepted (and changes nothing)."""
+
+    def apply(self, action: JSON) -> tuple[bool, str | None, str]:
+        accepted, rule, message = super().apply(action)
+        if not accepted and rule is None:
+            return True, None, ""
+        return accepted, rule, message
+
+
+@pytest.mark.parametrize("engine", [MemoEngine, _NamesNoRule, _TakesMalformed])
+def test_probes_along_the_trace_report_what_rejection_cases_report(
+        engine: type[MemoEngine], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Explore's probes, offered along their game's trace, make the same report as the
+    probes judged each as a rejection case walked from the start (what a probe's check
+    finds is found either way), and the trace carries them when the game passes."""
+    from copa_ref.conformance.channel import InProcessChannel
+    from copa_ref.conformance.explore import Explorer, Settings, loop
+    from copa_ref.conformance.runner import Runner
+
+    corpus = load_corpus()
+    settings = Settings(games=12, max_steps=40, probes=3, seed=7, shrink_tries=3)
+    carried: list[int] = []
+    real_run = loop.lockstep.run
+
+    def run(runner: Any, case: Any, *args: Any) -> Any:
+        carried.append(len(case.get("probes") or ()))
+        return real_run(runner, case, *args)
+
+    def lines() -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = []
+        runner = Runner(lambda: InProcessChannel(engine), corpus)
+        Explorer(runner, settings, corpus).explore(on_line=found.append)
+        return [{k: v for k, v in line.items() if k not in ("seconds", "requests")}
+                for line in found]
+
+    monkeypatch.setattr(loop.lockstep, "run", run)
+    along = lines()
+    assert sum(carried) > 0
+    real_check = Explorer._check
+    monkeypatch.setattr(Explorer, "_check",
+                        lambda self, *args: real_check(self, *args[:6]))  # no probe along
+    carried.clear()
+    alone = lines()
+    assert not sum(carried)
+    assert along == alone
+    assert along[-1]["probes"] > 0
+    assert (along[-1]["differences"] > 0) == (engine is not MemoEngine)
+
+
+def _exactly(one: object, other: object) -> bool:
+    """Whether two JSON values are equal with the same Python types throughout."""
+    if type(one) is not type(other):
+        return False
+    if isinstance(one, dict):
+        assert isinstance(other, dict)
+        return list(one) == list(other) and all(_exactly(one[k], other[k]) for k in one)
+    if isinstance(one, list):
+        assert isinstance(other, list)
+        return len(one) == len(other) and all(map(_exactly, one, other))
+    return one == other
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_observables_with_kept_action_texts_are_the_plain_ones(name: str) -> None:
+    """The observables made with the actions' JSON kept (:class:`ActionTexts`, what explore's
+    trace cases use, without a JSON round trip) are exactly what the JSON text of the
+    reference's observables reads back as, at every position of seeded games under every
+    config of the sweep."""
+    from copa_ref.conformance.explore.configs import sweep
+    from copa_ref.conformance.explore.play import play
+    from copa_ref.conformance.generate import _plain
+
+    game = GAMES[name]
+    texts = ActionTexts(game)
+    checked = 0
+    for number, swept in enumerate(sweep(game, lambda _data, _options: True, 0)[:6]):
+        played = play(game, swept.config, random.Random(number), 80)
+        for state in played.states:
+            assert _exactly(observables(game, state, texts), _plain(observables(game, state)))
+            checked += 1
+        for action in played.actions:
+            assert _exactly(texts(action)[0], _plain(game.to_json(action)))
+            assert texts(action)[1] == canonical_json(game.to_json(action))
+    assert checked > 20

@@ -49,7 +49,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import attrs
@@ -156,6 +156,21 @@ class Difference:
                 "reason": self.result.reason, "diff": self.result.diff,
                 "step": self.result.step, "occurrences": self.occurrences,
                 "found": self.found, "shrink": self.shrink, "case": self.case}
+
+
+@attrs.frozen
+class Probe:
+    """A refused-action probe drawn for a game: a candidate's kind and note, the rule the
+    reference refuses it under (``None``: malformed) and its message, the action's JSON and
+    the step whose position it is offered at (its rejection case:
+    :meth:`Explorer._probe_case`)."""
+
+    kind: str
+    note: str
+    rule: str | None
+    message: str
+    action: JSON
+    step: int
 
 
 @attrs.define
@@ -470,9 +485,17 @@ class Explorer:
                            f"{swept.label} config: {len(played.actions)} actions chosen by "
                            "the reference.")
             self._trace = None
-            checked, status, diverged = self._check(number, swept, played, case_id,
-                                                    description, tell)
-            self._probes_along(case_id, number, swept, played, checked, rng, where, tell)
+            # The probes the game draws if the engine agrees to its end, offered along the
+            # trace (drawn from a copy: the game's own draws are unchanged).
+            ahead = random.Random()
+            ahead.setstate(rng.getstate())
+            inline = self._drawn(played, len(played.actions), ahead)
+            checked, status, diverged, probed = self._check(number, swept, played, case_id,
+                                                            description, tell, inline)
+            if probed:
+                self.state.probes += len(inline)
+            else:
+                self._probes_along(case_id, number, swept, played, checked, rng, where, tell)
         except (KeyboardInterrupt, _OutOfTime):
             raise
         except Exception as exc:  # a failure of explore itself: the game is errored
@@ -552,12 +575,19 @@ class Explorer:
         return self._masks.setdefault(name, {})
 
     def _check(self, number: int, swept: Swept, played: Played, case_id: str,
-               description: str,
-               tell: Event) -> tuple[int, str, str | None]:
+               description: str, tell: Event,
+               inline: Sequence[Probe] = ()
+               ) -> tuple[int, str, str | None, bool]:
         """Judge the game in lockstep (:mod:`~copa_ref.conformance.explore.lockstep`): the
         positions checked in step from its start, the game's status (``passed``,
-        ``failed``, ``diverged``, ``errored``) and why it ended early (``None``: it did
-        not)."""
+        ``failed``, ``diverged``, ``errored``), why it ended early (``None``: it did
+        not), and whether the *inline* probes were judged along it.
+
+        The probes are offered along the trace (:meth:`CaseRun.probe`), under a copy of the
+        masks; that judgment stands when the game passes to its end with no new difference
+        and every probe passes (the checks of their rejection cases, on the positions the
+        trace just checked). Otherwise the game is judged again without them, and the
+        probes each as its own rejection case."""
         name = played.game.name
         fired = self.state.fired[name]
         by_config = self._by_config.setdefault((name, swept.label), Counter())
@@ -573,13 +603,25 @@ class Explorer:
         """Detours taken (the game played again, another move where the engine refused
         the reference's), and the steps already counted before the last one."""
         diverged_after: set[str] = set()
+        probed = False
         while True:
             named = case_id if not detours else f"{case_id}-detour-{detours}"
             case = trace_case(played, named if not start else f"{named}-from-{start}",
                               description, start)
             if not start and not detours:
                 self._trace = case
-            lock = lockstep.run(self.runner, case, mask, self._deadline)
+            lock = None
+            if not start and not detours and inline:
+                probes: list[JSON] = [{"step": p.step, "action": p.action, "rule": p.rule}
+                                      for p in inline]
+                lock = lockstep.run(self.runner, {**case, "probes": probes}, dict(mask),
+                                    self._deadline)
+                probed = (lock.status == "passed" and lock.diverged is None and not lock.new
+                          and lock.checked == len(played.actions))
+                if not probed:
+                    lock = None
+            if lock is None:
+                lock = lockstep.run(self.runner, case, mask, self._deadline)
             end = start + lock.checked
             if agreed is None:
                 agreed = end
@@ -636,7 +678,7 @@ class Explorer:
             if start >= len(played.actions):
                 break
         self._count(name, met_here, past)
-        return agreed or 0, status, diverged
+        return agreed or 0, status, diverged, probed
 
     def _detour(self, number: int, played: Played, lock: lockstep.Lockstep, at: int,
                 taken: int) -> Played | None:
@@ -833,16 +875,16 @@ class Explorer:
 
     # -- refused-action probes ----------------------------------------------------------------
 
-    def _probes(self, number: int, swept: Swept, played: Played, agreed: int,
-                rng: random.Random, where: str, tell: Event) -> None:
-        """Random illegal and malformed actions at random positions the engine agreed on
-        (known differences masked), each judged as a rejection case in lockstep."""
+    def _drawn(self, played: Played, agreed: int, rng: random.Random) -> list[Probe]:
+        """The game's probes: random illegal and malformed actions at random positions the
+        engine agreed on."""
         game = played.game
         record = record_of(game.name)
         pool: dict[str, JSON] = {}
         strings: dict[str, list[str]] = {}
         for action in played.actions:
             _remember(pool, strings, _plain(game.to_json(action)))
+        drawn: list[Probe] = []
         for _ in range(self.settings.probes):
             ply = rng.randrange(agreed + 1)
             state = played.states[ply]
@@ -855,33 +897,47 @@ class Explorer:
                 if found is None:
                     continue
                 rule, message = found
-                case = _rejection(game, rule, message, kind, note, data, where, where,
-                                  swept.config, self.settings.seed,
-                                  list(played.actions[:ply]), state)
-                self.state.probes += 1
-                mask = self._mask(game.name)
-                lock = lockstep.run(self.runner, case, mask, self._deadline)
-                if lock.status == "timeout":
-                    raise _OutOfTime
-                if lock.status == "errored":
-                    self._errored(case["id"], lock.reason)
-                for met in lock.met:
-                    key = met.rule or f"{game.name}:(no rule)"
-                    known = self.state.differences.get(key)
-                    if not met.new:
-                        if known is not None and met.kind == "rejection":
-                            known.occurrences += 1
-                        continue
-                    if met.kind == "rejection":
-                        self._probe_difference(number, swept, played, case, met, kind,
-                                               note, where, tell)
-                    elif known is None:
-                        self._keep(key, game.name, "rejection",
-                                   Shrunk(case, lockstep.result_of(case, met), 0,
-                                          len(case["prefix"]), swept.players),
-                                   {"game": number, "config": swept.label,
-                                    "step": met.step}, tell)
+                drawn.append(Probe(kind, note, rule, message, _plain(data), ply))
                 break
+        return drawn
+
+    def _probe_case(self, probe: Probe, swept: Swept, played: Played, where: str) -> Case:
+        """The rejection case of *probe*."""
+        return _rejection(played.game, probe.rule, probe.message, probe.kind, probe.note,
+                          probe.action, where, where, swept.config, self.settings.seed,
+                          list(played.actions[:probe.step]), played.states[probe.step])
+
+    def _probes(self, number: int, swept: Swept, played: Played, agreed: int,
+                rng: random.Random, where: str, tell: Event) -> None:
+        """Random illegal and malformed actions at random positions the engine agreed on
+        (known differences masked), each judged as a rejection case in lockstep."""
+        game = played.game
+        for probe in self._drawn(played, agreed, rng):
+            kind, note = probe.kind, probe.note
+            case = self._probe_case(probe, swept, played, where)
+            self.state.probes += 1
+            mask = self._mask(game.name)
+            lock = lockstep.run(self.runner, case, mask, self._deadline)
+            if lock.status == "timeout":
+                raise _OutOfTime
+            if lock.status == "errored":
+                self._errored(case["id"], lock.reason)
+            for met in lock.met:
+                key = met.rule or f"{game.name}:(no rule)"
+                known = self.state.differences.get(key)
+                if not met.new:
+                    if known is not None and met.kind == "rejection":
+                        known.occurrences += 1
+                    continue
+                if met.kind == "rejection":
+                    self._probe_difference(number, swept, played, case, met, kind,
+                                           note, where, tell)
+                elif known is None:
+                    self._keep(key, game.name, "rejection",
+                               Shrunk(case, lockstep.result_of(case, met), 0,
+                                      len(case["prefix"]), swept.players),
+                               {"game": number, "config": swept.label,
+                                "step": met.step}, tell)
 
     def _probe_difference(self, number: int, swept: Swept, played: Played, case: Case,
                           met: lockstep.Met, kind: str, note: str, where: str,

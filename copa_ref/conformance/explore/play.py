@@ -20,7 +20,7 @@ import attrs
 
 from copa_ref.conformance.cases import plain as _plain
 from copa_ref.conformance.explore.situations import step_rules
-from copa_ref.conformance.observables import CORPUS_VERSION, observables
+from copa_ref.conformance.observables import CORPUS_VERSION, ActionTexts, observables
 from copa_ref.conformance.registry import record_of
 from copa_ref.core import JSON
 
@@ -139,9 +139,12 @@ def trace_case(played: Played, case_id: str, description: str, start: int = 0,
     if start:
         case["features"] = ["load_state"]
         case["state"] = _plain(game.to_json(played.states[start]))
-    case["initial"] = _plain(observables(game, played.states[start]))
+    # The converter's JSON is what JSON text reads back as; an action's JSON is encoded
+    # once for the whole case (shared by its steps and listings).
+    texts = ActionTexts(game)
+    case["initial"] = observables(game, played.states[start], texts)
     case["steps"] = [
-        {"action": _plain(game.to_json(a)), "expect": _plain(observables(game, s))}
+        {"action": texts(a)[0], "expect": observables(game, s, texts)}
         for a, s in zip(played.actions[start:stop], played.states[start + 1:stop + 1],
                         strict=True)
     ]
