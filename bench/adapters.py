@@ -12,13 +12,14 @@ What is measured, for each game (default: KALA, as issue 22 asks): decisions per
 
 - ``plain``: through the plain API, the generic loop ``copa_ref.core.steps`` with the
   ``uniform`` policy;
-- ``pettingzoo``: through the PettingZoo AEC environment as ``env()`` gives it (wrapped as
-  the classic environments are), ``agent_iter``/``last``/``step`` with a uniform choice
-  among the mask's legal ids (chance sampled inside the environment);
+- ``pettingzoo``: through the PettingZoo AEC environment as ``env()`` gives it (PettingZoo's
+  three classic wrappers stacked, ``ClassicWrapper`` outermost with its fast path),
+  ``agent_iter``/``last``/``step`` with a uniform choice among the mask's legal ids (chance
+  sampled inside the environment);
 - ``pz raw_env``: the same through the bare ``raw_env``;
-- ``pz stacked``: the same through ``stacked_env``, PettingZoo's own three wrapper classes
-  stacked on ``raw_env`` (``env()`` has their behaviour in one layer): their own cost is the
-  difference with ``pz raw_env``;
+- ``pz stacked``: the same through ``stacked_env``, the same stack with PettingZoo's own
+  ``OrderEnforcingWrapper`` outermost (no fast path): ``ClassicWrapper``'s gain is the
+  difference with ``pettingzoo``;
 - ``openspiel``: through the OpenSpiel game (``is_terminal``, ``is_chance_node``,
   ``is_simultaneous_node``, uniform over ``legal_actions``, chance by ``chance_outcomes``
   weights; a deal is dealt in its small steps there);
@@ -111,7 +112,7 @@ def pettingzoo_raw(game: Any, n: int, seed: int, cap: int | None) -> int:
 
 def pettingzoo_stacked(game: Any, n: int, seed: int, cap: int | None) -> int:
     """As :func:`pettingzoo`, through ``stacked_env`` (PettingZoo's own three wrapper
-    classes, stacked as the classic environments stack them)."""
+    classes as they are, stacked as the classic environments stack them)."""
     return pettingzoo(game, n, seed, cap, "stacked_env")
 
 

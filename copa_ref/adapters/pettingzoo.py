@@ -219,6 +219,7 @@ class GameTable:
         self.coder: Encoder
         self.ids: ActionIds
         self.coder, self.ids = tables(game, self.config)
+        self._id_count = len(self.ids)
         self.players = game.num_players(self.config)
         self.possible_agents = [f"player_{s}" for s in range(self.players)]
         self._seats = {a: s for s, a in enumerate(self.possible_agents)}
@@ -355,7 +356,7 @@ class GameTable:
         if not acting:
             return np.zeros(size, dtype=np.int8)
         entry = self._entry(seat)
-        if size == len(self.ids):
+        if size == self._id_count:
             return entry.mask.copy()
         mask = np.zeros(size, dtype=np.int8)
         mask[entry.ids] = 1
@@ -408,7 +409,7 @@ class GameTable:
         """
         space = self._action_spaces[agent]
         if type(action) in _INTEGER_TYPES:  # Discrete.contains for these types
-            if 0 <= action < space.n:
+            if 0 <= action < self._space_size:
                 return int(action)
         elif space.contains(action):
             return int(action)
@@ -422,7 +423,7 @@ class GameTable:
 
         :raises ValueError: when it is not legal for *agent* now.
         """
-        seat = self._seat(agent)
+        seat = self._seats[agent]
         chosen = (self._entry(seat).by_id.get(number) if seat in self._acting_seats()
                   else None)
         if chosen is None:
@@ -467,6 +468,7 @@ class GameTable:
                                for s in range(self.players)])
 
     def _spaces(self, actions: int) -> None:
+        self._space_size = actions
         size = self.observation_size
         self.state_space = gymnasium.spaces.Box(-np.inf, np.inf,
                                                 (self.players * self.coder.observation.size,),
@@ -567,18 +569,13 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             return
         chosen = self._check(agent, self._number(agent, action))
         self._cumulative_rewards[agent] = 0.0
-        self._advance_part(chosen)
-        self._select()
-        self._accumulate_rewards()
-
-    def _advance_part(self, chosen: Any) -> None:
-        """Play *chosen*, legal for the agent selected: the whole action, or a part of a
-        joint one (applied with the last part)."""
-        parts = self._parts
+        parts = self._parts  # the action, or the parts of a joint one chosen so far
         parts.append(chosen)
         if len(parts) == len(self._acting_seats()):
             self._parts = []
             self._apply(tuple(parts))
+        self._select()
+        self._accumulate_rewards()
 
     def _select(self) -> None:
         """Select the agent to act next (the next part of a joint action, or the seat to
