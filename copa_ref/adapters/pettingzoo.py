@@ -520,6 +520,9 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self.observation_spaces = self._observation_spaces
         self._parts: list[Any] = []
         """The parts of a joint action chosen so far (DA CAPO's bids, one agent a step)."""
+        self._choice: LegalIds | None = None
+        """The legal ids of the agent selected, worked out when it is selected (``None``
+        once the game is over or cut short): its mask, its step."""
 
     def observe(self, agent: str) -> dict[str, Any]:
         """*agent*'s observation; the mask marks its legal ids when it is the agent selected
@@ -531,9 +534,12 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         if seat is None:
             msg = f"{self.game.title}: no agent {excerpt(agent)} in {self.possible_agents}"
             raise KeyError(msg)
-        live = agent == self.agent_selection and self._live(agent)
-        return {"observation": self._vector(seat),
-                "action_mask": self._mask(seat, live, self.action_count)}
+        choice = self._choice
+        if choice is not None and agent == self.agent_selection and self._live(agent):
+            mask = choice.mask.copy()  # a user may write to it
+        else:
+            mask = np.zeros(self.action_count, dtype=np.int8)
+        return {"observation": self._vector(seat), "action_mask": mask}
 
     def _live(self, agent: str) -> bool:
         """Whether *agent* is in the game, neither terminated nor truncated."""
@@ -543,11 +549,9 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
     def is_legal(self, action: Any) -> bool:
         """Whether *action* is an id the agent selected may play now: it is live and its
         action mask marks the id (a NumPy integer scalar is looked up as its ``int``)."""
-        agent = self.agent_selection
-        if not self._live(agent):
-            return False
-        entry = self._entry(self._seats[agent])
-        return entry.by_id.get(action) is not None
+        choice = self._choice
+        return (choice is not None and self._live(self.agent_selection)
+                and choice.by_id.get(action) is not None)
 
     # -- the AEC protocol ----------------------------------------------------------------
 
@@ -567,7 +571,11 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        chosen = self._check(agent, self._number(agent, action))
+        number = self._number(agent, action)
+        choice = self._choice  # live, so selected with its legal ids
+        chosen = None if choice is None else choice.by_id.get(number)
+        if chosen is None:
+            raise ValueError(self._illegal(agent, number))
         self._cumulative_rewards[agent] = 0.0
         parts = self._parts  # the action, or the parts of a joint one chosen so far
         parts.append(chosen)
@@ -584,8 +592,11 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         zeros stays as it is."""
         seats = self._acting_seats()
         if seats and not self.truncated:
-            self.agent_selection = self.possible_agents[seats[len(self._parts)]]
+            seat = seats[len(self._parts)]
+            self.agent_selection = self.possible_agents[seat]
+            self._choice = self._entry(seat)
             return
+        self._choice = None
         if self.truncated and self.game.outcome(self.game_state) is None:
             self.truncations = dict.fromkeys(self.agents, True)
             self.rewards = dict.fromkeys(self.agents, 0.0)  # the dead steps' own to empty
