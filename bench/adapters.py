@@ -5,7 +5,8 @@
 
 ``--table`` prints, instead of the text lines, the adapter page's table in Markdown (one
 row per game: the plain loop's median decisions per CPU second and each of that adapter's
-variants' min / median / max ratio): the docs' tables are this command's output.
+variants' min / median / max ratio; only the plain loop and those variants are run): the
+docs' tables are this command's output.
 
 What is measured, for each game (default: KALA, as issue 22 asks): decisions per CPU second
 (``time.process_time``) of uniformly random play with the default config,
@@ -151,12 +152,14 @@ RUNS: tuple[tuple[str, Callable[[Any, int, int, int | None], int]], ...] = (
     ("pz stacked", pettingzoo_stacked), ("openspiel", openspiel))
 
 
-def measure(game: Any, count: int, rounds: int, seed: int,
-            cap: int | None) -> tuple[dict[str, list[float]], list[str]]:
-    """Each variant's decisions per CPU second in each round, and the variants skipped
-    (their package absent)."""
+def measure(game: Any, count: int, rounds: int, seed: int, cap: int | None,
+            only: tuple[str, ...] | None = None) -> tuple[dict[str, list[float]], list[str]]:
+    """Each variant's decisions per CPU second in each round (*only*: the plain loop and
+    these variants), and the variants skipped (their package absent)."""
     runs, skipped = [], []
     for label, run in RUNS:
+        if only is not None and label != "plain" and label not in only:
+            continue
         try:
             run(game, 1, seed + 10_000, cap)  # imports, registration, the env: not timed
         except ImportError as err:
@@ -192,7 +195,8 @@ def table(page: str, names: list[str], count: int, rounds: int, seed: int,
     for name in names:
         game = get_game(name)
         cap = decisions or default_truncation(game)
-        speeds, _ = measure(game, count, rounds, seed, cap)
+        speeds, _ = measure(game, count, rounds, seed, cap,
+                            tuple(label for label, _ in columns))
         base = speeds["plain"]
         cells = []
         for label, _ in columns:
