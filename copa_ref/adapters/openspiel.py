@@ -128,8 +128,8 @@ def register(games: dict[str, Game[Any, Any, Any, Any]] | None = None) -> tuple[
 
 
 def specification(game: Game[Any, Any, Any, Any]) -> dict[str, Any]:
-    """*game*'s parameter specification: its config options (:func:`parameters`) and the
-    adapter's own, with their defaults."""
+    """*game*'s parameter specification: its config options
+    (:func:`~copa_ref.adapters.parameters`) and the adapter's own, with their defaults."""
     found: dict[str, Any] = dict(parameters(game))
     for own in (LENGTH, ONE_DEAL, INITIAL):
         if own in found:
@@ -223,7 +223,7 @@ class CopaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel.Game is untyped
         """The state at the game's start (or at its ``initial_state``)."""
         return self.state_class(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
         """A seat's observation, or with perfect recall its information state."""
         if params:
             msg = (f"{self.table.game.title}: observation parameters are not supported, "
@@ -240,12 +240,12 @@ class CopaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel.Game is untyped
 
 class CopaState(pyspiel.State):  # type: ignore[misc]  # pyspiel.State is untyped
     """A state of a :class:`CopaGame`: ``state`` is the reference's state. The values,
-    immutable, are shared by clones rather than copied (:class:`_Held`)."""
+    immutable, are shared by clones rather than copied (``_Held``)."""
 
     name: ClassVar[str]
     """The reference game's registry name."""
     __slots__ = ("table",)
-    """The game's :class:`_Table`, set by ``__init__``, so a clone's too: OpenSpiel's
+    """The game's ``_Table``, set by ``__init__``, so a clone's too: OpenSpiel's
     ``Clone`` makes a new state and deep-copies each attribute in ``__dict__``, and
     ``held`` is the one there (a depth-3 tree walk on one-deal Copas 1.04x as fast, min
     1.03, max 1.10, 6 rounds interleaved)."""
