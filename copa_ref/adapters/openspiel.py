@@ -254,8 +254,12 @@ class CopaState(pyspiel.State):  # type: ignore[misc]  # pyspiel.State is untype
         super().__init__(game)
         self.table: _Table = game.table
         start = self.table.start
-        self.held = _Held(_Trail(None, start, None), (), 0,
-                          start.round if self.table.rounds else 0)
+        self._hold(_Held(_Trail(None, start, None), (), 0,
+                         start.round if self.table.rounds else 0))
+
+    def _hold(self, held: _Held) -> None:
+        """Make *held* the state's values (``held``, in ``__dict__``)."""
+        self.held = held  # type: ignore[misc]  # pyspiel's base class gives a __dict__
 
     @property
     def players(self) -> int:
@@ -389,8 +393,8 @@ class CopaState(pyspiel.State):  # type: ignore[misc]  # pyspiel.State is untype
                 carry_mark(held.trail.state, after)
         else:
             after = table.game.apply(held.trail.state, action)
-        self.held = _Held(_Trail(held.trail, after, public), (), held.length + 1,
-                          held.round)
+        self._hold(_Held(_Trail(held.trail, after, public), (), held.length + 1,
+                         held.round))
 
     def _apply_action(self, action: int) -> None:
         player = self.current_player()
@@ -420,7 +424,7 @@ class CopaState(pyspiel.State):  # type: ignore[misc]  # pyspiel.State is untype
         prefix = (*held.prefix, action)
         step = table.chance_step(self.state, prefix)
         if isinstance(step, tuple):  # the deal goes on: a step of it
-            self.held = _Held(held.trail, prefix, held.length + 1, held.round, held.mover)
+            self._hold(_Held(held.trail, prefix, held.length + 1, held.round, held.mover))
         else:
             self._play(step, None, False)
 
