@@ -305,9 +305,9 @@ PSEUDO = (-1, -2, -3, -4)
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_the_python_answers_are_openspiels(name: str) -> None:
-    """The state answers ``legal_actions``, ``is_chance_node``, ``is_simultaneous_node`` and
-    ``is_player_node`` in Python (no round trip into C++): at every node of a random game,
-    for every player and pseudo-player, as OpenSpiel's C++ ``PyState`` does."""
+    """The state's own ``legal_actions`` (its usual call answered in Python, no round trip
+    into C++) answers as OpenSpiel's C++ ``PyState`` does, and so do the node tests: at
+    every node of a random game, for every player and pseudo-player."""
     game = load(name, {openspiel.LENGTH: 120})
     rng = random.Random(3)
     state, base = game.new_initial_state(), pyspiel.State
