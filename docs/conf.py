@@ -28,8 +28,8 @@ nitpicky = True
 # fetched: its names are left unlinked rather than reported.
 nitpick_ignore_regex = [
     (r"py:.*", r"(int|str|bool|float|bytes|object|tuple|dict|list|set|frozenset|type|None)"),
-    (r"py:.*", r"(enum|collections|functools|typing|random|fractions|subprocess|pathlib|json|io|os|sys"
-     r"|selectors|threading|argparse|types|abc|re|decimal|xml)(\..*)?"),
+    (r"py:.*", r"(enum|collections|functools|typing|random|fractions|subprocess|pathlib|json"
+     r"|io|os|sys|selectors|threading|argparse|types|abc|re|decimal|xml)(\..*)?"),
     # Type variables and typing internals that autodoc cannot resolve.
     (r"py:.*", r"copa_ref\.core\.(game|chance|loop|misreading|entry)\.[SACOTF]"),
     (r"py:class", r"[SA]"),

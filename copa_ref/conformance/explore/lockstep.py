@@ -484,7 +484,7 @@ def _both(record: Any, model: Alternative,
     if first is None or first.module_name(game.name) != other.module_name(game.name):
         return None
     names = dict(first.replacements)
-    if set(names) & {n for n, _ in other.replacements}:
+    if set(names) & set(dict(other.replacements)):
         return None
     both = Misreading(rule=other.rule, slug=f"{first.slug}+{other.slug}",
                       description=f"{first.description}; {other.description}",
