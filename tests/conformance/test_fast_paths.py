@@ -243,7 +243,7 @@ def test_observables_with_kept_action_texts_are_the_plain_ones(name: str) -> Non
     config of the sweep."""
     from copa_ref.conformance.explore.configs import sweep
     from copa_ref.conformance.explore.play import play
-    from copa_ref.conformance.generate import _plain
+    from copa_ref.conformance.cases import plain as _plain
 
     game = GAMES[name]
     texts = ActionTexts(game)
