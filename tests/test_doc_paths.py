@@ -17,6 +17,8 @@ Exceptions, each with its reason:
 * a path is looked for from the checkout's root, from the naming file's own folder, and from
   :data:`BASES` (a page about the package names ``<game>/rules.py``; the corpus and its code
   name ``schema/corpus.schema.json`` from the corpus folder);
+* a path in a library's own source (:data:`LIBRARIES`: ``pettingzoo/classic/...``, the
+  anchors a page sets ours beside) is that library's, not the checkout's;
 * :data:`GENERATED`: folders a build or a test writes (the Sphinx output, the rule book's case
   pages), absent from a clean checkout.
 """
@@ -38,6 +40,8 @@ TOP = tuple(sorted(p.name + "/" for p in ROOT.iterdir()
                    if p.is_dir() and not p.name.startswith((".", "_"))))
 GENERATED = ("docs/_build", "docs/cases")
 BASES = ("copa_ref", "conformance")
+LIBRARIES = ("open_spiel/", "pettingzoo/", "supersuit/", "gymnasium/", "stable_baselines3/",
+             "ray/")
 _TICKED = re.compile(r"``?([^`\s]+)``?")
 
 
@@ -78,6 +82,8 @@ def named_paths(text: str) -> list[str]:
             continue
         if candidate.startswith(("./", "~", "/", "..")):
             continue  # the user's own project
+        if candidate.startswith(LIBRARIES):
+            continue  # a library's own source
         found.append(candidate)
     return found
 
@@ -102,6 +108,7 @@ def _missing(path: str, where: str = ".") -> bool:
     ("`copa_ref/conformance/<game>/misreadings.py`",
      ["copa_ref/conformance/<game>/misreadings.py"]),
     ("`a/b` is not a path", []),
+    ("beside `pettingzoo/classic/connect_four/connect_four.py`", []),
 ])
 def test_the_matcher_finds_named_paths(text: str, expected: list[str]) -> None:
     assert named_paths(text) == expected
