@@ -241,9 +241,9 @@ def test_observables_with_kept_action_texts_are_the_plain_ones(name: str) -> Non
     trace cases use, without a JSON round trip) are exactly what the JSON text of the
     reference's observables reads back as, at every position of seeded games under every
     config of the sweep."""
+    from copa_ref.conformance.cases import plain as _plain
     from copa_ref.conformance.explore.configs import sweep
     from copa_ref.conformance.explore.play import play
-    from copa_ref.conformance.cases import plain as _plain
 
     game = GAMES[name]
     texts = ActionTexts(game)
