@@ -54,7 +54,8 @@ class Explanation:
 _misread_cache: dict[tuple[str, str, str], AnyGame] = {}
 
 
-def _misread(game: AnyGame, misreading: Misreading) -> AnyGame:
+def misread_once(game: AnyGame, misreading: Misreading) -> AnyGame:
+    """*game* with *misreading* (built once a game and misreading)."""
     key = (game.name, misreading.rule, misreading.slug)
     found = _misread_cache.get(key)
     if found is None:
@@ -95,7 +96,7 @@ def alternatives(record: AnyRecord, config: Any) -> Iterator[Alternative]:
                               game, other, config)
     for misreading in record.misreadings:
         try:
-            misread_game = _misread(game, misreading)
+            misread_game = misread_once(game, misreading)
         except BAD_DATA:
             continue
         yield Alternative(f"{misreading.slug}: {misreading.description}", misreading.rule,

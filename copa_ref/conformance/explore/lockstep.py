@@ -46,7 +46,7 @@ import attrs
 from copa_ref.conformance import naming
 from copa_ref.conformance.channel import EngineFailure, printable
 from copa_ref.conformance.corpus import Case
-from copa_ref.conformance.explain import Alternative, alternatives, replays
+from copa_ref.conformance.explain import Alternative, alternatives, misread_once, replays
 from copa_ref.conformance.observables import observables
 from copa_ref.conformance.registry import record_of
 from copa_ref.conformance.runner import CaseResult, Runner
@@ -187,7 +187,14 @@ class _Run(CaseRun):
             return
         same = next((f.rule for f in findings if kind == "view" and (kind, f.rule) in self.mask
                      and _roots(self.mask[(kind, f.rule)]) == _roots(now)), None)
-        if same is not None and (kind, rule) not in self.mask:
+        mutant = None if (kind, rule) in self.mask else self._misread_known(step, actions,
+                                                                            known)
+        if mutant is not None:
+            # a misreading of a known difference's rule alone gives this report exactly:
+            # that difference again, seen from another position (one bug, one rule)
+            failure = attrs.evolve(failure, rule=mutant)
+            kind = next((k for k, r in self.mask if r == mutant), kind)
+        elif same is not None and (kind, rule) not in self.mask:
             # the observables a known difference showed, one of its rules named: the same
             # bug seen the other way round (one bug, one rule)
             failure = attrs.evolve(failure, rule=same)
@@ -323,6 +330,23 @@ class _Run(CaseRun):
         except BAD_DATA:
             return []
         return found
+
+    def _misread_known(self, step: int, actions: list[JSON],
+                       rules: set[str | None]) -> str | None:
+        """The known rule (of *rules*) one of whose kill-matrix misreadings, alone, gives
+        the engine's report at *step* exactly (``None``: none does)."""
+        record = record_of(self.case["game"])
+        if record is None or not rules:
+            return None
+        try:
+            config = record.game.config_from_json(self.case["config"])
+            for reading in _mutants(record, config, rules):
+                residual = self._residual(reading, step, actions)
+                if residual is not None and not residual[0]:
+                    return reading.rule
+        except BAD_DATA:
+            return None
+        return None
 
     def _known_elsewhere(self, step: int, actions: list[JSON], paths: frozenset[str],
                          rules: set[str | None]) -> str | None:
@@ -494,6 +518,14 @@ def _both(record: Any, model: Alternative,
                        misread(game, both), model.config, model.given)
 
 
+def _mutants(record: Any, config: Any, rules: set[str | None]) -> list[Alternative]:
+    """The kill matrix's misreadings of *rules* (the record's catalogue), each a reading
+    of *config*: what an engine with one of those rules wrong alone would report."""
+    return [Alternative(f"{m.slug}: {m.description}", m.rule, misread_once(record.game, m),
+                        config, config)
+            for m in record.catalogue.mutants if m.rule in rules]
+
+
 _REFUSED = re.compile(r"^refused .* under (?P<named>.*), expected ")
 
 
@@ -515,7 +547,7 @@ def _known_answer(lock: _Run, failure: Failure, mask: Mask) -> str | None:
         game = record.game
         config = game.config_from_json(case["config"])
         prefix = case["prefix"]
-        for model in alternatives(record, config):
+        for model in (*alternatives(record, config), *_mutants(record, config, known)):
             if model.rule not in known or not replays(model, prefix, lock.reports,
                                                       lock.rule_ids):
                 continue

@@ -288,6 +288,7 @@ class Explorer:
         self._corpus = list(corpus)
         self._by_config: dict[tuple[str, str], Counter[str]] = {}
         self._played_config: Counter[tuple[str, str]] = Counter()
+        self._aimed_config: Counter[tuple[str, str]] = Counter()
         self._names: list[str] | None = None
         self._deadline: float | None = None
         self._current = -1
@@ -407,16 +408,20 @@ class Explorer:
 
     def _config(self, name: str, turn: int, rng: random.Random) -> Swept:
         """The config of the game's *turn*-th game: the sweep's in order; then, for a
-        planned game, the first config of the sweep with a situation left to aim at
-        (:meth:`~copa_ref.conformance.explore.planner.Director.left`); else steered."""
+        planned game, the config of the sweep with a situation left to aim at
+        (:meth:`~copa_ref.conformance.explore.planner.Director.left`) that was aimed at
+        least; else steered."""
         swept = self.sweeps[name]
         fired = self.state.fired[name]
         if turn < len(swept):
             return swept[turn]
         if self.settings.plan and turn % PLANNED == 1:
-            aimed = next((s for s in swept if self.director.left(name, s.label, s.config)),
-                         None)
-            if aimed is not None:
+            left = [s for s in swept if self.director.left(name, s.label, s.config)]
+            if left:
+                # the config aimed at least so far (the sweep's order among equals): every
+                # config's situations get their turn, not the first config's alone
+                aimed = min(left, key=lambda s: self._aimed_config[(name, s.label)])
+                self._aimed_config[(name, aimed.label)] += 1
                 return aimed
         if rng.random() < FRESH:
             fresh = self._fresh_config(name, rng)
