@@ -60,6 +60,11 @@ and one line in :mod:`copa_ref.conformance.registry`. What each part is for:
   5. the reference's refusal of an extra legal action (when the position differs too), then
      the game's step invariants and state checks on the reported view.
 
+  Steps 2 and 4 are the game's own code judging the engine's data: only the errors that data
+  may cause are caught there (:data:`~copa_ref.core.replay.ENGINE_DATA`), so a bug of a
+  ``diagnose`` or a ``when`` raises and the case is reported errored, not failed under some
+  other rule.
+
 A ``part`` is a dotted path in the observables of a position, list indices left out:
 ``to_move``, ``legal``, ``outcome``, ``outcome.losers``, ``public.stores``,
 ``public.tricks.winner``. A differing path ``public.tricks[3].winner`` is contained in the

@@ -34,10 +34,11 @@ invariant). :class:`~copa_ref.core.RuleViolation` and
 ``IndexError`` or a bare ``AssertionError`` is a bug of the code that judges, and raises."""
 
 ENGINE_DATA: tuple[type[Exception], ...] = (ValueError, TypeError, KeyError)
-"""What a game's diagnosis may raise from the engine's data (a refused action, a value out of
-range, a missing or misshapen key of a reported view): narrower than :data:`BAD_DATA`, so that
-a diagnosis's own bug (an ``IndexError``, an ``AssertionError``, an ``AttributeError``) raises
-instead of being taken for a misshapen report."""
+"""What a game's diagnosis and the ``when`` of its view rules may raise from the engine's data
+(a refused action, a value out of range, a missing or misshapen key of a reported view):
+narrower than :data:`BAD_DATA`, so that their own bug (an ``IndexError``, an
+``AssertionError``, an ``AttributeError``) raises instead of being taken for a misshapen
+report."""
 
 
 _START: ContextVar[JSON] = ContextVar("replay_start", default=None)
