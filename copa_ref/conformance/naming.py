@@ -57,11 +57,13 @@ __all__ = [
 ]
 
 
-def guarded(compute: Callable[[], Any], default: Any) -> Any:
-    """*compute()*, or *default* when judging a misshapen report raises (:data:`BAD_DATA`)."""
+def guarded(compute: Callable[[], Any], default: Any,
+            errors: tuple[type[Exception], ...] = BAD_DATA) -> Any:
+    """*compute()*, or *default* when judging a misshapen report raises (:data:`BAD_DATA`;
+    :data:`ENGINE_DATA` where *compute* is a record's own predicate, whose bugs raise)."""
     try:
         return compute()
-    except BAD_DATA:
+    except errors:
         return default
 
 

@@ -45,7 +45,7 @@ from copa_ref.conformance.session import (
 )
 from copa_ref.conformance.vocabulary import Report
 from copa_ref.core import JSON, canonical_json
-from copa_ref.core.replay import replay
+from copa_ref.core.replay import ENGINE_DATA, replay
 from copa_ref.games import GAMES
 
 __all__ = [
@@ -93,7 +93,7 @@ class CaseRun:
         case = self.case
         started = self.session.new_game(case["game"], case["config"], case.get("state"))
         if isinstance(started, Refused):
-            rule = naming.guarded(lambda: naming.config_rule(self), None)
+            rule = naming.guarded(lambda: naming.config_rule(self), None, ENGINE_DATA)
             raise Stop(Failure(step=0, reason=f"refused the config "
                                               f"{canonical_json(case['config'])}, which the "
                                               f"rules allow", diff=str(started), rule=rule))
@@ -277,7 +277,7 @@ class CaseRun:
             rule = named  # the engine refuses under its reading of a rule that allows it
         else:
             rule = naming.guarded(lambda: naming.legal_rule(self.case, actions[:-1], action),
-                                  None)
+                                  None, ENGINE_DATA)
         raise Stop(Failure(step=step, reason=f"refused the legal action "
                                              f"{canonical_json(action)} at step {step}",
                            diff="\n".join(lines), rule=rule,
