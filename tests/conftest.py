@@ -7,7 +7,9 @@ build, the rule book in a browser, the wheel, the traceability check, the kill m
 CrossHair, explore's proofs and the fuzz tests. CI (``.ci/run``) runs ``pytest --full``.
 
 Each failure is named on its own line as it happens (``FAILED tests/...``), so a run cut
-short has said what failed so far.
+short has said what failed so far. The ``-n auto`` of ``addopts`` starts pytest-xdist's
+workers for the whole suite or a folder only: a run of test files or single tests runs in
+this process (:func:`pytest_xdist_auto_num_workers`).
 
 Hypothesis profiles, chosen by ``HYPOTHESIS_PROFILE``: ``dev`` (the default), ``ci`` and
 ``crosshair``.
@@ -102,6 +104,32 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if left:
         config.hook.pytest_deselected(items=left)
         items[:] = kept
+
+
+def _explicit_workers(config: pytest.Config) -> bool:
+    """Whether ``-n``/``--numprocesses`` was given on the command line or in
+    ``PYTEST_ADDOPTS`` (not only in the ``addopts`` of ``pyproject.toml``)."""
+    given = [*config.invocation_params.args, *os.environ.get("PYTEST_ADDOPTS", "").split()]
+    return any(arg.startswith(("-n", "--numprocesses")) for arg in given)
+
+
+def _names_tests_only(config: pytest.Config) -> bool:
+    """Whether every path the run names is a test file or a test in one (``path::name``):
+    no folder, and not the whole suite (``testpaths``)."""
+    base = config.invocation_params.dir
+    return bool(config.args) and all(
+        "::" in arg or (base / arg).is_file() for arg in config.args)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """The workers ``-n auto`` of ``addopts`` starts: none (the tests run in this process)
+    when the run names only test files or single tests, where starting the workers costs
+    more than they save (about 4 s before the first test); pytest-xdist's count (the cores)
+    for the whole suite or a folder, or when ``-n`` is given on the command line."""
+    if not _explicit_workers(config) and _names_tests_only(config):
+        return 0
+    return None
 
 
 def pytest_report_header(config: pytest.Config) -> str:
