@@ -2,9 +2,10 @@
 
 A *named path* is the text between backticks (single or double) that contains ``/`` and either
 ends in one of :data:`EXTENSIONS` or starts with one of the checkout's top-level folders
-(:data:`TOP`). Sources: the docstrings of ``copa_ref/**/*.py`` (every string literal that is a
-module, class or function docstring), and ``README.md``, ``docs/**/*.md``,
-``conformance/README.md``, ``specs/*.md``.
+(:data:`TOP`). Sources: the docstrings of the Python files under :data:`CODE` (``copa_ref/``,
+``tests/``, ``bench/``, ``examples/`` and the rule book's extension: every string literal that
+is a module, class or function docstring), and ``README.md``, ``docs/**/*.md``,
+``conformance/README.md``, ``bench/README.md``, ``specs/*.md``.
 
 Exceptions, each with its reason:
 
@@ -20,7 +21,7 @@ Exceptions, each with its reason:
 * a path in a library's own source (:data:`LIBRARIES`: ``pettingzoo/classic/...``, the
   anchors a page sets ours beside) is that library's, not the checkout's;
 * :data:`GENERATED`: folders a build or a test writes (the Sphinx output, the rule book's case
-  pages), absent from a clean checkout.
+  pages, the corpus as the wheel carries it), absent from a clean checkout.
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ EXTENSIONS = (".py", ".md", ".json", ".toml", ".txt", ".yml", ".yaml", ".cfg", "
               ".html", ".js", ".css", ".in", ".jsonl")
 TOP = tuple(sorted(p.name + "/" for p in ROOT.iterdir()
                    if p.is_dir() and not p.name.startswith((".", "_"))))
-GENERATED = ("docs/_build", "docs/cases")
+GENERATED = ("docs/_build", "docs/cases", "copa_ref/conformance/published")
+CODE = ("copa_ref", "tests", "bench", "examples", "docs/_ext")
 BASES = ("copa_ref", "conformance")
 LIBRARIES = ("open_spiel/", "pettingzoo/", "supersuit/", "gymnasium/", "stable_baselines3/",
              "ray/")
@@ -46,7 +48,7 @@ _TICKED = re.compile(r"``?([^`\s]+)``?")
 
 
 def _docs() -> list[Path]:
-    found = [ROOT / "README.md", ROOT / "conformance" / "README.md"]
+    found = [ROOT / "README.md", ROOT / "conformance" / "README.md", ROOT / "bench" / "README.md"]
     found += sorted((ROOT / "docs").rglob("*.md"))
     found += sorted((ROOT / "specs").glob("*.md"))
     return [p for p in found if p.exists() and not p.is_relative_to(ROOT / "docs" / "_build")
@@ -66,8 +68,9 @@ def _docstrings(path: Path) -> list[str]:
 
 def _texts() -> list[tuple[str, str]]:
     texts = [(str(p.relative_to(ROOT)), p.read_text(encoding="utf-8")) for p in _docs()]
-    for path in sorted((ROOT / "copa_ref").rglob("*.py")):
-        texts += [(str(path.relative_to(ROOT)), text) for text in _docstrings(path)]
+    for top in CODE:
+        for path in sorted((ROOT / top).rglob("*.py")):
+            texts += [(str(path.relative_to(ROOT)), text) for text in _docstrings(path)]
     return texts
 
 
