@@ -7,18 +7,18 @@ the parsed arguments and returning the exit status. Every refusal is one line on
 ``copa-ref COMMAND: error: ...``, and exit status 2, never a traceback; numbers are checked
 as the command line is read (``--timeout -1`` is refused there), a rule ID against its
 game's rules; a mistyped game, rule or option gets a close match ("did you mean
-da_capo?"); Ctrl-C ends the command with status 130.
+da_capo?"); Ctrl-C ends the command with status 130. The argument types and the refusal
+(:class:`~copa_ref.arguments.CommandError`) are in :mod:`copa_ref.arguments`, which the
+conformance subcommands share.
 """
 
 from __future__ import annotations
 
 import argparse
-import difflib
 import enum
 import inspect
 import json
 import os
-import re
 import sys
 import textwrap
 import time
@@ -29,6 +29,14 @@ from typing import Any, NoReturn
 import attrs
 
 from copa_ref import __version__
+from copa_ref.arguments import (
+    SECONDS,
+    CommandError,
+    game_name,
+    number,
+    rule_id,
+    suggest,
+)
 from copa_ref.games import GAMES, AnyGame, get_game
 
 __all__ = ["CommandError", "build_parser", "demo_lines", "main", "parse_options"]
@@ -46,106 +54,12 @@ class _Formatter(argparse.HelpFormatter):
                          for line in text.splitlines())
 
 
-class CommandError(Exception):
-    """A request the command refuses, with the message the user sees (exit status 2)."""
-
-
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose refusals are one line: the command, the error and where to
     read more (exit status 2), not the whole usage."""
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
-
-
-def number(kind: type[int] | type[float], least: float, what: str) -> Callable[[str], Any]:
-    """An argparse type: a number of *kind* no smaller than *least* (*what* names the bound
-    in the refusal: "a positive number of seconds"), checked as the command line is read."""
-
-    def parse(text: str) -> Any:
-        try:
-            value = kind(text)
-        except ValueError:
-            msg = f"{text!r} is not {what}"
-            raise argparse.ArgumentTypeError(msg) from None
-        if not value >= least or value != value or value in (float("inf"), float("-inf")):
-            msg = f"{text!r} is not {what}"
-            raise argparse.ArgumentTypeError(msg)
-        return value
-
-    parse.__name__ = kind.__name__   # argparse names the type in its own messages
-    return parse
-
-
-SECONDS = number(float, 1e-3, "a positive number of seconds")
-"""``--timeout``, ``--time``: more than zero seconds (a millisecond at least)."""
-
-
-def _suggest(value: str, known: Sequence[str]) -> str:
-    """``"; did you mean da_capo?"`` for the closest of *known* to *value*, or ``""``."""
-    folded = {k.replace("_", "").replace("-", "").lower(): k for k in known}
-    key = value.replace("_", "").replace("-", "").lower()
-    if key in folded:
-        return f"; did you mean {folded[key]}?"
-    near = difflib.get_close_matches(value.lower(), [k.lower() for k in known], n=1,
-                                     cutoff=0.6)
-    if not near:
-        return ""
-    return "; did you mean " + next(k for k in known if k.lower() == near[0]) + "?"
-
-
-def _game_name(value: str) -> str:
-    """The registry name *value* means (case-insensitive; a title works too), or a refusal
-    with the closest name."""
-    names = sorted(GAMES)
-    lowered = value.lower()
-    if lowered in GAMES:
-        return lowered
-    by_title = {g.title.lower(): n for n, g in GAMES.items()}
-    if lowered in by_title:
-        return by_title[lowered]
-    msg = f"unknown game {value!r}{_suggest(value, names)} (the games: {', '.join(names)})"
-    raise argparse.ArgumentTypeError(msg)
-
-
-_RULE_ID = re.compile(r"^([A-Za-z_]+)-(\d+)$")
-
-
-def _rule_id(value: str) -> str:
-    """A rule ID, case-insensitive (``kala-7`` is ``KALA-7``); a prefix that is no game's
-    is refused with the closest."""
-    match = _RULE_ID.match(value.strip())
-    prefixes = sorted(g.prefix for g in GAMES.values())
-    if not match:
-        msg = (f"{value!r} is not a rule ID: a game's prefix, a hyphen and a number, e.g. "
-               "KALA-7")
-        raise argparse.ArgumentTypeError(msg)
-    prefix = match[1].upper()
-    if prefix not in prefixes:
-        hint = _suggest(prefix, prefixes)
-        guess = f"{hint[:-1]}-{match[2]}?" if hint else ""
-        msg = (f"no game's rules are named {prefix}-n{guess} (the prefixes: "
-               f"{', '.join(prefixes)})")
-        raise argparse.ArgumentTypeError(msg)
-    last = rule_count(prefix)
-    if last and not 1 <= int(match[2]) <= last:
-        msg = f"{prefix} has rules {prefix}-1 to {prefix}-{last}, not {prefix}-{int(match[2])}"
-        raise argparse.ArgumentTypeError(msg)
-    return f"{prefix}-{int(match[2])}"
-
-
-def rule_count(prefix: str) -> int:
-    """How many numbered rules the game with rule prefix *prefix* has (its last rule's
-    number; 0 for an unknown prefix), read from its conformance catalogue: a mutant for
-    every rule, or the reason it has none."""
-    from copa_ref.conformance.registry import RECORDS
-
-    for record in RECORDS.values():
-        if record.game.prefix == prefix:
-            catalogue = record.catalogue
-            ids = {m.rule for m in catalogue.mutants} | set(catalogue.unmutatable)
-            return max((int(i.rpartition("-")[2]) for i in ids), default=0)
-    return 0
 
 
 def _value_text(value: object) -> str:
@@ -173,7 +87,7 @@ def parse_options(game: AnyGame, options: Sequence[str]) -> Any:
             msg = f"--option {option!r}: expected field=value, e.g. --option players=3"
             raise CommandError(msg)
         if name not in fields:
-            msg = (f"{game.title} has no option {name!r}{_suggest(name, sorted(fields))} "
+            msg = (f"{game.title} has no option {name!r}{suggest(name, sorted(fields))} "
                    f"(its options: {', '.join(sorted(fields))})")
             raise CommandError(msg)
         kind = fields[name].type
@@ -181,7 +95,7 @@ def parse_options(game: AnyGame, options: Sequence[str]) -> Any:
             allowed = [member.value for member in kind]
             if text not in allowed:
                 msg = (f"{game.title}'s option {name} is one of {', '.join(map(str, allowed))}"
-                       f", not {text!r}{_suggest(text, [str(a) for a in allowed])}")
+                       f", not {text!r}{suggest(text, [str(a) for a in allowed])}")
                 raise CommandError(msg)
             data[name] = text
             continue
@@ -446,9 +360,9 @@ def _add_run_options(run: argparse.ArgumentParser) -> None:
                      help='the engine command, e.g. "copa-ref engine" or "./my-engine --json"')
     run.add_argument("--corpus", metavar="DIR",
                      help="another corpus folder (default: the corpus this copy carries)")
-    run.add_argument("--game", type=_game_name, help="only this game")
+    run.add_argument("--game", type=game_name, help="only this game")
     run.add_argument("--case", help="only this case ID (or a glob pattern: 'kala/trace/*')")
-    run.add_argument("--rule", type=_rule_id,
+    run.add_argument("--rule", type=rule_id,
                      help="only cases covering this rule ID (any case: kala-7 is KALA-7)")
     run.add_argument("--kind", choices=("trace", "rejection", "count", "config"),
                      help="only this kind")
@@ -497,7 +411,7 @@ def build_parser() -> argparse.ArgumentParser:
          "copa-ref demo kala --option harvest=mandatory",
          "copa-ref demo hopper --option ending=end_2 --option players=4",
          "copa-ref demo          (every game in turn)"])
-    demo.add_argument("game", nargs="?", type=_game_name, metavar="GAME",
+    demo.add_argument("game", nargs="?", type=game_name, metavar="GAME",
                       help=f"the game, one of {', '.join(sorted(GAMES))} (default: every "
                       "game in turn)")
     demo.add_argument("--seed", type=int, default=1, help="the seed of the players (default 1)")
@@ -519,7 +433,7 @@ def build_parser() -> argparse.ArgumentParser:
         "The same seed and answers play the same game.",
         ["copa-ref play kala", "copa-ref play copas --seat 0 --seat 2 --seed 7",
          "copa-ref play da_capo --players 4", "copa-ref play kala --option harvest=mandatory"])
-    play.add_argument("game", type=_game_name, metavar="GAME",
+    play.add_argument("game", type=game_name, metavar="GAME",
                       help=f"the game, one of {', '.join(sorted(GAMES))}")
     play.add_argument("--seat", type=number(int, 0, "a seat number, 0 or more"),
                       action="append", default=[], metavar="N",
@@ -578,9 +492,9 @@ def build_parser() -> argparse.ArgumentParser:
          "copa-ref conformance list --rule copas-17", "copa-ref conformance list | grep bonus"])
     listing.add_argument("--corpus", metavar="DIR",
                          help="another corpus folder (default: the corpus this copy carries)")
-    listing.add_argument("--game", type=_game_name, help="only this game")
+    listing.add_argument("--game", type=game_name, help="only this game")
     listing.add_argument("--case", help="only this case ID (or a glob pattern: 'kala/trace/*')")
-    listing.add_argument("--rule", type=_rule_id,
+    listing.add_argument("--rule", type=rule_id,
                          help="only cases covering this rule ID (any case: kala-7 is KALA-7)")
     listing.add_argument("--kind", choices=("trace", "rejection", "count", "config"),
                          help="only this kind")

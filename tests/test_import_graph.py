@@ -20,9 +20,6 @@ KNOWN: dict[frozenset[str], str] = {
     frozenset({"copa_ref.copas", "copa_ref.copas.demo"}): "the demo takes the game record",
     frozenset({"copa_ref.da_capo", "copa_ref.da_capo.demo"}): "the demo takes the game record",
     frozenset({"copa_ref.kala", "copa_ref.kala.demo"}): "the demo takes the game record",
-    frozenset({"copa_ref.cli", "copa_ref.conformance.cli"}):
-        "the conformance subcommands raise the command line's CommandError and use its "
-        "argument types",
 }
 """Cycles through deferred imports still to untangle, with the reason each is there."""
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from copa_ref import __version__
+from copa_ref.arguments import SECONDS, CommandError, number, rule_id
 from copa_ref.conformance.channel import EngineFailure, SubprocessChannel, end_orphans, printable
 from copa_ref.conformance.corpus import (
     CORPUS_DIR,
@@ -215,8 +216,6 @@ def _run(args: argparse.Namespace) -> int:
 def add_explore_parsers(csub: Any, add: Any, add_progress: Any) -> None:
     """Add ``rule``, ``explore`` and ``merge`` to the ``conformance`` subcommands (*add*
     makes a subcommand, *add_progress* adds ``--progress``; both from :mod:`copa_ref.cli`)."""
-    from copa_ref.cli import _rule_id
-
     rule = add(
         csub, "rule", rule_command, "print what the conformance suite knows about one rule",
         "Print everything the conformance suite declares about one rule: the cases that "
@@ -224,7 +223,7 @@ def add_explore_parsers(csub: Any, add: Any, add_progress: Any) -> None:
         "diagnosis's checks, the readings, misreadings and mutants, its situations and the "
         "rule book's pictures of it.",
         ["copa-ref conformance rule KALA-15", "copa-ref conformance rule copas-2"])
-    rule.add_argument("rule", type=_rule_id, help="the rule ID (kala-15 is KALA-15)")
+    rule.add_argument("rule", type=rule_id, help="the rule ID (kala-15 is KALA-15)")
     explore = add(
         csub, "explore", explore_command, "find an engine's differences beyond the corpus",
         "Play seeded games against the engine, the reference choosing the moves (steered "
@@ -239,8 +238,6 @@ def add_explore_parsers(csub: Any, add: Any, add_progress: Any) -> None:
          'copa-ref conformance explore --engine "./my-engine" --shard 2/4 --report p2.jsonl'])
     explore.add_argument("--engine", required=True,
                          help='the engine command, e.g. "copa-ref engine"')
-    from copa_ref.cli import SECONDS, number
-
     explore.add_argument("--games", type=number(int, 1, "a number of games, 1 or more"),
                          default=None,
                          help="stop after this many games (default 100, or no limit with "
@@ -325,7 +322,6 @@ def _settings(args: argparse.Namespace, shard: tuple[int, int]) -> Any:
 
 def rule_command(args: argparse.Namespace) -> int:
     """``copa-ref conformance rule KALA-15``: what the suite knows about one rule."""
-    from copa_ref.cli import CommandError
     from copa_ref.conformance.knowledge import UnknownRule, render, rule_record
 
     try:
