@@ -3,13 +3,14 @@ report (``ENGINE_DATA``, ``BAD_DATA`` in ``copa_ref/core/replay.py``)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 
 import attrs
 import pytest
 
 from copa_ref.conformance.channel import InProcessChannel
-from copa_ref.conformance.corpus import Filters, load_corpus, select
+from copa_ref.conformance.corpus import Case, Filters, load_corpus, select
 from copa_ref.conformance.ladder import Check, Diagnosis, Ladder
 from copa_ref.conformance.registry import RECORDS
 from copa_ref.conformance.runner import Runner
@@ -20,6 +21,13 @@ from copa_ref.games import GAMES
 from tests.conformance.test_kill_matrix import MutantEngine
 
 CASE = "kala/trace/harvest-field-cup"
+
+
+@functools.cache
+def _case() -> Case:
+    """The case, read from the corpus once a run."""
+    (case,) = select(load_corpus(), Filters(case=CASE))
+    return case
 
 
 def _run(monkeypatch: pytest.MonkeyPatch, bug: Exception | None,
@@ -51,7 +59,7 @@ def _run(monkeypatch: pytest.MonkeyPatch, bug: Exception | None,
             record = attrs.evolve(record, view_rules=(view, *record.view_rules))
         monkeypatch.setitem(RECORDS, "kala", record)
     wrong = misread(GAMES["kala"], record.catalogue.mutant("harvest-all-to-store"))
-    (case,) = select(load_corpus(), Filters(case=CASE))
+    case = _case()
     runner = Runner(lambda: InProcessChannel(lambda: MutantEngine(wrong)), corpus=[case])
     result = runner.run_case(case)
     runner.close()
