@@ -21,6 +21,12 @@ def _config(*args: str, given: tuple[str, ...] = ()) -> Any:
         dir=ROOT, args=given or args))
 
 
+@pytest.fixture(autouse=True)
+def _no_addopts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tests' own command line, not this run's ``PYTEST_ADDOPTS``."""
+    monkeypatch.delenv("PYTEST_ADDOPTS", raising=False)
+
+
 class TestAutoWorkers:
     @pytest.mark.parametrize("args", [
         ("tests/kala/test_rules.py",),
@@ -43,3 +49,9 @@ class TestAutoWorkers:
         config = _config("tests/kala/test_rules.py",
                          given=(flag, "tests/kala/test_rules.py"))
         assert pytest_xdist_auto_num_workers(config) is None
+
+    def test_workers_asked_for_in_the_environment_are_started(
+            self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """``-n`` in ``PYTEST_ADDOPTS`` is obeyed too."""
+        monkeypatch.setenv("PYTEST_ADDOPTS", "-n 2")
+        assert pytest_xdist_auto_num_workers(_config("tests/kala/test_rules.py")) is None
