@@ -6,10 +6,14 @@ not see are swapped (two cards in other hands or the stock for Copas and Kopa, t
 cups of different counts for RONDA) among those that stay hidden from that seat over a window
 of the deal, and the same decisions are replayed. Where the public history is the same (every
 decision still legal, the rules' public consequences the same), that seat's observation
-tensor, information-state tensor, observation and information-state strings (OpenSpiel) and
-its PettingZoo observation (both kinds) must be the same at every position of the window. The
+tensor, information-state tensor, observation and information-state strings (OpenSpiel, from
+the deal's first chance step on, mid-deal too) and its PettingZoo observation (both kinds,
+the tensor and the action mask) must be the same at every position of the window. The
 test's power: swapping one of the seat's own cards (Copas, Kopa) or a cup it sees lifted
 (RONDA) for a hidden one must change every one of them.
+
+The fast tier plays one episode per config and one swap per window end (about 20 s on the
+shared machine); ``pytest --full`` two episodes and three swaps.
 
 "Hidden from the seat" is read from the reference state alone, never from ``observe``: a card
 in another seat's hand or in the stock, a cup neither lifted nor shown.
@@ -41,9 +45,11 @@ pytest.importorskip("pettingzoo", reason="pettingzoo is not installed (extra 'pe
 
 from copa_ref.adapters import config_from_parameters, openspiel, rules_function  # noqa: E402
 from copa_ref.adapters.pettingzoo import raw_env  # noqa: E402
+from copa_ref.core import Seat  # noqa: E402
 from copa_ref.games import GAMES  # noqa: E402
 from tests.adapters.configs import cases  # noqa: E402
 from tests.adapters.test_openspiel import random_step  # noqa: E402
+from tests.conftest import full_tier  # noqa: E402
 
 PUBLIC_CONSEQUENCES: dict[str, tuple[str, ...]] = {
     "kopa": ("penalties", "scores", "last_round"),  # KOPA-16 / KOPA-Q15, the booking
@@ -113,7 +119,9 @@ def replay(name: str, game: Any, actions: list[Any], seat: int, stop: int
                 if chance:
                     prefix.append(action)
                     if chance_step is None:
-                        made.append(rules.chance_outcomes(before)[action][0])
+                        outcomes = rules.chance_outcomes
+                        assert outcomes is not None
+                        made.append(outcomes(before)[action][0])
                         prefix = []
                     elif state.state is not before:
                         made.append(chance_step(before, tuple(prefix)))
@@ -124,20 +132,22 @@ def replay(name: str, game: Any, actions: list[Any], seat: int, stop: int
 
 
 def zoo(name: str, config: Any, made: list[Any], actions: list[Any], flags: list[bool],
-        seat: int, stop: int, kind: str) -> list[bytes | None]:
-    """*seat*'s PettingZoo observations before each of the first *stop* actions (``None``
-    at a chance position, *flags*), the chance dealt as *made*."""
+        seat: int, stop: int, kind: str) -> list[tuple[bytes, bytes] | None]:
+    """*seat*'s PettingZoo observations (the tensor and the action mask) before each of the
+    first *stop* actions (``None`` at a chance position, *flags*), the chance dealt as
+    *made*."""
     script = iter(made)
     game = attrs.evolve(GAMES[name], sample_chance=lambda state, rng: next(script))
     env = raw_env(game, config, observation=kind, max_steps=None)
     env.reset(seed=0)
     agent = f"player_{seat}"
-    found: list[bytes | None] = []
+    found: list[tuple[bytes, bytes] | None] = []
     for action, chance in zip(actions[:stop], flags, strict=False):
         if chance:  # the environment deals by itself
             found.append(None)
             continue
-        found.append(env.observe(agent)["observation"].tobytes())
+        seen = env.observe(agent)
+        found.append((seen["observation"].tobytes(), seen["action_mask"].tobytes()))
         try:
             if isinstance(action, list):  # a joint node: each acting seat's part in turn
                 for _ in range(len(env._acting_seats())):
@@ -199,12 +209,18 @@ def where(name: str, actions: list[Any], start: int, end: int, thing: Any) -> in
 
 @pytest.mark.parametrize(("name", "label", "params"), CASES,
                          ids=[f"{n}-{label}" for n, label, _ in CASES])
-def test_no_view_leaks(name: str, label: str, params: dict[str, Any]) -> None:
+def test_no_view_leaks(name: str, label: str, params: dict[str, Any],
+                       request: pytest.FixtureRequest) -> None:
+    """Every game with hidden information and every config: swaps of what a seat may not
+    see leave all it is shown unchanged while the public history is; a swap it sees
+    changes it. The fast tier plays one episode and one swap per window end; ``--full``
+    (the heavy tier) two episodes and three swaps."""
+    episodes, swaps = (2, 3) if full_tier(request.config) else (1, 1)
     game = load(name, params)
     config = config_from_parameters(GAMES[name], params)
     rng = random.Random(f"{name} {label}")
     compared = consequences = refused = powered = 0
-    for _episode in range(2):
+    for _episode in range(episodes):
         actions = play(game, rng, 400)
         start, end = deal_span(name, game, actions)
         stop = min(len(actions), end + WINDOW)
@@ -231,13 +247,15 @@ def test_no_view_leaks(name: str, label: str, params: dict[str, Any]) -> None:
                 else:
                     ordered = sorted(keep, key=lambda c: c.index)
                     pairs = [(a, b) for a in ordered for b in ordered if a.index < b.index]
-                for a, b in rng.sample(pairs, min(3, len(pairs))):
+                for a, b in rng.sample(pairs, min(swaps, len(pairs))):
                     other = swapped(actions, where(name, actions, start, end, a),
                                     where(name, actions, start, end, b))
                     seen2, states2, made2 = replay(name, game, other, seat, last + 1)
                     views2 = {kind: zoo(name, config, made2, other, flags, seat, last + 1, kind)
                               for kind in views}
-                    for t in range(end, last + 1):
+                    # from the deal's start: mid-deal views too (OpenSpiel's alone;
+                    # the PettingZoo environment deals inside reset)
+                    for t in range(start, last + 1):
                         if t >= len(seen2):
                             refused += 1  # a decision no longer legal: history differs
                             break
@@ -254,7 +272,7 @@ def test_no_view_leaks(name: str, label: str, params: dict[str, Any]) -> None:
                                 assert views2[kind][t] == found[t], (
                                     f"{name} {label}: seat {seat}'s PettingZoo {kind} "
                                     f"observation shows a swap of hidden {a}, {b} at {t}")
-                        compared += 1
+                        compared += t >= end  # the decisions (the deal's own are extra)
             powered += power(name, game, config, actions, seat, states, seen, views,
                              start, end, stop)
     assert compared > 0, f"{name} {label}: no position compared"
@@ -275,9 +293,9 @@ def power(name: str, game: Any, config: Any, actions: list[Any], seat: int,
             shown = states[t].shown
             if shown is None:
                 continue
-            hidden = set.intersection(*(hidden_things(name, s, seat)
+            covered = set.intersection(*(hidden_things(name, s, seat)
                                         for s in states[end:t + 1]))
-            others = [q for q in sorted(hidden) if cups[q] != cups[shown[0]]]
+            others = [q for q in sorted(covered) if cups[q] != cups[shown[0]]]
             if others:
                 return check_power(name, game, config, actions, seat, seen, views,
                                    swapped(actions, start + shown[0], start + others[0]), t)
@@ -301,8 +319,10 @@ def check_power(name: str, game: Any, config: Any, actions: list[Any], seat: int
         if seen[t][k] is not None:
             assert seen2[t][k] != seen[t][k], f"{name}: the seat's own {what} ignores a swap"
     for kind, found in views.items():
-        assert zoo(name, config, made2, other, chance_positions(game, actions),
-                   seat, t + 1, kind)[t] != found[t], (
+        changed = zoo(name, config, made2, other, chance_positions(game, actions),
+                      seat, t + 1, kind)[t]
+        assert changed is not None and found[t] is not None
+        assert changed[0] != found[t][0], (
             f"{name}: the PettingZoo {kind} observation ignores a swap the seat sees")
     return 1
 
@@ -320,7 +340,7 @@ def test_open_games_show_the_state(name: str, label: str, params: dict[str, Any]
     tensors: dict[bytes, str] = {}
     while not state.is_terminal() and len(tensors) < 300:
         for seat in range(game.num_players()):
-            assert rules.observe(state.state, seat) == state.state
+            assert rules.observe(state.state, Seat(seat)) == state.state
         key = np.asarray(state.observation_tensor(0), np.float32).tobytes()
         text = rules.dumps(rules.to_json(state.state))
         assert tensors.setdefault(key, text) == text, (
