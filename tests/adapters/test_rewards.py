@@ -7,7 +7,9 @@ between the seats, or 10 to each other seat, or a pending ten decided in the bon
 KOPA-20: the winner's gain of the cards left, penalties subtracted), so an all-zero return
 there would be a deal scored as worth nothing. The one exception the rules make: a deal of
 the solver variant COPAS-V1 (``cards_each``) that deals no copa, where no seat takes every
-trick, books nothing (COPAS-16 counts the copas dealt; COPAS-19 does not fire)."""
+trick, books nothing (COPAS-16 counts the copas dealt; COPAS-19 does not fire); a Kopa deal
+whose winner's gain is exactly its own penalties, no other seat penalised, books a net 0 to
+every seat (KOPA-20)."""
 
 from __future__ import annotations
 
@@ -48,12 +50,21 @@ def play_out(state: Any, rng: random.Random, dealt: set[Any] | None = None) -> A
     return state
 
 
-def books_nothing(name: str, params: dict[str, Any], dealt: set[Any]) -> bool:
-    """Whether the rules may book nothing to every seat in an episode that dealt *dealt*:
-    only a COPAS-V1 deal without a copa (COPAS-16; COPAS-19 may still fire, so this is
-    what allows an all-zero return, not what demands it)."""
-    return (name == "copas" and params.get("cards_each") not in (None, -1)
-            and not any(card.suit is Suit.COPAS for card in dealt))
+def books_nothing(name: str, params: dict[str, Any], dealt: set[Any], final: Any) -> bool:
+    """Whether the rules may book nothing to every seat in an episode that dealt *dealt*
+    and ended at *final* (what allows an all-zero return, not what demands it):
+
+    - Copas: only a COPAS-V1 deal without a copa (COPAS-16; COPAS-19 may still fire);
+    - Kopa: only a deal whose winner's gain, the cards left in the other hands, is exactly
+      its own penalties, no other seat penalised (KOPA-20: the gain is at least one card,
+      and the penalties are subtracted in the same booking)."""
+    if name == "copas":
+        return (params.get("cards_each") not in (None, -1)
+                and not any(card.suit is Suit.COPAS for card in dealt))
+    winner = next(seat for seat, hand in enumerate(final.hands) if not hand)
+    gain = sum(len(hand) for hand in final.hands)
+    return all(penalty == (gain if seat == winner else 0)
+               for seat, penalty in enumerate(final.penalties))
 
 
 def booked(name: str, start: Any, state: Any) -> list[float]:
@@ -92,7 +103,7 @@ def test_no_all_zero_terminal(name: str, label: str, params: dict[str, Any]) -> 
         dealt: set[Any] = set()
         state = play_out(game.new_initial_state(), rng, dealt)
         assert state.returns() == booked(name, start, state.state)
-        assert any(state.returns()) or books_nothing(name, params, dealt), (
+        assert any(state.returns()) or books_nothing(name, params, dealt, state.state), (
             f"{name} {label}: an all-zero terminal of a deal the rules make worth something")
     config = config_from_parameters(GAMES[name], params)
     for seed in range(episodes // 2):
@@ -112,7 +123,7 @@ def test_no_all_zero_terminal(name: str, label: str, params: dict[str, Any]) -> 
         final = env.unwrapped.game_state
         assert final.round > start.round or GAMES[name].outcome(final) is not None
         assert list(total.values()) == booked(name, start, final)
-        assert any(total.values()) or books_nothing(name, params, dealt), (
+        assert any(total.values()) or books_nothing(name, params, dealt, final), (
             f"{name} {label}: an all-zero PettingZoo episode")
         par = parallel_env(name, config, one_deal=True)
         observations, _ = par.reset(seed=seed)
@@ -124,7 +135,7 @@ def test_no_all_zero_terminal(name: str, label: str, params: dict[str, Any]) -> 
                        for a, o in observations.items()}
             observations, rewards, _, _, _ = par.step(actions)
         assert list(rewards.values()) == booked(name, start, par.game_state)
-        assert any(rewards.values()) or books_nothing(name, params, dealt)
+        assert any(rewards.values()) or books_nothing(name, params, dealt, par.game_state)
 
 
 def test_a_small_deal_without_copas_books_nothing() -> None:
@@ -142,7 +153,7 @@ def test_a_small_deal_without_copas_books_nothing() -> None:
         state = play_out(game.new_initial_state(), rng, dealt)
         returns = state.returns()
         assert returns == booked("copas", start, state.state)
-        if books_nothing("copas", params, dealt):
+        if books_nothing("copas", params, dealt, state.state):
             assert sorted(returns) in ([0.0] * 4, [-10.0] * 3 + [0.0]), returns
             kinds.add(any(returns))
         else:
