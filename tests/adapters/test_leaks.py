@@ -173,7 +173,8 @@ def chance_positions(game: Any, actions: list[Any]) -> list[bool]:
 
 def hidden_things(name: str, state: Any, seat: int) -> set[Any]:
     """What *seat* may not see at *state*, read from the state alone: the cards in the
-    other hands and the stock, or the covered cups (places neither lifted nor shown)."""
+    other hands and the stock and another seat's drawn card (KOPA-Q15), or the covered
+    cups (places neither lifted nor shown)."""
     if name == "ronda":
         if not state.cups:
             return set()
@@ -181,6 +182,9 @@ def hidden_things(name: str, state: Any, seat: int) -> set[Any]:
         return {p for p in range(len(state.cups)) if p not in open_places}
     found = {card for k, hand in enumerate(state.hands) if k != seat for card in hand}
     found |= set(getattr(state, "stock", ()))
+    drawn = getattr(state, "drawn", None)  # Kopa, two players: another seat's drawn card
+    if drawn is not None and state.turn != seat:
+        found.add(drawn)
     return found
 
 
