@@ -12,8 +12,13 @@ the tensor and the action mask) must be the same at every position of the window
 test's power: swapping one of the seat's own cards (Copas, Kopa) or a cup it sees lifted
 (RONDA) for a hidden one must change every one of them.
 
-The fast tier plays one episode per config and one swap per window end (about 20 s on the
-shared machine); ``pytest --full`` two episodes and three swaps.
+Kopa's seat memory spans the match: what stayed hidden from a seat through a whole deal,
+swapped, must leave its views unchanged into the next deal's play too
+(:func:`test_no_view_leaks_into_the_next_deal`).
+
+The fast tier plays one episode per config and one swap per window end, and three Kopa
+configs into the next deal (about 20 s on the shared machine); ``pytest --full`` two
+episodes and three swaps, and every Kopa config into the next deal.
 
 "Hidden from the seat" is read from the reference state alone, never from ``observe``: a card
 in another seat's hand or in the stock, a cup neither lifted nor shown.
@@ -211,6 +216,34 @@ def where(name: str, actions: list[Any], start: int, end: int, thing: Any) -> in
     return actions.index(thing.index, start, end)
 
 
+def compare(name: str, label: str, game: Any, config: Any, other: list[Any], seat: int,
+            seen: list[Any], states: list[Any], views: dict[str, list[Any]],
+            flags: list[bool], start: int, last: int, what: Any) -> tuple[int, str]:
+    """Replay the perturbed actions *other* and compare what *seat* is shown with *seen*
+    and *views* at each position from the deal's *start* (mid-deal views too: OpenSpiel's
+    alone, the PettingZoo environment deals inside reset) to *last*, until the public
+    history differs. The last position compared, and why it stopped: ``"end"``,
+    ``"refused"`` (a decision no longer legal) or ``"consequence"`` (a public consequence
+    the rules reveal, :data:`PUBLIC_CONSEQUENCES`)."""
+    seen2, states2, made2 = replay(name, game, other, seat, last + 1)
+    views2 = {kind: zoo(name, config, made2, other, flags, seat, last + 1, kind)
+              for kind in views}
+    fields = PUBLIC_CONSEQUENCES.get(name, ())
+    for t in range(start, last + 1):
+        if t >= len(seen2):
+            return t - 1, "refused"
+        if any(getattr(states[t], f) != getattr(states2[t], f) for f in fields):
+            return t - 1, "consequence"
+        assert seen2[t] == seen[t], (
+            f"{name} {label}: seat {seat} sees a perturbation of hidden {what} at {t}")
+        for kind, found in views.items():
+            if t < len(views2[kind]):
+                assert views2[kind][t] == found[t], (
+                    f"{name} {label}: seat {seat}'s PettingZoo {kind} observation shows "
+                    f"a perturbation of hidden {what} at {t}")
+    return last, "end"
+
+
 @pytest.mark.parametrize(("name", "label", "params"), CASES,
                          ids=[f"{n}-{label}" for n, label, _ in CASES])
 def test_no_view_leaks(name: str, label: str, params: dict[str, Any],
@@ -254,34 +287,67 @@ def test_no_view_leaks(name: str, label: str, params: dict[str, Any],
                 for a, b in rng.sample(pairs, min(swaps, len(pairs))):
                     other = swapped(actions, where(name, actions, start, end, a),
                                     where(name, actions, start, end, b))
-                    seen2, states2, made2 = replay(name, game, other, seat, last + 1)
-                    views2 = {kind: zoo(name, config, made2, other, flags, seat, last + 1, kind)
-                              for kind in views}
-                    # from the deal's start: mid-deal views too (OpenSpiel's alone;
-                    # the PettingZoo environment deals inside reset)
-                    for t in range(start, last + 1):
-                        if t >= len(seen2):
-                            refused += 1  # a decision no longer legal: history differs
-                            break
-                        fields = PUBLIC_CONSEQUENCES.get(name, ())
-                        if any(getattr(states[t], f) != getattr(states2[t], f)
-                               for f in fields):
-                            consequences += 1  # the rules revealed it (listed above)
-                            break
-                        assert seen2[t] == seen[t], (
-                            f"{name} {label}: seat {seat} sees a swap of hidden {a}, {b} "
-                            f"at position {t}")
-                        for kind, found in views.items():
-                            if t < len(views2[kind]):
-                                assert views2[kind][t] == found[t], (
-                                    f"{name} {label}: seat {seat}'s PettingZoo {kind} "
-                                    f"observation shows a swap of hidden {a}, {b} at {t}")
-                        compared += t >= end  # the decisions (the deal's own are extra)
+                    reached, why = compare(name, label, game, config, other, seat, seen,
+                                           states, views, flags, start, last, (a, b))
+                    compared += max(0, reached + 1 - end)  # the decisions (the deal's own
+                    refused += why == "refused"            # are extra)
+                    consequences += why == "consequence"
             powered += power(name, game, config, actions, seat, states, seen, views,
                              start, end, stop)
     assert compared > 0, f"{name} {label}: no position compared"
     assert powered > 0, f"{name} {label}: the visible perturbations were never tried"
     assert consequences + refused < compared, (compared, consequences, refused)
+
+
+FAST_NEXT_DEAL = ("default", "players=2", "players=5")
+"""The configs the fast tier plays into the next deal (the others are marked ``full``)."""
+NEXT_DEAL = [pytest.param(*case, id=f"{case[0]}-{case[1]}",
+                          marks=() if case[1] in FAST_NEXT_DEAL else pytest.mark.full)
+             for case in CASES if case[0] == "kopa"]
+
+
+@pytest.mark.parametrize(("name", "label", "params"), NEXT_DEAL)
+def test_no_view_leaks_into_the_next_deal(name: str, label: str,
+                                          params: dict[str, Any]) -> None:
+    """Kopa's deals are booked one after another (KOPA-21) and a seat's memory spans the
+    match: what stayed hidden from a seat through the whole first deal (cards left in the
+    other hands, the stock, another seat's drawn card; KOPA-Q15), swapped, leaves all it
+    is shown unchanged into the next deal (its deal and 30 positions of its play), where
+    the public history is the same (the booking counts the cards left, not which they
+    are: KOPA-20). Copas has no such test: every card of a deal is played face up, so
+    nothing stays hidden through one (COPAS-14)."""
+    game = load(name, params)
+    config = config_from_parameters(GAMES[name], params)
+    rng = random.Random(f"next deal {name} {label}")
+    into_next = 0
+    for _episode in range(12):  # until one deal's swaps reach the next deal's play
+        if into_next:
+            break
+        actions = play(game, rng, 1000)
+        flags = chance_positions(game, actions)
+        start, end = deal_span(name, game, actions)
+        if True not in flags[end:]:
+            continue
+        booked = flags.index(True, end)  # the next deal's first chance step
+        dealt = booked + flags[booked:].index(False) if False in flags[booked:] else None
+        if dealt is None:
+            continue
+        last = min(len(actions), dealt + 30) - 1
+        for seat in range(game.num_players()):
+            seen, states, made = replay(name, game, actions, seat, last + 1)
+            views = {kind: zoo(name, config, made, actions, flags, seat, last + 1, kind)
+                     for kind in ("information_state", "observation")}
+            keep = set.intersection(*(hidden_things(name, s, seat)
+                                      for s in states[end:booked]))
+            ordered = sorted(keep, key=lambda c: c.index)
+            pairs = [(a, b) for a in ordered for b in ordered if a.index < b.index]
+            for a, b in rng.sample(pairs, min(4, len(pairs))):
+                other = swapped(actions, where(name, actions, start, end, a),
+                                where(name, actions, start, end, b))
+                reached, _ = compare(name, label, game, config, other, seat, seen, states,
+                                     views, flags, start, last, (a, b))
+                into_next += reached >= dealt
+    assert into_next > 0, f"{name} {label}: no comparison reached the next deal's play"
 
 
 def power(name: str, game: Any, config: Any, actions: list[Any], seat: int,
