@@ -16,7 +16,7 @@ Kopa's seat memory spans the match: what stayed hidden from a seat through a who
 swapped, must leave its views unchanged into the next deal's play too
 (:func:`test_no_view_leaks_into_the_next_deal`).
 
-The fast tier plays one episode per config and one swap per window end, and three Kopa
+The fast tier plays one episode per config and one swap per window end, and two Kopa
 configs into the next deal (about 20 s on the shared machine); ``pytest --full`` two
 episodes and three swaps, and every Kopa config into the next deal.
 
@@ -299,7 +299,7 @@ def test_no_view_leaks(name: str, label: str, params: dict[str, Any],
     assert consequences + refused < compared, (compared, consequences, refused)
 
 
-FAST_NEXT_DEAL = ("default", "players=2", "players=5")
+FAST_NEXT_DEAL = ("default", "players=2")
 """The configs the fast tier plays into the next deal (the others are marked ``full``)."""
 NEXT_DEAL = [pytest.param(*case, id=f"{case[0]}-{case[1]}",
                           marks=() if case[1] in FAST_NEXT_DEAL else pytest.mark.full)
