@@ -12,6 +12,10 @@ the tensor and the action mask) must be the same at every position of the window
 test's power: swapping one of the seat's own cards (Copas, Kopa) or a cup it sees lifted
 (RONDA) for a hidden one must change every one of them.
 
+Copas's solver variant sets the cards it does not deal aside unseen (COPAS-V1): a card of
+another hand replaced by one set aside must change nothing the seat is shown
+(:func:`test_cards_set_aside_stay_hidden`).
+
 Kopa's seat memory spans the match: what stayed hidden from a seat through a whole deal,
 swapped, must leave its views unchanged into the next deal's play too
 (:func:`test_no_view_leaks_into_the_next_deal`).
@@ -297,6 +301,50 @@ def test_no_view_leaks(name: str, label: str, params: dict[str, Any],
     assert compared > 0, f"{name} {label}: no position compared"
     assert powered > 0, f"{name} {label}: the visible perturbations were never tried"
     assert consequences + refused < compared, (compared, consequences, refused)
+
+
+ASIDE = [("copas", "cards_each=2", {"cards_each": 2}),
+         ("copas", "cards_each=3,players=3", {"cards_each": 3, "players": 3})]
+
+
+@pytest.mark.parametrize(("name", "label", "params"), ASIDE, ids=[c[1] for c in ASIDE])
+def test_cards_set_aside_stay_hidden(name: str, label: str, params: dict[str, Any]) -> None:
+    """Copas's solver variant deals fewer cards and sets the rest of the deck aside unseen
+    (COPAS-V1): a card of another hand replaced in the deal by a card set aside leaves all
+    a seat is shown unchanged while the public history is; one of the seat's own cards so
+    replaced changes every one of them (power)."""
+    from copa_ref.copas.rules import deck
+
+    game = load(name, params)
+    config = config_from_parameters(GAMES[name], params)
+    rng = random.Random(f"aside {label}")
+    compared = powered = 0
+    for _episode in range(2):
+        actions = play(game, rng, 400)
+        flags = chance_positions(game, actions)
+        start, end = deal_span(name, game, actions)
+        stop = end + flags[end:].index(True) if True in flags[end:] else len(actions)
+        dealt = set(actions[start:end])
+        aside = [card for card in deck(config.players) if card.index not in dealt]
+        for seat in range(game.num_players()):
+            seen, states, made = replay(name, game, actions, seat, stop)
+            views = {kind: zoo(name, config, made, actions, flags, seat, stop, kind)
+                     for kind in ("information_state", "observation")}
+            for last in range(end, stop):  # hidden from the seat up to *last*
+                keep = set.intersection(*(hidden_things(name, s, seat)
+                                          for s in states[end:last + 1]))
+                for card in sorted(keep, key=lambda c: c.index)[:1]:
+                    other = list(actions)
+                    other[where(name, actions, start, end, card)] = rng.choice(aside).index
+                    reached, _ = compare(name, label, game, config, other, seat, seen,
+                                         states, views, flags, start, last, card)
+                    compared += max(0, reached + 1 - end)
+            mine = states[end].hands[seat]
+            other = list(actions)
+            other[where(name, actions, start, end, mine[0])] = aside[0].index
+            powered += check_power(name, game, config, actions, seat, seen, views, other,
+                                   end)
+    assert compared > 0 and powered > 0, (compared, powered)
 
 
 FAST_NEXT_DEAL = ("default", "players=2")
