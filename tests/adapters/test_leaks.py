@@ -33,8 +33,9 @@ penalty is public at once) and a deal's booking (scores and ``last_round``, from
 left in hand). A perturbation that changes one of :data:`PUBLIC_CONSEQUENCES` changes the
 public history: the comparison stops there (counted, and asserted not to be every case).
 
-DA CAPO's sealed bids: in the AEC environment a joint node's parts are chosen one agent at a
-time; a later bidder's observation must not depend on the parts chosen before it. KALA,
+DA CAPO's sealed bids (every config): in the AEC environment a joint node's parts are chosen
+one agent at a time; no other agent's observation or mask may depend on the parts chosen
+before the joint action is made (a later bidder's above all). KALA,
 HOPPER and DA CAPO declare no hidden information: each seat's view is the whole state, and
 distinct states give distinct observation tensors (power).
 """
@@ -56,7 +57,7 @@ from copa_ref.adapters import config_from_parameters, openspiel, rules_function 
 from copa_ref.adapters.pettingzoo import raw_env  # noqa: E402
 from copa_ref.core import Seat  # noqa: E402
 from copa_ref.games import GAMES  # noqa: E402
-from tests.adapters.configs import cases  # noqa: E402
+from tests.adapters.configs import cases, option_configs  # noqa: E402
 from tests.adapters.test_openspiel import random_step  # noqa: E402
 from tests.conftest import full_tier  # noqa: E402
 
@@ -466,16 +467,22 @@ def test_open_games_show_the_state(name: str, label: str, params: dict[str, Any]
         random_step(state, rng)
 
 
-def test_sealed_bids() -> None:
-    """DA CAPO in the AEC environment: a later bidder's observation (both kinds) is the
-    same whatever the bidders before it chose at that joint node; once the joint action is
-    made the bids are public (power: some other bid changes what the later bidder sees)."""
+SEALED = option_configs("da_capo")
+
+
+@pytest.mark.parametrize(("label", "config"), SEALED, ids=[label for label, _ in SEALED])
+def test_sealed_bids(label: str, config: Any) -> None:
+    """DA CAPO in the AEC environment, every config: at a joint node, every other agent's
+    observation (both kinds, the tensor and the mask) is the same whatever the first bidder
+    chose, while the later bidders choose their parts (DACAPO-Q8); once the joint action is
+    made the bids are public (power: some other first bid changes what another seat
+    sees)."""
     for kind in ("information_state", "observation"):
-        env = raw_env("da_capo", observation=kind)
+        env = raw_env("da_capo", config, observation=kind)
         env.reset(seed=3)
         rng = random.Random(3)
         nodes = changed = 0
-        while env.agents and nodes < 20:
+        while env.agents and nodes < 12:
             agent = env.agent_selection
             obs = env.observe(agent)
             if env.terminations[agent] or env.truncations[agent]:
@@ -484,19 +491,29 @@ def test_sealed_bids() -> None:
             legal = np.flatnonzero(obs["action_mask"])
             if len(env._acting_seats()) > 1 and not env._parts:
                 nodes += 1
-                later = f"player_{env._acting_seats()[1]}"
-                results = set()
-                after = set()
+                others = [a for a in env.possible_agents if a != agent]
+                during: dict[int, set[tuple[bytes, ...]]] = {}
+                after: set[tuple[bytes, ...]] = set()
                 for bid in legal:
                     trial = copy.deepcopy(env)
                     trial.step(int(bid))
-                    assert trial.agent_selection == later
-                    results.add(trial.observe(later)["observation"].tobytes())
-                    trial.step(int(np.flatnonzero(
-                        trial.observe(later)["action_mask"])[0]))
-                    after.add(trial.observe(later)["observation"].tobytes())
-                assert len(results) == 1, "a sealed bid shows in a later bidder's view"
+                    while trial._parts:  # the later bidders' parts, each its first legal
+                        during.setdefault(len(trial._parts), set()).add(
+                            tuple(views(trial, others)))
+                        later = trial.agent_selection
+                        trial.step(int(np.flatnonzero(
+                            trial.observe(later)["action_mask"])[0]))
+                    after.add(tuple(views(trial, others)))
+                assert len(during) == len(env._acting_seats()) - 1
+                assert all(len(found) == 1 for found in during.values()), (
+                    f"{label}: a sealed bid shows in another seat's view")
                 changed += len(after) > 1
             env.step(int(rng.choice(legal)))
         assert nodes > 0
-        assert changed > 0
+        assert changed > 0, f"{label}: no first bid ever showed once the bids were made"
+
+
+def views(env: Any, agents: list[str]) -> list[bytes]:
+    """What each of *agents* is shown now: its observation tensor and its mask."""
+    return [env.observe(a)["observation"].tobytes() + env.observe(a)["action_mask"].tobytes()
+            for a in agents]
