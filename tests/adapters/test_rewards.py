@@ -61,7 +61,9 @@ def books_nothing(name: str, params: dict[str, Any], dealt: set[Any], final: Any
     if name == "copas":
         return (params.get("cards_each") not in (None, -1)
                 and not any(card.suit is Suit.COPAS for card in dealt))
-    winner = next(seat for seat, hand in enumerate(final.hands) if not hand)
+    winner = next((seat for seat, hand in enumerate(final.hands) if not hand), None)
+    if winner is None:  # no seat went out: the deal is not booked (cut short)
+        return False
     gain = sum(len(hand) for hand in final.hands)
     return all(penalty == (gain if seat == winner else 0)
                for seat, penalty in enumerate(final.penalties))
