@@ -87,7 +87,8 @@ def full_tier(config: pytest.Config) -> bool:
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Put the tests that build from the source tree into one xdist group; mark the heavy
-    tier ``full`` and, without ``--full``, leave it out (deselected, counted in the summary)."""
+    tier ``full`` (by path, :data:`FULL`, or a test's own ``full`` mark) and, without
+    ``--full``, leave it out (deselected, counted in the summary)."""
     full = full_tier(config)
     kept: list[pytest.Item] = []
     left: list[pytest.Item] = []
@@ -95,7 +96,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         path = item.nodeid.replace("\\", "/")
         if path.startswith(_TREE_GROUP):
             item.add_marker(pytest.mark.xdist_group("source-tree"))
-        if _is_full(path):
+        if _is_full(path) or item.get_closest_marker("full") is not None:
             item.add_marker(pytest.mark.full)
             if not full:
                 left.append(item)

@@ -496,3 +496,28 @@ def test_observe_after_the_end_and_supersuits_wrappers(name: str) -> None:
             assert bare.observation_space(agent)["observation"].contains(seen["observation"])
         with pytest.raises(KeyError):
             bare.observe("player_99")
+
+
+@pytest.mark.parametrize("name", ["copas", "kopa"])
+@pytest.mark.parametrize("kind", ["information_state", "observation"])
+def test_observe_after_a_one_deal_episode(name: str, kind: str) -> None:
+    """After a one-deal episode ends, ``env()`` (the wrapped stack) answers ``observe`` for
+    every agent with its view of the booked deal (the bare environment's) and an empty
+    mask, as ``connect_four`` does after its game; ``last()`` then raises ``KeyError`` as
+    ``connect_four``'s does (no agent is left)."""
+    e = env(name, one_deal=True, observation=kind)
+    e.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _agent in e.agent_iter():
+        obs, _, terminated, truncated, _ = e.last()
+        e.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(
+            obs["action_mask"]))))
+    assert not e.agents
+    bare = e.unwrapped
+    for agent in e.possible_agents:
+        seen = e.observe(agent)
+        assert not seen["action_mask"].any()
+        assert e.observation_space(agent)["observation"].contains(seen["observation"])
+        assert np.array_equal(seen["observation"], bare.observe(agent)["observation"])
+    with pytest.raises(KeyError):
+        e.last()

@@ -10,8 +10,9 @@ footer snapshot, and a fresh worker goes on with the rest of its shard from the 
 So a run with ``--games`` plays every game of its budget, whatever its workers do.
 
 ``--time`` is one deadline for all: each worker stops at it by itself (explore checks it at
-every step); one still running :data:`GRACE` seconds after it is killed, and the game it was
-playing errored.
+every step); one still running :data:`GRACE` seconds after it (a loaded machine, an engine
+slow to answer) is killed, and the game it was playing is cut as the worker would cut it
+at the budget: the report says timed out, and no game errored.
 """
 
 from __future__ import annotations
@@ -192,9 +193,11 @@ def run_jobs(command: str, timeout: float, settings: Settings, jobs: int,
         elif kind == "done":
             part.done = True
 
-    def close(part: _Part, reason: str | None) -> None:
+    def close(part: _Part, reason: str | None, cut: bool = False) -> None:
         """End *part*: its report complete, or closed with the game it was playing
-        errored (*reason*), and a fresh worker for the rest of its shard."""
+        errored (*reason*), and a fresh worker for the rest of its shard; where the time
+        budget *cut* it (a worker still in a game past it), that game is cut as a worker
+        cuts its own at the budget: not errored, the report timed out."""
         part.closed = True
         if part.process.is_alive():
             part.process.kill()
@@ -224,7 +227,9 @@ def run_jobs(command: str, timeout: float, settings: Settings, jobs: int,
         footer["interrupted"] = interrupted
         number = part.under_way()
         names = list(header.get("explored") or [])
-        if number is not None and names and not interrupted:
+        if cut:
+            footer["timed_out"] = True
+        elif number is not None and names and not interrupted:
             name = names[number % len(names)]
             case = f"{name}/trace/explore-{settings.seed}-game-{number}"
             footer["games"] += 1
@@ -264,7 +269,7 @@ def run_jobs(command: str, timeout: float, settings: Settings, jobs: int,
                             "it was ended")
             elif deadline is not None and time.time() > deadline + GRACE:
                 close(part, f"the worker did not stop within {GRACE:.0f} s of the time "
-                            "budget; it was ended")
+                            "budget; it was ended", cut=True)
     reports = [parts[k].lines for k in sorted(parts) if parts[k].lines]
     try:
         merged = merge(reports)
