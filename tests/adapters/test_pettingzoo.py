@@ -598,3 +598,50 @@ def test_observe_after_a_one_deal_episode(name: str, kind: str) -> None:
         assert np.array_equal(seen["observation"], bare.observe(agent)["observation"])
     with pytest.raises(KeyError):
         e.last()
+
+
+SUPERSUIT_AEC = {
+    "sticky_actions_v0": lambda ss, e: ss.sticky_actions_v0(e, 0.25),
+    "delay_observations_v0": lambda ss, e: ss.delay_observations_v0(e, 2),
+    "frame_skip_v0": lambda ss, e: ss.frame_skip_v0(e, 2),
+    "clip_reward_v0": lambda ss, e: ss.clip_reward_v0(e, -0.5, 0.5),
+    "reward_lambda_v0": lambda ss, e: ss.reward_lambda_v0(e, lambda r: 2 * r),
+    "action_lambda_v1": lambda ss, e: ss.action_lambda_v1(e, lambda a, s: a, lambda s: s),
+    "pad_action_space_v0": lambda ss, e: ss.pad_action_space_v0(e),
+    "nan_noop_v0": lambda ss, e: ss.nan_noop_v0(e, 0),
+    "nan_random_v0": lambda ss, e: ss.nan_random_v0(e),
+    "nan_zeros_v0": lambda ss, e: ss.nan_zeros_v0(e),
+}
+"""SuperSuit's wrappers that play whole ``connect_four_v3`` games (SuperSuit 3.11, its
+environment wrapped by ``env()``, random legal play, three games each); its others refuse
+``connect_four``'s ``Dict`` observation or ``Discrete`` actions at construction (the frame
+stacks, ``flatten_v0``, ``dtype_v0``, ``observation_lambda_v0``, ``normalize_obs_v0``,
+``agent_indicator_v0``, ``pad_observations_v0``, ``black_death_v3``, ``max_observation_v0``,
+the image and Box-action wrappers), and refuse ours alike."""
+
+
+@pytest.mark.parametrize("wrapper", sorted(SUPERSUIT_AEC))
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_supersuits_wrappers_that_play_connect_four(name: str, wrapper: str) -> None:
+    """Each SuperSuit wrapper that plays ``connect_four_v3`` plays a whole game here: every
+    agent ends with a finite return (an action the wrapper repeats or replaces may be
+    illegal, which ends the game by ``TerminateIllegalWrapper``, as on ``connect_four``)."""
+    ss = pytest.importorskip("supersuit")
+    options = {"max_steps": KOPA_STEPS} if name == "kopa" else {}
+    wrapped = SUPERSUIT_AEC[wrapper](ss, env(name, **options))
+    wrapped.reset(seed=3)
+    rng = np.random.default_rng(3)
+    returns = {}
+    for agent in wrapped.agent_iter(100_000):
+        _, reward, terminated, truncated, _ = wrapped.last()
+        if terminated or truncated:
+            returns[agent] = reward
+            wrapped.step(None)
+            continue
+        mask = wrapped.unwrapped.observe(agent)["action_mask"]
+        wrapped.step(int(rng.choice(np.flatnonzero(mask))))
+    assert not wrapped.agents
+    assert sorted(returns) == wrapped.possible_agents
+    assert all(np.isfinite(r) for r in returns.values())
+    if wrapper == "clip_reward_v0":
+        assert all(abs(r) <= 0.5 for r in returns.values())
