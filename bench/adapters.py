@@ -2,6 +2,14 @@
 
     .venv/bin/python bench/adapters.py [GAME ...] [--games N] [--rounds R] [--seed S]
         [--decisions D] [--policy nonzero|flatnonzero|sample] [--table pettingzoo|openspiel]
+        [--against TREE [--variants pettingzoo,openspiel]]
+
+``--against TREE`` compares two source trees instead (this one, whose ``copa_ref`` is first on
+``PYTHONPATH``, and *TREE*, another checkout): each round runs one process per tree, in an
+order that alternates from round to round, and each process plays the plain loop and the
+variants named by ``--variants`` once; printed: each loop's median decisions per CPU
+second in both trees and this tree's speed over *TREE*'s, min / median / max over the
+rounds (1.0: as fast).
 
 ``--table`` prints, instead of the text lines, the adapter page's table in Markdown (one
 row per game: the plain loop's median decisions per CPU second and each of that adapter's
@@ -38,10 +46,15 @@ rounds. Imports, registration and making the environment or loading the game are
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -208,6 +221,55 @@ def table(page: str, names: list[str], count: int, rounds: int, seed: int,
     return "\n".join(lines)
 
 
+def one_round(names: list[str], count: int, seed: int, decisions: int | None,
+              only: tuple[str, ...]) -> dict[str, float]:
+    """``--round-json``: each game's loops played once, decisions per CPU second by
+    ``game/variant``, with the tree measured (``copa_ref``'s folder) under ``tree``."""
+    import copa_ref
+
+    found: dict[str, Any] = {"tree": str(Path(copa_ref.__file__).parents[1])}
+    for name in names:
+        game = get_game(name)
+        speeds, _ = measure(game, count, 1, seed, decisions or default_truncation(game), only)
+        for label, values in speeds.items():
+            found[f"{name}/{label}"] = values[0]
+    return found
+
+
+def against(tree: str, args: argparse.Namespace) -> None:
+    """``--against``: this tree's loops and *tree*'s, interleaved round by round."""
+    here = str(Path(__file__).resolve().parents[1])
+    trees = {"here": here, "against": str(Path(tree).resolve())}
+    found: dict[str, list[dict[str, float]]] = {k: [] for k in trees}
+    for r in range(args.rounds):
+        order = list(trees) if r % 2 == 0 else list(trees)[::-1]
+        for key in order:
+            path = os.pathsep.join(p for p in (trees[key], os.environ.get("PYTHONPATH"))
+                                   if p)
+            command = [sys.executable, __file__, *args.games, "--games", str(args.count),
+                       "--seed", str(args.seed + r * args.count), "--variants",
+                       args.variants, "--policy", args.policy, "--round-json"]
+            if args.decisions:
+                command += ["--decisions", str(args.decisions)]
+            done = subprocess.run(command, env={**os.environ, "PYTHONPATH": path},
+                                  capture_output=True, text=True, check=True)
+            measured = json.loads(done.stdout.splitlines()[-1])
+            if measured.pop("tree") != trees[key]:  # the tree's copa_ref, not an install
+                msg = f"{trees[key]}'s copa_ref was not the one imported"
+                raise SystemExit(msg)
+            found[key].append(measured)
+    print(f"{args.rounds} rounds interleaved, {args.count} random games a loop, default "
+          f"config: here {here}, against {trees['against']}; decisions per CPU second "
+          "(median) and here's speed over against's, min / median / max")
+    for loop in found["here"][0]:
+        mine = [m[loop] for m in found["here"]]
+        theirs = [m[loop] for m in found["against"]]
+        ratios = sorted(a / b for a, b in zip(mine, theirs, strict=True))
+        print(f"{loop:22} here {statistics.median(mine):10,.0f}  against "
+              f"{statistics.median(theirs):10,.0f}  ratio {ratios[0]:.2f} / "
+              f"{statistics.median(ratios):.2f} / {ratios[-1]:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", default=["kala"])
@@ -223,9 +285,22 @@ def main() -> None:
                              "not end)")
     parser.add_argument("--table", choices=TABLES, default=None,
                         help="print the adapter page's Markdown table")
+    parser.add_argument("--against", metavar="TREE", default=None,
+                        help="compare this source tree's loops with TREE's (another "
+                             "checkout), interleaved round by round")
+    parser.add_argument("--variants", default="pettingzoo,openspiel",
+                        help="with --against: the loops besides the plain one")
+    parser.add_argument("--round-json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     global POLICY  # a benchmark's one switch
     POLICY = args.policy
+    if args.round_json:  # one process of --against: one round in this tree
+        print(json.dumps(one_round(args.games, args.count, args.seed, args.decisions,
+                                   tuple(args.variants.split(",")))))
+        return
+    if args.against:
+        against(args.against, args)
+        return
     if args.table:
         print(table(args.table, args.games, args.count, args.rounds, args.seed,
                     args.decisions))

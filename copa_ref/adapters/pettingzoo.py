@@ -569,6 +569,11 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._select()
+        if self._choice is None:  # over before any choice (HOPPER without aiming, as a
+            # rule): every agent is dead from the start, seat 0 the first to step out,
+            # with the final rewards in last()
+            self.agent_selection = self.agents[0]
+            self._accumulate_rewards()
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -676,7 +681,8 @@ class CopaParallelEnv(GameTable, ParallelEnv):  # type: ignore[misc]  # Parallel
                 msg = f"{self.game.title}: {agent} must choose now"
                 raise ValueError(msg)
             parts.append(self._check(agent, number))
-        self._apply(tuple(parts))
+        if acting:  # else the game ended before any choice (HOPPER without aiming, at
+            self._apply(tuple(parts))  # reset, as a rule): this step reports its end
         agents = list(self.agents)
         over = not self._acting_seats()
         final = self._final_rewards() if over else (0.0,) * self.players

@@ -16,6 +16,7 @@ import pytest
 
 pytest.importorskip("pettingzoo", reason="pettingzoo is not installed (extra 'pettingzoo')")
 
+from gymnasium.utils.env_checker import data_equivalence
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 from pettingzoo.utils import wrappers
 
@@ -36,14 +37,17 @@ KOPA_STEPS = 300
 """Kopa's random matches need not end (KOPA-Q14): its environments here truncate after this
 many steps (about three rounds) by the adapter's ``max_steps``, not by a rule."""
 
-NO_DECISION = {("hopper", "aiming=false"): "without aiming a HOPPER game is chance alone but "
-                                          "for a rare shoot-out: an episode may end at reset, "
-                                          "which the AEC API does not allow"}
+NO_DECISION = {("hopper", "aiming=false"): "without aiming a HOPPER game is chance alone: it "
+                                          "is decided at reset, and api_test asserts that no "
+                                          "agent is terminated after reset "
+                                          "(test_a_game_decided_before_any_choice plays it)"}
 SAMPLE = [pytest.param(name, label, config, marks=pytest.mark.skip(reason=NO_DECISION[name, label]))
           if (name, label) in NO_DECISION else (name, label, config)
           for name in sorted(GAMES) for label, config in option_configs(name)]
 """Each game's default config and each value of each option once (cheap here: the API test
 plays 200 cycles, not whole games)."""
+EVERY = [(name, label, config) for name in sorted(GAMES) for label, config in option_configs(name)]
+"""As :data:`SAMPLE`, none skipped (``seed_test`` plays a game decided at reset)."""
 IDS = [f"{name}-{label}" for name in sorted(GAMES) for label, _ in option_configs(name)]
 
 
@@ -67,7 +71,7 @@ def test_api(name: str, label: str, config: Any) -> None:
         api_test(make(name, config, bare=True, observation="observation"), num_cycles=100)
 
 
-@pytest.mark.parametrize(("name", "label", "config"), SAMPLE, ids=IDS)
+@pytest.mark.parametrize(("name", "label", "config"), EVERY, ids=IDS)
 def test_seed(name: str, label: str, config: Any) -> None:
     seed_test(lambda: make(name, config), num_cycles=50)
 
@@ -327,6 +331,79 @@ def test_parallel_env_plays_a_turn_based_game_too() -> None:
     parallel_api_test(parallel_env(GAMES["kala"]), num_cycles=1000)
 
 
+TURN_BASED = [(name, label, config) for name in sorted(GAMES) if name != "da_capo"
+              for label, config in option_configs(name)]
+
+
+@pytest.mark.parametrize(("name", "label", "config"), TURN_BASED,
+                         ids=[f"{name}-{label}" for name, label, _ in TURN_BASED])
+def test_parallel_api_every_game(name: str, label: str, config: Any) -> None:
+    """PettingZoo's parallel API test on the other five games, each value of each option
+    once (DA CAPO's above), HOPPER without aiming too: there the game is decided by chance
+    before any choice (at reset, as a rule), and the first step reports its end."""
+    options = {} if GAMES[name].random_play_ends else {"max_steps": KOPA_STEPS}
+    parallel_api_test(parallel_env(GAMES[name], config, **options), num_cycles=300)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_parallel_seeding_every_game(name: str) -> None:
+    """``parallel_seed_test`` with the masks: two parallel environments reset with one seed
+    and stepped with the same masked choices answer alike to the end. (PettingZoo's own
+    ``parallel_seed_test``, run on DA CAPO above, samples unmasked actions and stops after
+    one step: in a turn-based game it would have a seat that does not move play an id.)"""
+    options = {} if GAMES[name].random_play_ends else {"max_steps": KOPA_STEPS}
+    envs = [parallel_env(GAMES[name], **options) for _ in range(2)]
+    seen = [e.reset(seed=42) for e in envs]
+    rng = np.random.default_rng(0)
+    while envs[0].agents:
+        obs = seen[0][0]
+        actions = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"])))
+                   for a in envs[0].agents}
+        seen = [e.step(actions) for e in envs]
+        for one, other in zip(*seen, strict=True):
+            assert data_equivalence(one, other)
+    assert envs[1].agents == []
+
+
+HOPPER_UNAIMED = dict(option_configs("hopper"))["aiming=false"]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_game_decided_before_any_choice(seed: int) -> None:
+    """HOPPER without aiming is chance alone (every shot pure chance, HOPPER-5's option off):
+    the game is decided at reset, as a rule. Both environments then play the episode PettingZoo's
+    way: the AEC one has every agent terminated from the start, each with its final reward
+    in ``last()``, and each steps out with ``None``; the parallel one reports the end and the
+    rewards at its first step (every agent's one legal action ``no_part``). PettingZoo's
+    ``api_test`` itself refuses an episode that ends at reset (it asserts no agent is
+    terminated after ``reset``), so it is not run on this config (``NO_DECISION``)."""
+    game = GAMES["hopper"]
+    for make_env in (env, raw_env):
+        e = make_env(game, HOPPER_UNAIMED)
+        e.reset(seed=seed)
+        outcome = game.outcome(e.unwrapped.game_state)
+        assert outcome is not None
+        assert all(e.terminations.values())
+        got = {}
+        for agent in e.agent_iter():
+            _, reward, terminated, truncated, _ = e.last()
+            assert terminated and not truncated
+            assert not e.observe(agent)["action_mask"].any()
+            got[agent] = reward
+            e.step(None)
+        assert not e.agents
+        assert sorted(got) == e.possible_agents
+        assert sorted(got.values()) == [-1.0, 1.0]  # a two-seat win and loss
+    par = parallel_env(game, HOPPER_UNAIMED)
+    obs, _ = par.reset(seed=seed)
+    assert all(np.flatnonzero(o["action_mask"]).tolist() == [par.no_part]
+               for o in obs.values())
+    _, rewards, terminations, truncations, _ = par.step({})
+    assert all(terminations.values()) and not any(truncations.values())
+    assert rewards == got  # the same deal, seeded alike
+    assert par.agents == []
+
+
 def test_parallel_bids_are_applied_together() -> None:
     e = parallel_env(GAMES["da_capo"])
     obs, _ = e.reset(seed=1)
@@ -521,3 +598,50 @@ def test_observe_after_a_one_deal_episode(name: str, kind: str) -> None:
         assert np.array_equal(seen["observation"], bare.observe(agent)["observation"])
     with pytest.raises(KeyError):
         e.last()
+
+
+SUPERSUIT_AEC = {
+    "sticky_actions_v0": lambda ss, e: ss.sticky_actions_v0(e, 0.25),
+    "delay_observations_v0": lambda ss, e: ss.delay_observations_v0(e, 2),
+    "frame_skip_v0": lambda ss, e: ss.frame_skip_v0(e, 2),
+    "clip_reward_v0": lambda ss, e: ss.clip_reward_v0(e, -0.5, 0.5),
+    "reward_lambda_v0": lambda ss, e: ss.reward_lambda_v0(e, lambda r: 2 * r),
+    "action_lambda_v1": lambda ss, e: ss.action_lambda_v1(e, lambda a, s: a, lambda s: s),
+    "pad_action_space_v0": lambda ss, e: ss.pad_action_space_v0(e),
+    "nan_noop_v0": lambda ss, e: ss.nan_noop_v0(e, 0),
+    "nan_random_v0": lambda ss, e: ss.nan_random_v0(e),
+    "nan_zeros_v0": lambda ss, e: ss.nan_zeros_v0(e),
+}
+"""SuperSuit's wrappers that play whole ``connect_four_v3`` games (SuperSuit 3.11, its
+environment wrapped by ``env()``, random legal play, three games each); its others refuse
+``connect_four``'s ``Dict`` observation or ``Discrete`` actions at construction (the frame
+stacks, ``flatten_v0``, ``dtype_v0``, ``observation_lambda_v0``, ``normalize_obs_v0``,
+``agent_indicator_v0``, ``pad_observations_v0``, ``black_death_v3``, ``max_observation_v0``,
+the image and Box-action wrappers), and refuse ours alike."""
+
+
+@pytest.mark.parametrize("wrapper", sorted(SUPERSUIT_AEC))
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_supersuits_wrappers_that_play_connect_four(name: str, wrapper: str) -> None:
+    """Each SuperSuit wrapper that plays ``connect_four_v3`` plays a whole game here: every
+    agent ends with a finite return (an action the wrapper repeats or replaces may be
+    illegal, which ends the game by ``TerminateIllegalWrapper``, as on ``connect_four``)."""
+    ss = pytest.importorskip("supersuit")
+    options = {"max_steps": KOPA_STEPS} if name == "kopa" else {}
+    wrapped = SUPERSUIT_AEC[wrapper](ss, env(name, **options))
+    wrapped.reset(seed=3)
+    rng = np.random.default_rng(3)
+    returns = {}
+    for agent in wrapped.agent_iter(100_000):
+        _, reward, terminated, truncated, _ = wrapped.last()
+        if terminated or truncated:
+            returns[agent] = reward
+            wrapped.step(None)
+            continue
+        mask = wrapped.unwrapped.observe(agent)["action_mask"]
+        wrapped.step(int(rng.choice(np.flatnonzero(mask))))
+    assert not wrapped.agents
+    assert sorted(returns) == wrapped.possible_agents
+    assert all(np.isfinite(r) for r in returns.values())
+    if wrapper == "clip_reward_v0":
+        assert all(abs(r) <= 0.5 for r in returns.values())
