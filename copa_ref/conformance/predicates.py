@@ -1,7 +1,8 @@
 """Predicates and policies several games' conformance folders share.
 
 On a :class:`~copa_ref.conformance.vocabulary.Divergence` (the ``when`` of a view rule, a
-diagnosis's context): :func:`at_start`, :func:`action_is`, :func:`reaches`, :func:`leaves`.
+diagnosis's context): :func:`at_start`, :func:`action_is`, :func:`reaches`, :func:`leaves`,
+:func:`phases_after`.
 On a scenario's choice at a node (a :data:`~copa_ref.conformance.vocabulary.Policy`):
 :func:`first_of`, :func:`first_deal`. Each game's own predicates stay in its folder.
 """
@@ -13,7 +14,8 @@ from typing import Any
 
 from copa_ref.core import MoverKind
 
-__all__ = ["action_is", "at_start", "first_deal", "first_of", "leaves", "reaches"]
+__all__ = ["action_is", "at_start", "first_deal", "first_of", "leaves", "phases_after",
+           "reaches"]
 
 Predicate = Callable[[Any], bool]
 
@@ -41,15 +43,24 @@ def reaches(phase: Any) -> Predicate:
     return holds
 
 
-def leaves(phase: Any) -> Predicate:
-    """The step leaves *phase*, in the reference or as reported (a round's end)."""
+def leaves(*phases: Any) -> Predicate:
+    """The step leaves *phases* (from one of them to none of them), in the reference or as
+    reported (a round's end)."""
     def holds(d: Any) -> bool:
         reported = d.reported_view
-        return bool(d.before.phase is phase and (
-            d.expected.phase is not phase
-            or (reported is not None and reported.phase is not phase)))
-    holds.__name__ = f"_leaves_{phase.value}"
+        return bool(d.before.phase in phases and (
+            d.expected.phase not in phases
+            or (reported is not None and reported.phase not in phases)))
+    holds.__name__ = "_leaves_" + "_or_".join(p.value for p in phases)
     return holds
+
+
+def phases_after(d: Any) -> set[Any]:
+    """The phases after the step, in the reference and as reported."""
+    found = {d.expected.phase}
+    if d.reported_view is not None:
+        found.add(d.reported_view.phase)
+    return found
 
 
 Policy = Callable[[Any, Any, Any], Any]

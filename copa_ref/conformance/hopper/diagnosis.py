@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from copa_ref.conformance.predicates import action_is, at_start, reaches
 from copa_ref.conformance.vocabulary import Divergence, Finding, ViewRule, part_of
 from copa_ref.hopper import Action, Config, Land, Phase, Shoot, State
 from copa_ref.hopper.rules import shoot_out
@@ -20,8 +21,7 @@ HopperDivergence = Divergence[State, Action, Config, State]
 HopperView = ViewRule[State, Action, Config, State]
 
 
-def _landing(d: HopperDivergence) -> bool:
-    return isinstance(d.action, Land)
+_landing = action_is(Land)
 
 
 def _foursome(d: HopperDivergence) -> bool:
@@ -58,10 +58,7 @@ def _replenished(d: HopperDivergence) -> bool:
     return d.expected.phase is Phase.LAND and d.expected.loose == 0 and d.before.loose > 0
 
 
-def _over(d: HopperDivergence) -> bool:
-    reported = d.reported_view
-    return d.expected.phase is Phase.OVER or (reported is not None
-                                              and reported.phase is Phase.OVER)
+_over = reaches(Phase.OVER)
 
 
 def _end_1(d: HopperDivergence) -> bool:
@@ -87,16 +84,12 @@ def _shot_started(d: HopperDivergence) -> bool:
                                                                            Phase.LAND}
 
 
-def _initial(d: HopperDivergence) -> bool:
-    return d.step == 0
-
-
 VIEW_RULES: tuple[HopperView, ...] = (
-    ViewRule(part="public.hands", rule="HOPPER-3", when=_initial,
+    ViewRule(part="public.hands", rule="HOPPER-3", when=at_start,
              says="the beans are dealt evenly; the remainder goes where Config.remainder says"),
-    ViewRule(part="public.loose", rule="HOPPER-3", when=_initial,
+    ViewRule(part="public.loose", rule="HOPPER-3", when=at_start,
              says="the beans are dealt evenly; the remainder goes where Config.remainder says"),
-    ViewRule(part="public.tray", rule="HOPPER-2", when=_initial,
+    ViewRule(part="public.tray", rule="HOPPER-2", when=at_start,
              says="the 16 neutral cups start in the tray, empty; the black cup aside"),
     ViewRule(part="public.tray", rule="HOPPER-14", when=_black_joins,
              says="under End 2 the black cup joins, empty, when three cups are left"),

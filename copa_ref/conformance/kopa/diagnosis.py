@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
+from copa_ref.conformance.predicates import action_is, leaves, reaches
 from copa_ref.conformance.vocabulary import Divergence, Finding, ViewRule
 from copa_ref.core import JSON, InvariantViolation
 from copa_ref.kopa import Action, Card, Config, Deal, Observation, Pass, Phase, Play, State
@@ -36,10 +37,6 @@ KopaDivergence = Divergence[State, Action, Config, Observation]
 KopaView = ViewRule[State, Action, Config, Observation]
 
 
-def _dealt(d: KopaDivergence) -> bool:
-    return isinstance(d.action, Deal)
-
-
 def playing(phase: Phase) -> bool:
     """Whether a round is being played in *phase* (a card or a pass is due)."""
     return phase is Phase.PLAY or phase is Phase.DRAWN
@@ -56,15 +53,10 @@ def pile_run_rule(k: int, down: bool) -> str:
     return "KOPA-8" if k == 0 else ("KOPA-10" if down else "KOPA-9")
 
 
-def _round_ended(d: KopaDivergence) -> bool:
-    seen = d.reported_view
-    return round_ends(d.before.phase, d.expected.phase) or (
-        playing(d.before.phase) and seen is not None and not playing(seen.phase))
-
-
-def _over(d: KopaDivergence) -> bool:
-    seen = d.reported_view
-    return d.expected.phase is Phase.OVER or (seen is not None and seen.phase is Phase.OVER)
+_dealt = action_is(Deal)
+_round_ended = leaves(Phase.PLAY, Phase.DRAWN)
+"""The step ends a round (KOPA-19): it leaves play, in the reference or as reported."""
+_over = reaches(Phase.OVER)
 
 
 def could_play(state: State) -> bool:

@@ -9,8 +9,9 @@ conservation of RONDA-15 comes last.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
+from copa_ref.conformance.predicates import action_is, at_start, phases_after, reaches
 from copa_ref.conformance.vocabulary import Divergence, Finding, ViewRule
 from copa_ref.core import JSON, InvariantViolation
 from copa_ref.ronda import (
@@ -34,21 +35,13 @@ RondaDivergence = Divergence[State, Action, Config, Observation]
 RondaView = ViewRule[State, Action, Config, Observation]
 
 
-def _phases(d: RondaDivergence) -> set[Phase]:
-    """The phases after the step, in the reference and as reported."""
-    found = {d.expected.phase}
-    if d.reported_view is not None:
-        found.add(d.reported_view.phase)
-    return found
-
-
 def _second_lift(d: RondaDivergence) -> bool:
     return isinstance(d.action, Lift) and len(d.before.lifted) == 1
 
 
 def _match(d: RondaDivergence) -> bool:
     """A second lift that shows the same number (in the reference or as reported)."""
-    return _second_lift(d) and Phase.ADD in _phases(d)
+    return _second_lift(d) and Phase.ADD in phases_after(d)
 
 
 def _mismatch(d: RondaDivergence) -> bool:
@@ -77,18 +70,7 @@ def _penalty_step(d: RondaDivergence) -> bool:
     return _mismatch(d) and d.before.black > 0
 
 
-def _over(d: RondaDivergence) -> bool:
-    return Phase.OVER in _phases(d)
-
-
-def _set_up(d: RondaDivergence) -> bool:
-    return d.action is None
-
-
-def _kind(kind: type) -> Callable[[RondaDivergence], bool]:
-    def when(d: RondaDivergence) -> bool:
-        return isinstance(d.action, kind)
-    return when
+_over = reaches(Phase.OVER)
 
 
 VIEW_RULES: tuple[RondaView, ...] = (
@@ -96,9 +78,9 @@ VIEW_RULES: tuple[RondaView, ...] = (
              says="the first player to get rid of all his beans wins"),
     ViewRule(part="public", rule="RONDA-13", when=_over,
              says="the game is over the moment a player has no beans left"),
-    ViewRule(part="public.circle", rule="RONDA-1", when=_set_up,
+    ViewRule(part="public.circle", rule="RONDA-1", when=at_start,
              says="twenty beans fill the cups of the circle"),
-    ViewRule(part="public.supplies", rule="RONDA-2", when=_set_up,
+    ViewRule(part="public.supplies", rule="RONDA-2", when=at_start,
              says="each player receives his beans (10, or 9)"),
     ViewRule(part="public", rule="RONDA-18", when=_full_pair_no_penalty,
              says="without penalty beans a dissolved group leaves the game with the bean"),
@@ -112,23 +94,23 @@ VIEW_RULES: tuple[RondaView, ...] = (
              says="a mismatch while the black cup holds beans costs a penalty bean"),
     ViewRule(part="public.supplies", rule="RONDA-11", when=_penalty_step,
              says="the penalty bean goes into the mistaken player's supply"),
-    ViewRule(part="public.shown", rule="RONDA-14", when=_kind(Lift),
+    ViewRule(part="public.shown", rule="RONDA-14", when=action_is(Lift),
              says="what a lifted cup holds is shown to everyone, also after a mismatch"),
     ViewRule(part="public", rule="RONDA-7", when=_match,
              says="two lifted cups with the identical number: a bean must be added"),
     ViewRule(part="legal", rule="RONDA-7", when=_match,
              says="after a match the only actions add a bean to one of the two cups"),
-    ViewRule(part="legal", rule="RONDA-7", when=_kind(Add),
+    ViewRule(part="legal", rule="RONDA-7", when=action_is(Add),
              says="the bean goes onto one of the two matched cups"),
     ViewRule(part="public", rule="RONDA-6", when=_mismatch,
              says="different numbers: both covered, the next player's turn"),
-    ViewRule(part="public", rule="RONDA-9", when=_kind(Stop),
+    ViewRule(part="public", rule="RONDA-9", when=action_is(Stop),
              says="missing a go covers both groups and passes the turn"),
-    ViewRule(part="public", rule="RONDA-16", when=_kind(Again),
+    ViewRule(part="public", rule="RONDA-16", when=action_is(Again),
              says="under simpler rule 1 both groups are covered and two cups lifted anew"),
-    ViewRule(part="public", rule="RONDA-8", when=_kind(Keep),
+    ViewRule(part="public", rule="RONDA-8", when=action_is(Keep),
              says="one group stays open and a new cup is lifted"),
-    ViewRule(part="legal", rule="RONDA-8", when=_kind(Keep),
+    ViewRule(part="legal", rule="RONDA-8", when=action_is(Keep),
              says="after keeping a group any covered cup may be lifted"),
     ViewRule(part="legal", rule="RONDA-5",
              says="any covered cup of the circle may be lifted, one at a time"),
