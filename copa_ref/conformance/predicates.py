@@ -3,8 +3,10 @@
 On a :class:`~copa_ref.conformance.vocabulary.Divergence` (the ``when`` of a view rule, a
 diagnosis's context): :func:`at_start`, :func:`action_is`, :func:`reaches`, :func:`leaves`,
 :func:`phases_after`.
-On a scenario's choice at a node (a :data:`~copa_ref.conformance.vocabulary.Policy`):
-:func:`first_of`, :func:`first_deal`. Each game's own predicates stay in its folder.
+On a scenario's step (a :data:`~copa_ref.conformance.vocabulary.Step`, when a scenario or
+a count fires): :func:`step_into`. On a scenario's choice at a node (a
+:data:`~copa_ref.conformance.vocabulary.Policy`): :func:`first_of`, :func:`first_deal`.
+Each game's own predicates stay in its folder.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 from copa_ref.core import MoverKind
 
 __all__ = ["action_is", "at_start", "first_deal", "first_of", "leaves", "phases_after",
-           "reaches"]
+           "reaches", "step_into"]
 
 Predicate = Callable[[Any], bool]
 
@@ -61,6 +63,16 @@ def phases_after(d: Any) -> set[Any]:
     if d.reported_view is not None:
         found.add(d.reported_view.phase)
     return found
+
+
+Step = Callable[[Any, Any, Any, tuple[Any, ...]], bool]
+
+
+def step_into(phase: Any, test: Callable[[Any], bool] | None = None) -> Step:
+    """A step whose position after is in *phase* (and passes *test*, when given)."""
+    def fires(before: Any, action: Any, after: Any, earlier: tuple[Any, ...]) -> bool:
+        return bool(after.phase is phase and (test is None or test(after)))
+    return fires
 
 
 Policy = Callable[[Any, Any, Any], Any]

@@ -25,7 +25,7 @@ from copa_ref.conformance.kopa.diagnosis import (
     round_ends,
 )
 from copa_ref.conformance.kopa.misreadings import CATALOGUE
-from copa_ref.conformance.predicates import first_deal, first_of
+from copa_ref.conformance.predicates import first_deal, first_of, step_into
 from copa_ref.conformance.vocabulary import CountSpec, GameRecord, Reading, Scenario
 from copa_ref.core import Game, MoverKind
 from copa_ref.kopa import (
@@ -115,8 +115,7 @@ def _round_ends(before: State, action: Action, after: State, earlier: tuple[Acti
     return round_ends(before.phase, after.phase)
 
 
-def _over(before: State, action: Action, after: State, earlier: tuple[Action, ...]) -> bool:
-    return after.phase is Phase.OVER
+_over = step_into(Phase.OVER)
 
 
 def events(before: State, action: Action, after: State) -> frozenset[str]:
