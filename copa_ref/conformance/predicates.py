@@ -1,9 +1,12 @@
 """Predicates and policies several games' conformance folders share.
 
 On a :class:`~copa_ref.conformance.vocabulary.Divergence` (the ``when`` of a view rule, a
-diagnosis's context): :func:`at_start`, :func:`action_is`, :func:`reaches`, :func:`leaves`.
-On a scenario's choice at a node (a :data:`~copa_ref.conformance.vocabulary.Policy`):
-:func:`first_of`, :func:`first_deal`. Each game's own predicates stay in its folder.
+diagnosis's context): :func:`at_start`, :func:`action_is`, :func:`reaches`, :func:`leaves`,
+:func:`phases_after`.
+On a scenario's step (a :data:`~copa_ref.conformance.vocabulary.Step`, when a scenario or
+a count fires): :func:`step_into`. On a scenario's choice at a node (a
+:data:`~copa_ref.conformance.vocabulary.Policy`): :func:`first_of`, :func:`first_deal`.
+Each game's own predicates stay in its folder.
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ from typing import Any
 
 from copa_ref.core import MoverKind
 
-__all__ = ["action_is", "at_start", "first_deal", "first_of", "leaves", "reaches"]
+__all__ = ["action_is", "at_start", "first_deal", "first_of", "leaves", "phases_after",
+           "reaches", "step_into"]
 
 Predicate = Callable[[Any], bool]
 
@@ -41,15 +45,34 @@ def reaches(phase: Any) -> Predicate:
     return holds
 
 
-def leaves(phase: Any) -> Predicate:
-    """The step leaves *phase*, in the reference or as reported (a round's end)."""
+def leaves(*phases: Any) -> Predicate:
+    """The step leaves *phases* (from one of them to none of them), in the reference or as
+    reported (a round's end)."""
     def holds(d: Any) -> bool:
         reported = d.reported_view
-        return bool(d.before.phase is phase and (
-            d.expected.phase is not phase
-            or (reported is not None and reported.phase is not phase)))
-    holds.__name__ = f"_leaves_{phase.value}"
+        return bool(d.before.phase in phases and (
+            d.expected.phase not in phases
+            or (reported is not None and reported.phase not in phases)))
+    holds.__name__ = "_leaves_" + "_or_".join(p.value for p in phases)
     return holds
+
+
+def phases_after(d: Any) -> set[Any]:
+    """The phases after the step, in the reference and as reported."""
+    found = {d.expected.phase}
+    if d.reported_view is not None:
+        found.add(d.reported_view.phase)
+    return found
+
+
+Step = Callable[[Any, Any, Any, tuple[Any, ...]], bool]
+
+
+def step_into(phase: Any, test: Callable[[Any], bool] | None = None) -> Step:
+    """A step whose position after is in *phase* (and passes *test*, when given)."""
+    def fires(before: Any, action: Any, after: Any, earlier: tuple[Any, ...]) -> bool:
+        return bool(after.phase is phase and (test is None or test(after)))
+    return fires
 
 
 Policy = Callable[[Any, Any, Any], Any]

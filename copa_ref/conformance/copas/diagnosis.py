@@ -29,7 +29,7 @@ from copa_ref.copas.rules import BURST, copas_taken, deck, round_points, trick_w
 from copa_ref.copas.state import CopasLead, RankOrder, Suit, Trick
 from copa_ref.core import JSON, InvariantViolation, canonical_json
 
-__all__ = ["ROUND", "VIEW_RULES", "check_public", "diagnose", "legal_rule"]
+__all__ = ["LEGAL", "ROUND", "TRICK", "VIEW_RULES", "check_public", "diagnose", "legal_rule"]
 
 CopasDivergence = Divergence[State, Action, Config, Observation]
 CopasView = ViewRule[State, Action, Config, Observation]
@@ -100,33 +100,75 @@ VIEW_RULES: tuple[CopasView, ...] = (
 """Which rule decides which part of the Copas public view, most specific first."""
 
 
-def _trick_findings(d: CopasDivergence, seen: Observation) -> Iterator[Finding]:
-    """The trick the step finished, re-derived from the reported cards (COPAS-2, COPAS-13)."""
+class TrickDone:
+    """The trick a card finished as the engine reports it, with its winner re-derived from
+    its cards: what the trick ladder (:data:`TRICK`) compares."""
+
+    def __init__(self, d: CopasDivergence, seen: Observation, trick: Trick,
+                 players: int) -> None:
+        self.d, self.seen, self.trick, self.players = d, seen, trick, players
+        self.number = len(d.before.tricks) + 1
+        self.plain = d.config.rank_order is RankOrder.PLAIN
+        self.right = (trick.leader + trick_winner(trick.cards, self.plain)) % players
+
+    @property
+    def given(self) -> Card:
+        """The card of the seat the engine gives the trick to."""
+        return self.trick.cards[(self.trick.winner - self.trick.leader) % self.players]
+
+    @property
+    def best(self) -> Card:
+        """The card that takes the trick."""
+        return self.trick.cards[(self.right - self.trick.leader) % self.players]
+
+
+def _trick(d: CopasDivergence) -> TrickDone | None:
+    """The trick ladder's context: a card played that finished a trick (in the reference
+    and as reported), with a decoded report whose trick can be judged."""
+    seen = d.reported_view
+    if seen is None or not isinstance(d.action, Play):
+        return None
     done = len(d.before.tricks)
     if len(seen.tricks) <= done or len(d.expected.tricks) <= done:
-        return
+        return None
     trick = seen.tricks[done]
     players = len(seen.hand_sizes)
     if not trick.cards or players < 3 or not 0 <= trick.leader < players:
-        return
-    plain = d.config.rank_order is RankOrder.PLAIN
-    right = (trick.leader + trick_winner(trick.cards, plain)) % players
-    if trick.winner != right:
-        led = trick.cards[0].suit
-        given = trick.cards[(trick.winner - trick.leader) % players]
-        best = trick.cards[(right - trick.leader) % players]
-        order = "plain" if plain else "printed"
-        if given.suit is led:
-            yield Finding("COPAS-2", f"trick {done + 1}: {best} beats {given} in the {order} "
-                                     f"order of the cards, but the engine gives the trick to "
-                                     f"seat {trick.winner}, not seat {right}")
-        yield Finding("COPAS-13", f"trick {done + 1} ({' '.join(map(str, trick.cards))}): "
-                                  f"the highest card of the led suit is {best} (seat {right}); "
-                                  f"the engine gives it to seat {trick.winner}")
-    elif seen.phase is Phase.PLAY and d.expected.phase is Phase.PLAY and (
-            seen.leader != trick.winner):
-        yield Finding("COPAS-13", f"seat {trick.winner} took trick {done + 1} and leads the "
-                                  f"next; the engine has seat {seen.leader} lead")
+        return None
+    return TrickDone(d, seen, trick, players)
+
+
+def _wrong_winner(t: TrickDone) -> bool:
+    return t.trick.winner != t.right
+
+
+def _beaten_in_suit(t: TrickDone) -> bool:
+    return _wrong_winner(t) and t.given.suit is t.trick.cards[0].suit
+
+
+def _winner_does_not_lead(t: TrickDone) -> bool:
+    seen = t.seen
+    return (not _wrong_winner(t) and seen.phase is Phase.PLAY
+            and t.d.expected.phase is Phase.PLAY and seen.leader != t.trick.winner)
+
+
+TRICK: Ladder[TrickDone] = Ladder(context=_trick, checks=(
+    Check(rule="COPAS-2", observable="public.tricks.winner", holds=_beaten_in_suit,
+          go_on=True,
+          says=lambda t: f"trick {t.number}: {t.best} beats {t.given} in the "
+                         f"{'plain' if t.plain else 'printed'} order of the cards, but the "
+                         f"engine gives the trick to seat {t.trick.winner}, not seat "
+                         f"{t.right}"),
+    Check(rule="COPAS-13", observable="public.tricks.winner", holds=_wrong_winner,
+          says=lambda t: f"trick {t.number} ({' '.join(map(str, t.trick.cards))}): the "
+                         f"highest card of the led suit is {t.best} (seat {t.right}); the "
+                         f"engine gives it to seat {t.trick.winner}"),
+    Check(rule="COPAS-13", observable="public.leader", holds=_winner_does_not_lead,
+          says=lambda t: f"seat {t.trick.winner} took trick {t.number} and leads the next; "
+                         f"the engine has seat {t.seen.leader} lead"),
+))
+"""The trick the step finished, re-derived from the reported cards: its winner by the
+order of the cards (COPAS-2) and the led suit (COPAS-13), then its winner's lead."""
 
 
 def _taken(tricks: tuple[Trick, ...], players: int, suit: Suit) -> tuple[int, ...]:
@@ -437,33 +479,59 @@ def _outcome_findings(d: CopasDivergence, seen: Observation) -> Iterator[Finding
                               f"(seats {losers}) and the lowest total wins (seats {winners})")
 
 
-def _legal_findings(d: CopasDivergence) -> Iterator[Finding]:
-    """Legal cards the engine leaves out (and none it adds), named by the situation: a
-    follower who holds the led suit (COPAS-11), one who does not (COPAS-12), a lead
-    (COPAS-15: no restriction unless copas_lead=broken)."""
+class Missing:
+    """Legal cards the engine leaves out (and none it adds) at a play: what the legal
+    ladder (:data:`LEGAL`) names by the situation."""
+
+    def __init__(self, d: CopasDivergence, mover: int, missing: int) -> None:
+        self.d, self.state, self.mover, self.missing = d, d.expected, mover, missing
+        self.hand = d.expected.hands[mover]
+
+
+def _missing(d: CopasDivergence) -> Missing | None:
+    """The legal ladder's context: only the legal actions differ, at a play, and the engine
+    lists fewer cards than the reference and no other."""
     state = d.expected
     if set(d.differing) != {"legal"} or state.phase is not Phase.PLAY:
-        return
+        return None
     mover = (state.leader + len(state.trick)) % len(state.hands)
     listed = d.reported.legal.get(mover, d.reported.legal.get(None))
     if listed is None:
-        return
+        return None
     shown = {canonical_json(a) for a in listed}
     wanted = {canonical_json(GAME.to_json(a)) for a in legal_actions(state, mover)}
     missing = wanted - shown
     if not missing or shown - wanted:
-        return
-    hand = state.hands[mover]
-    if not state.trick:
-        yield Finding("COPAS-15", f"any card may be led (copas_lead={d.config.copas_lead.value})"
-                                  f": the engine leaves out {len(missing)} of seat {mover}'s "
-                                  "cards")
-    elif any(c.suit is state.trick[0].suit for c in hand):
-        yield Finding("COPAS-11", f"seat {mover} follows suit with any card of the led suit: "
-                                  f"the engine leaves out {len(missing)} of them")
-    else:
-        yield Finding("COPAS-12", f"seat {mover} holds no card of the led suit and may "
-                                  f"discard any card: the engine leaves out {len(missing)}")
+        return None
+    return Missing(d, mover, len(missing))
+
+
+def _a_lead(m: Missing) -> bool:
+    return not m.state.trick
+
+
+def _holds_led_suit(m: Missing) -> bool:
+    return any(c.suit is m.state.trick[0].suit for c in m.hand)
+
+
+def _void_in_led_suit(m: Missing) -> bool:
+    return not _holds_led_suit(m)
+
+
+LEGAL: Ladder[Missing] = Ladder(context=_missing, checks=(
+    Check(rule="COPAS-15", observable="legal", holds=_a_lead,
+          says=lambda m: f"any card may be led (copas_lead={m.d.config.copas_lead.value}): "
+                         f"the engine leaves out {m.missing} of seat {m.mover}'s cards"),
+    Check(rule="COPAS-11", observable="legal", holds=_holds_led_suit,
+          says=lambda m: f"seat {m.mover} follows suit with any card of the led suit: the "
+                         f"engine leaves out {m.missing} of them"),
+    Check(rule="COPAS-12", observable="legal", holds=_void_in_led_suit,
+          says=lambda m: f"seat {m.mover} holds no card of the led suit and may discard any "
+                         f"card: the engine leaves out {m.missing}"),
+))
+"""Legal cards the engine leaves out (and none it adds), named by the situation: a lead
+(COPAS-15: no restriction unless copas_lead=broken), a follower who holds the led suit
+(COPAS-11), one who does not (COPAS-12)."""
 
 
 def _lead_cards(state: State, hand: tuple[Card, ...], suit: Suit) -> tuple[Card, ...]:
@@ -498,14 +566,6 @@ def _lead_suit_findings(d: CopasDivergence) -> Iterator[Finding]:
             return
 
 
-def _played(d: CopasDivergence) -> Iterator[Finding]:
-    """The trick the card finished and the match's outcome, from a decoded report."""
-    seen = d.reported_view
-    if seen is None or not isinstance(d.action, Play):
-        return
-    yield from _trick_findings(d, seen)
-
-
 def _ended(d: CopasDivergence) -> Iterator[Finding]:
     seen = d.reported_view
     if seen is None or not isinstance(d.action, Play):
@@ -513,7 +573,7 @@ def _ended(d: CopasDivergence) -> Iterator[Finding]:
     yield from _outcome_findings(d, seen)
 
 
-diagnose = Diagnosis((_lead_suit_findings, _legal_findings, _played, ROUND, _ended))
+diagnose = Diagnosis((_lead_suit_findings, LEGAL, TRICK, ROUND, _ended))
 """Copas' own findings, re-derived from what the engine reported: the trick's winner from
 its cards, the end of the round, the booking from the reported tricks, the burst and the
 dealer from the reported scores, the losers and winners."""

@@ -12,14 +12,17 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
+import attrs
+
 from copa_ref.conformance.ladder import Check, Diagnosis, Ladder, Stop
 from copa_ref.conformance.predicates import at_start
 from copa_ref.conformance.vocabulary import Divergence, Finding, ViewRule
+from copa_ref.core import JSON
 from copa_ref.da_capo import Action, Bids, Config, State, outcome
 from copa_ref.da_capo.rules import filled, last_player_step, line_length, round_winner, settle_round
 from copa_ref.da_capo.state import LastStep, TargetReached
 
-__all__ = ["ROUND", "VIEW_RULES", "diagnose", "legal_rule"]
+__all__ = ["RAW_WINNER", "ROUND", "VIEW_RULES", "diagnose", "legal_rule"]
 
 DaCapoDivergence = Divergence[State, Action, Config, State]
 DaCapoView = ViewRule[State, Action, Config, State]
@@ -97,39 +100,73 @@ def _top_tied(bids: tuple[int | None, ...]) -> bool:
     return bool(counts) and counts[max(counts)] > 1
 
 
-def _wrong_winner(bids: tuple[int | None, ...], right: int | None, has: str) -> Finding:
-    """The rule that decides who advances on *bids*, which the engine's winner (*has*, in
-    words) breaks: tied top bids cancel (DACAPO-11), no single highest bid (DACAPO-12), the
-    single highest bid (DACAPO-9)."""
-    rule = "DACAPO-11" if _top_tied(bids) else ("DACAPO-12" if right is None else "DACAPO-9")
-    return Finding(rule, _winner_says(bids, right, has))
-
-
 def _winner_says(bids: tuple[int | None, ...], right: int | None, has: str) -> str:
     return (f"bids {list(bids)}: {'nobody' if right is None else f'seat {right}'} advances; "
             f"the engine has {has}")
 
 
-def _raw_winner(d: DaCapoDivergence) -> Iterator[Finding]:
-    """The round's winner read from the reported JSON itself, for a view that does not
-    decode (a winner that is no seat, say both tied seats): a wrong winner is named by the
-    rule that decides it, before the generic P-8 of an undecodable view."""
+@attrs.frozen
+class RawWinner:
+    """A round's winner read from the reported JSON itself (a view that does not decode),
+    where it is not the winner of the bids: what the raw-winner ladder
+    (:data:`RAW_WINNER`) names by the rule that decides who advances."""
+
+    bids: tuple[int | None, ...]
+    right: int | None
+    """The winner of the bids (``None``: nobody advances)."""
+    winner: JSON
+    """The engine's winner, as it reported it."""
+
+
+def _raw_round(d: DaCapoDivergence) -> RawWinner | None:
+    """The raw-winner ladder's context: a round of bids whose report does not decode but
+    records the round's bids, with a winner other than the bids' winner."""
     if d.reported_view is not None:
-        return
+        return None
     if not isinstance(d.action, Bids) or not isinstance(d.reported.public, dict):
-        return
+        return None
     rounds = d.reported.public.get("rounds")
     if not isinstance(rounds, list) or len(rounds) != len(d.before.rounds) + 1:
-        return
+        return None
     played = rounds[-1]
     bids = d.action.bids
     if not isinstance(played, dict) or played.get("bids") != list(bids):
-        return
+        return None
     right = round_winner(bids, d.config.tie_resolution)
     winner = played.get("winner")
     if (winner is None and right is None) or (type(winner) is int and winner == right):
-        return
-    yield _wrong_winner(bids, right, f"{json.dumps(winner)} as the winner")
+        return None
+    return RawWinner(bids, right, winner)
+
+
+def _raw_tied(w: RawWinner) -> bool:
+    return _top_tied(w.bids)
+
+
+def _raw_nobody(w: RawWinner) -> bool:
+    return w.right is None
+
+
+def _raw_highest(w: RawWinner) -> bool:
+    return w.right is not None
+
+
+def _raw_says(w: RawWinner) -> str:
+    return _winner_says(w.bids, w.right, f"{json.dumps(w.winner)} as the winner")
+
+
+RAW_WINNER: Ladder[RawWinner] = Ladder(context=_raw_round, checks=(
+    Check(rule="DACAPO-11", observable="public.rounds.winner", holds=_raw_tied,
+          says=_raw_says),
+    Check(rule="DACAPO-12", observable="public.rounds.winner", holds=_raw_nobody,
+          says=_raw_says),
+    Check(rule="DACAPO-9", observable="public.rounds.winner", holds=_raw_highest,
+          says=_raw_says),
+))
+"""The round's winner read from the reported JSON itself, for a view that does not decode
+(a winner that is no seat, say both tied seats): a wrong winner is named by the rule that
+decides who advances (tied top bids cancel, DACAPO-11; no single highest bid, DACAPO-12;
+the single highest bid, DACAPO-9), before the generic P-8 of an undecodable view."""
 
 
 class Round:
@@ -373,7 +410,7 @@ def _outcome_findings(d: DaCapoDivergence) -> Iterator[Finding]:
                                    "reached the target cup")
 
 
-diagnose = Diagnosis((ROUND, _raw_winner, _outcome_findings))
+diagnose = Diagnosis((ROUND, RAW_WINNER, _outcome_findings))
 """DA CAPO's own findings: the round re-derived from the reported bids and winner (who
 advances, the reserves, the lines, the box, the last-player step, the finisher) or, for a
 view that does not decode, its winner from the JSON; then a differing outcome named by the

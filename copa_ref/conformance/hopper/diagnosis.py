@@ -7,21 +7,23 @@ conservation of HOPPER-19 comes last.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 
+from copa_ref.conformance.ladder import Check, Ladder
+from copa_ref.conformance.predicates import action_is, at_start, reaches
 from copa_ref.conformance.vocabulary import Divergence, Finding, ViewRule, part_of
 from copa_ref.hopper import Action, Config, Land, Phase, Shoot, State
 from copa_ref.hopper.rules import shoot_out
 from copa_ref.hopper.state import BLACK, CUP_BEANS
 
-__all__ = ["VIEW_RULES", "config_rule", "diagnose", "legal_rule"]
+__all__ = ["REPORT", "VIEW_RULES", "config_rule", "diagnose", "legal_rule"]
 
 HopperDivergence = Divergence[State, Action, Config, State]
 HopperView = ViewRule[State, Action, Config, State]
 
 
-def _landing(d: HopperDivergence) -> bool:
-    return isinstance(d.action, Land)
+_landing = action_is(Land)
 
 
 def _foursome(d: HopperDivergence) -> bool:
@@ -58,10 +60,7 @@ def _replenished(d: HopperDivergence) -> bool:
     return d.expected.phase is Phase.LAND and d.expected.loose == 0 and d.before.loose > 0
 
 
-def _over(d: HopperDivergence) -> bool:
-    reported = d.reported_view
-    return d.expected.phase is Phase.OVER or (reported is not None
-                                              and reported.phase is Phase.OVER)
+_over = reaches(Phase.OVER)
 
 
 def _end_1(d: HopperDivergence) -> bool:
@@ -87,16 +86,12 @@ def _shot_started(d: HopperDivergence) -> bool:
                                                                            Phase.LAND}
 
 
-def _initial(d: HopperDivergence) -> bool:
-    return d.step == 0
-
-
 VIEW_RULES: tuple[HopperView, ...] = (
-    ViewRule(part="public.hands", rule="HOPPER-3", when=_initial,
+    ViewRule(part="public.hands", rule="HOPPER-3", when=at_start,
              says="the beans are dealt evenly; the remainder goes where Config.remainder says"),
-    ViewRule(part="public.loose", rule="HOPPER-3", when=_initial,
+    ViewRule(part="public.loose", rule="HOPPER-3", when=at_start,
              says="the beans are dealt evenly; the remainder goes where Config.remainder says"),
-    ViewRule(part="public.tray", rule="HOPPER-2", when=_initial,
+    ViewRule(part="public.tray", rule="HOPPER-2", when=at_start,
              says="the 16 neutral cups start in the tray, empty; the black cup aside"),
     ViewRule(part="public.tray", rule="HOPPER-14", when=_black_joins,
              says="under End 2 the black cup joins, empty, when three cups are left"),
@@ -196,31 +191,76 @@ def _empty_handed(view: State, seats: list[int]) -> list[int]:
     return [s for s in seats if 0 <= s < len(view.hands) and view.hands[s] == 0]
 
 
+class Reported:
+    """A step's decoded report, with what the report ladder (:data:`REPORT`) compares it
+    with: the engine's own legal shots and movers, the beans before the step."""
+
+    def __init__(self, d: HopperDivergence, seen: State) -> None:
+        self.d, self.seen = d, seen
+
+    @functools.cached_property
+    def stray(self) -> list[str]:
+        return _stray_aims(self.d, self.seen)
+
+    @functools.cached_property
+    def empty(self) -> list[int]:
+        return _empty_handed(self.seen, _listed_seats(self.d))
+
+    @functools.cached_property
+    def beans(self) -> tuple[int, int]:
+        """The beans in play before the step and as reported after it."""
+        before, seen = self.d.before, self.seen
+        return (sum(before.hands) + sum(b for _, b in before.tray) + before.loose,
+                sum(seen.hands) + sum(b for _, b in seen.tray) + seen.loose)
+
+
+def _reported(d: HopperDivergence) -> Reported | None:
+    """The report ladder's context: a step with a decoded report."""
+    return None if d.reported_view is None else Reported(d, d.reported_view)
+
+
+def _overfull_cup(r: Reported) -> bool:
+    return any(beans > CUP_BEANS for _, beans in r.seen.tray)
+
+
+def _stray(r: Reported) -> bool:
+    return bool(r.stray)
+
+
+def _empty_shooter(r: Reported) -> bool:
+    return bool(r.empty)
+
+
+def _beans_differ(r: Reported) -> bool:
+    before, after = r.beans
+    return r.d.step > 0 and after != before and not _more_specific(r.d)
+
+
+REPORT: Ladder[Reported] = Ladder(context=_reported, checks=(
+    Check(rule="HOPPER-8", observable="public.tray", holds=_overfull_cup, go_on=True,
+          says=lambda r: f"a cup in the reported tray holds more than {CUP_BEANS} beans: a "
+                         "foursome claims the cup"),
+    Check(rule="HOPPER-5", observable="legal", holds=_stray, go_on=True,
+          says=lambda r: f"the engine's legal shots and its own reported tray disagree on "
+                         f"cups {', '.join(map(str, r.stray))}: a shot may be aimed at every "
+                         "cup in the tray and no other"),
+    Check(rule="HOPPER-11", observable="to_move, legal", holds=_empty_shooter, go_on=True,
+          says=lambda r: f"the engine lists seat {r.empty[0]} to shoot, which by its own "
+                         "report holds no beans while none are loose: such a seat cannot "
+                         "shoot"),
+    Check(rule="HOPPER-19", observable="public", holds=_beans_differ, go_on=True,
+          says=lambda r: f"{r.beans[1]} beans in play reported, {r.beans[0]} before the "
+                         "step"),
+))
+"""Each check of the decoded report, every one that holds: a reported cup holding 4 or more
+beans (HOPPER-8), legal shots aimed otherwise than at the cups of the engine's own reported
+tray (HOPPER-5), a seat the engine lists to shoot although its own report gives it no beans
+and none loose (HOPPER-11), the beans of the reported view not adding up (HOPPER-19)."""
+
+
 def diagnose(d: HopperDivergence) -> Iterator[Finding]:
-    """HOPPER's own findings: a reported cup holding 4 or more beans (HOPPER-8), legal shots
-    aimed otherwise than at the cups of the engine's own reported tray (HOPPER-5), a seat the
-    engine lists to shoot although its own report gives it no beans and none loose
-    (HOPPER-11), the beans of the reported view not adding up (HOPPER-19)."""
-    reported = d.reported_view
-    if reported is None:
-        return
-    if any(beans > CUP_BEANS for _, beans in reported.tray):
-        yield Finding("HOPPER-8", f"a cup in the reported tray holds more than {CUP_BEANS} "
-                                  "beans: a foursome claims the cup")
-    stray = _stray_aims(d, reported)
-    if stray:
-        yield Finding("HOPPER-5", f"the engine's legal shots and its own reported tray "
-                                  f"disagree on cups {', '.join(map(str, stray))}: a shot "
-                                  "may be aimed at every cup in the tray and no other")
-    empty = _empty_handed(reported, _listed_seats(d))
-    if empty:
-        yield Finding("HOPPER-11", f"the engine lists seat {empty[0]} to shoot, which by its "
-                                   "own report holds no beans while none are loose: such a "
-                                   "seat cannot shoot")
-    before = sum(d.before.hands) + sum(b for _, b in d.before.tray) + d.before.loose
-    after = sum(reported.hands) + sum(b for _, b in reported.tray) + reported.loose
-    if d.step > 0 and after != before and not _more_specific(d):
-        yield Finding("HOPPER-19", f"{after} beans in play reported, {before} before the step")
+    """HOPPER's own findings: the checks of :data:`REPORT`."""
+    yield from REPORT(d)
 
 
 def _more_specific(d: HopperDivergence) -> bool:

@@ -19,6 +19,7 @@ from copa_ref.conformance.hopper.diagnosis import (
     legal_rule,
 )
 from copa_ref.conformance.hopper.misreadings import CATALOGUE
+from copa_ref.conformance.predicates import step_into
 from copa_ref.conformance.vocabulary import CountSpec, GameRecord, RandomGames, Reading, Scenario
 from copa_ref.core import JSON, MoverKind
 from copa_ref.hopper import (
@@ -129,12 +130,6 @@ def events(before: State, action: Any, after: State) -> frozenset[str]:
 def _landing(test: Callable[[State, Land, State], bool]) -> Fires:
     def fires(before: State, action: Any, after: State, earlier: tuple[Any, ...]) -> bool:
         return isinstance(action, Land) and test(before, action, after)
-    return fires
-
-
-def _over(test: Callable[[State], bool] | None = None) -> Fires:
-    def fires(before: State, action: Any, after: State, earlier: tuple[Any, ...]) -> bool:
-        return after.phase is Phase.OVER and (test is None or test(after))
     return fires
 
 
@@ -287,9 +282,10 @@ RECORD: GameRecord[State, Action, Config, State] = GameRecord(
                                                      ending=Ending.END_2),
                  _seat_left_out, extra=1, policy=into_low_cups),
         Scenario("end-1-fourth-cup", "End 1: the first seat to claim four cups wins at once",
-                 ("HOPPER-12",), DEFAULT, _over(), policy=hits()),
+                 ("HOPPER-12",), DEFAULT, step_into(Phase.OVER), policy=hits()),
         Scenario("end-1-five-players", "End 1 with five players: the tray never empties first",
-                 ("HOPPER-12", "HOPPER-1"), Config(players=5), _over(), policy=hits()),
+                 ("HOPPER-12", "HOPPER-1"), Config(players=5), step_into(Phase.OVER),
+                 policy=hits()),
         Scenario("black-cup-joins", "End 2: four cups claimed end nothing; when three cups "
                  "are left the black cup joins them, empty, and the shoot-out begins",
                  ("HOPPER-13", "HOPPER-14", "HOPPER-15"), END_2, _landing(_black_joins),
@@ -300,14 +296,15 @@ RECORD: GameRecord[State, Action, Config, State] = GameRecord(
                  extra=1, policy=hits()),
         Scenario("last-cup-three-points", "End 2 ends when the last cup is shot down: it "
                  "counts 3 whatever its colour, the black cup 2, a neutral cup 1",
-                 ("HOPPER-13", "HOPPER-16", "HOPPER-17"), END_2, _over(_neutral_last),
+                 ("HOPPER-13", "HOPPER-16", "HOPPER-17"), END_2,
+                 step_into(Phase.OVER, _neutral_last),
                  policy=hits(avoid_black_last=False)),
         Scenario("black-cup-last", "End 2 with the black cup shot down last: it counts 3, "
                  "not 2, and the points add to 19", ("HOPPER-16",), END_2,
-                 _over(_black_last), policy=hits(avoid_black_last=True)),
+                 step_into(Phase.OVER, _black_last), policy=hits(avoid_black_last=True)),
         Scenario("tie-shared", "End 2 ends with a tie on points: a shared win",
-                 ("HOPPER-17",), Config(players=3, ending=Ending.END_2), _over(_tie),
-                 policy=hits()),
+                 ("HOPPER-17",), Config(players=3, ending=Ending.END_2),
+                 step_into(Phase.OVER, _tie), policy=hits()),
         Scenario("aiming-off", "With aiming off every turn-play shot is pure chance: no "
                  "decision, the landing follows at once", ("HOPPER-5", "HOPPER-6"), UNAIMED,
                  _first_step),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 
 from copa_ref.conformance.ladder import Check, Diagnosis, Ladder
-from copa_ref.conformance.predicates import at_start, reaches
+from copa_ref.conformance.predicates import at_start, phases_after, reaches
 from copa_ref.conformance.vocabulary import Divergence, ViewRule
 from copa_ref.core import JSON, canonical_json
 from copa_ref.kala import (
@@ -34,14 +34,6 @@ KalaDivergence = Divergence[State, Action, Config, State]
 KalaView = ViewRule[State, Action, Config, State]
 
 
-def _phases(d: KalaDivergence) -> set[Phase]:
-    """The phases after the step, in the reference and as reported."""
-    found = {d.expected.phase}
-    if d.reported_view is not None:
-        found.add(d.reported_view.phase)
-    return found
-
-
 def _regular_sow(d: KalaDivergence) -> bool:
     return isinstance(d.action, Sow) and d.before.phase is Phase.SOW
 
@@ -64,7 +56,7 @@ def _harvested(d: KalaDivergence) -> bool:
 
 def _bonus_started(d: KalaDivergence) -> bool:
     """The step ended a regular sowing's turn part and a bonus is (or is reported) due."""
-    return bool(_phases(d) & {Phase.BONUS, Phase.BONUS_SOW}) and not _bonus_sow(d)
+    return bool(phases_after(d) & {Phase.BONUS, Phase.BONUS_SOW}) and not _bonus_sow(d)
 
 
 def _over_opponent(d: KalaDivergence) -> bool:
@@ -80,7 +72,7 @@ def _into_opponent(d: KalaDivergence) -> bool:
 
 
 def _harvest_phase(d: KalaDivergence) -> bool:
-    return Phase.HARVEST in _phases(d) or isinstance(d.action, Harvest)
+    return Phase.HARVEST in phases_after(d) or isinstance(d.action, Harvest)
 
 
 def _bonus_phase(d: KalaDivergence) -> bool:

@@ -10,6 +10,7 @@ from typing import Any
 
 from copa_ref.conformance.kala.diagnosis import VIEW_RULES, diagnose, legal_rule
 from copa_ref.conformance.kala.misreadings import CATALOGUE
+from copa_ref.conformance.predicates import step_into
 from copa_ref.conformance.vocabulary import CountSpec, GameRecord, RandomGames, Reading, Scenario
 from copa_ref.core import JSON
 from copa_ref.kala import GAME, Action, Bonus, Config, Harvest, Phase, Place, Sow, State
@@ -116,16 +117,6 @@ def _rescued(before: State, action: Any, after: State, earlier: tuple[Any, ...])
     return (after.phase is Phase.SOW and after.turn == other
             and before.stores[other] < 4 <= after.stores[other]) or (
         after.phase is Phase.SOW and after.turn == other and after.stores[seat] < 4)
-
-
-def _phase_is(phase: Phase) -> Any:
-    def fires(before: State, action: Any, after: State, earlier: tuple[Any, ...]) -> bool:
-        return after.phase is phase
-    return fires
-
-
-def _over(before: State, action: Any, after: State, earlier: tuple[Any, ...]) -> bool:
-    return after.phase is Phase.OVER
 
 
 def _ends_on(beans: int) -> Any:
@@ -272,7 +263,7 @@ RECORD: GameRecord[State, Action, Config, State] = GameRecord(
                  ("KALA-17",), START_OF_TURN, _plays_on_with(4), extra=1),
         Scenario("end-start-of-turn", "With the end checked at the start of a turn "
                  "(KALA-Q10) the game ends when the player due to move has fewer than 4 "
-                 "beans", ("KALA-17",), START_OF_TURN, _over),
+                 "beans", ("KALA-17",), START_OF_TURN, step_into(Phase.OVER)),
     ),
     counts=(
         CountSpec("initial", "The initial position", ("KALA-2", "KALA-4", "KALA-7"),
@@ -280,13 +271,13 @@ RECORD: GameRecord[State, Action, Config, State] = GameRecord(
         CountSpec("initial-first-player-1", "The initial position, seat 1 first",
                   ("KALA-3", "KALA-4"), SECOND_FIRST, 3),
         CountSpec("harvest-decision", "A harvest decision pending",
-                  ("KALA-15", "KALA-16"), DEFAULT, 3, _phase_is(Phase.HARVEST)),
+                  ("KALA-15", "KALA-16"), DEFAULT, 3, step_into(Phase.HARVEST)),
         CountSpec("placement-decision", "A placement next to the opponent's cup pending",
-                  ("KALA-10",), DEFAULT, 3, _phase_is(Phase.PLACE)),
+                  ("KALA-10",), DEFAULT, 3, step_into(Phase.PLACE)),
         CountSpec("bonus-sowing", "A bonus sowing pending", ("KALA-12", "KALA-13"),
-                  DEFAULT, 3, _phase_is(Phase.BONUS_SOW)),
+                  DEFAULT, 3, step_into(Phase.BONUS_SOW)),
         CountSpec("bonus-decision", "An optional bonus decision pending", ("KALA-12",),
-                  OPTIONAL_BONUS, 3, _phase_is(Phase.BONUS)),
+                  OPTIONAL_BONUS, 3, step_into(Phase.BONUS)),
     ),
     events=events,
     candidates=candidates,

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
+from copa_ref.conformance.ladder import Check, Ladder
+from copa_ref.conformance.predicates import action_is, leaves, reaches
 from copa_ref.conformance.vocabulary import Divergence, Finding, ViewRule
 from copa_ref.core import JSON, InvariantViolation
 from copa_ref.kopa import Action, Card, Config, Deal, Observation, Pass, Phase, Play, State
@@ -30,14 +32,11 @@ from copa_ref.kopa.rules import (
     refusal,
 )
 
-__all__ = ["VIEW_RULES", "check_public", "config_rule", "diagnose", "legal_rule"]
+__all__ = ["ROUND_END", "ROUND_START", "VIEW_RULES", "check_public", "config_rule", "diagnose",
+           "legal_rule"]
 
 KopaDivergence = Divergence[State, Action, Config, Observation]
 KopaView = ViewRule[State, Action, Config, Observation]
-
-
-def _dealt(d: KopaDivergence) -> bool:
-    return isinstance(d.action, Deal)
 
 
 def playing(phase: Phase) -> bool:
@@ -56,15 +55,10 @@ def pile_run_rule(k: int, down: bool) -> str:
     return "KOPA-8" if k == 0 else ("KOPA-10" if down else "KOPA-9")
 
 
-def _round_ended(d: KopaDivergence) -> bool:
-    seen = d.reported_view
-    return round_ends(d.before.phase, d.expected.phase) or (
-        playing(d.before.phase) and seen is not None and not playing(seen.phase))
-
-
-def _over(d: KopaDivergence) -> bool:
-    seen = d.reported_view
-    return d.expected.phase is Phase.OVER or (seen is not None and seen.phase is Phase.OVER)
+_dealt = action_is(Deal)
+_round_ended = leaves(Phase.PLAY, Phase.DRAWN)
+"""The step ends a round (KOPA-19): it leaves play, in the reference or as reported."""
+_over = reaches(Phase.OVER)
 
 
 def could_play(state: State) -> bool:
@@ -195,42 +189,91 @@ def _table_rule(card: Card, piles: tuple[tuple[Card, ...], ...]) -> tuple[str, s
     return err.rule, err.message
 
 
-def _round_start(d: KopaDivergence, seen: Observation) -> Iterator[Finding]:
-    """At a round's start, the engine's first mover and dealer against its own reports: the
-    first mover is its dealer's left (KOPA-5); the dealer is the first dealer (KOPA-3) or
-    the previous one's left (KOPA-21)."""
+class RoundStep:
+    """A step at a round's start or end, with the engine's decoded report: what the
+    round ladders (:data:`ROUND_START`, :data:`ROUND_END`) compare."""
+
+    def __init__(self, d: KopaDivergence, seen: Observation) -> None:
+        self.d, self.seen, self.want = d, seen, d.expected
+        self.players = d.config.players
+
+
+def _round_start(d: KopaDivergence) -> RoundStep | None:
+    """The round-start ladder's context: a step that starts a round (the initial position,
+    a deal, or a deal due in both), where the engine's dealer or first mover differs."""
+    seen = d.reported_view
+    if seen is None:
+        return None
     starting = d.action is None or isinstance(d.action, Deal) or (
         seen.phase is Phase.DEAL and d.expected.phase is Phase.DEAL)
     if not starting or (seen.turn == d.expected.turn and seen.dealer == d.expected.dealer):
-        return
-    n = d.config.players
-    if seen.dealer != d.expected.dealer:
-        if d.expected.round == 1:
-            yield Finding("KOPA-3", f"the engine's first dealer is seat {seen.dealer}")
-        else:
-            yield Finding("KOPA-21", f"seat {d.before.dealer} dealt the last round; the "
-                                     f"engine's next dealer is seat {seen.dealer}, not seat "
-                                     f"{next_dealer(d.before.dealer, n)}")
-    elif not 0 <= seen.dealer < n or seen.turn != leader(seen.dealer, n):
-        yield Finding("KOPA-5", f"the engine's dealer is seat {seen.dealer}, its first player "
-                                f"seat {seen.turn}: the dealer's left begins")
+        return None
+    return RoundStep(d, seen)
 
 
-def _round_end(d: KopaDivergence, seen: Observation) -> Iterator[Finding]:
-    """A play ends the round exactly when it empties the hand (KOPA-19)."""
-    if not isinstance(d.action, Play) or not playing(d.before.phase):
-        return
-    ended = not playing(d.expected.phase)
-    if ended == (not playing(seen.phase)):
-        return
-    seat = d.action.seat
-    left = len(d.expected.hands[seat])
-    if ended:
-        yield Finding("KOPA-19", f"seat {seat}'s play of {d.action.card} empties its hand; "
-                                 "the engine goes on with the round")
-    else:
-        yield Finding("KOPA-19", f"the engine ends the round after seat {seat}'s "
-                                 f"{d.action.card}, with {left} cards still in its hand")
+def _first_dealer(r: RoundStep) -> bool:
+    return r.seen.dealer != r.want.dealer and r.want.round == 1
+
+
+def _next_dealer(r: RoundStep) -> bool:
+    return r.seen.dealer != r.want.dealer
+
+
+def _dealers_left_begins(r: RoundStep) -> bool:
+    dealer, n = r.seen.dealer, r.players
+    return not 0 <= dealer < n or r.seen.turn != leader(dealer, n)
+
+
+ROUND_START: Ladder[RoundStep] = Ladder(context=_round_start, checks=(
+    Check(rule="KOPA-3", observable="public.dealer", holds=_first_dealer,
+          says=lambda r: f"the engine's first dealer is seat {r.seen.dealer}"),
+    Check(rule="KOPA-21", observable="public.dealer", holds=_next_dealer,
+          says=lambda r: f"seat {r.d.before.dealer} dealt the last round; the engine's next "
+                         f"dealer is seat {r.seen.dealer}, not seat "
+                         f"{next_dealer(r.d.before.dealer, r.players)}"),
+    Check(rule="KOPA-5", observable="public.turn", holds=_dealers_left_begins,
+          says=lambda r: f"the engine's dealer is seat {r.seen.dealer}, its first player "
+                         f"seat {r.seen.turn}: the dealer's left begins"),
+))
+"""At a round's start, the engine's first mover and dealer against its own reports: the
+dealer is the first dealer (KOPA-3) or the previous one's left (KOPA-21); the first mover
+is its dealer's left (KOPA-5)."""
+
+
+def _round_end(d: KopaDivergence) -> RoundStep | None:
+    """The round-end ladder's context: a play during a round, which the engine ends where
+    the reference goes on, or the other way round."""
+    seen = d.reported_view
+    if seen is None or not isinstance(d.action, Play) or not playing(d.before.phase):
+        return None
+    if (not playing(d.expected.phase)) == (not playing(seen.phase)):
+        return None
+    return RoundStep(d, seen)
+
+
+def _play_empties_hand(r: RoundStep) -> bool:
+    return not playing(r.want.phase)
+
+
+def _round_ended_early(r: RoundStep) -> bool:
+    return playing(r.want.phase)
+
+
+def _play(r: RoundStep) -> Play:
+    assert isinstance(r.d.action, Play)
+    return r.d.action
+
+
+ROUND_END: Ladder[RoundStep] = Ladder(context=_round_end, checks=(
+    Check(rule="KOPA-19", observable="public.phase", holds=_play_empties_hand,
+          says=lambda r: f"seat {_play(r).seat}'s play of {_play(r).card} empties its hand; "
+                         "the engine goes on with the round"),
+    Check(rule="KOPA-19", observable="public.phase", holds=_round_ended_early,
+          says=lambda r: f"the engine ends the round after seat {_play(r).seat}'s "
+                         f"{_play(r).card}, with {len(r.want.hands[_play(r).seat])} cards "
+                         "still in its hand"),
+))
+"""A play ends the round exactly when it empties the hand (KOPA-19)."""
 
 
 def _enginecould_play(d: KopaDivergence) -> bool:
@@ -382,10 +425,10 @@ def diagnose(d: KopaDivergence) -> Iterator[Finding]:
     seen = d.reported_view
     if seen is None:
         return
-    yield from _round_start(d, seen)
+    yield from ROUND_START(d)
     if d.action is None:
         return
-    yield from _round_end(d, seen)
+    yield from ROUND_END(d)
     if isinstance(d.action, Pass):
         yield from _pass_findings(d, seen)
     if seen.piles != d.expected.piles:

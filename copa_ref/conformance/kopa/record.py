@@ -25,6 +25,7 @@ from copa_ref.conformance.kopa.diagnosis import (
     round_ends,
 )
 from copa_ref.conformance.kopa.misreadings import CATALOGUE
+from copa_ref.conformance.predicates import first_deal, first_of, step_into
 from copa_ref.conformance.vocabulary import CountSpec, GameRecord, Reading, Scenario
 from copa_ref.core import Game, MoverKind
 from copa_ref.kopa import (
@@ -68,11 +69,9 @@ cards it cannot play (then the Or 15 and the Or 1, which it can)."""
 def _arranged(hands: list[list[str]]) -> Any:
     """A policy dealing round 1 as *hands* (in seat order, the stock last with two players)."""
 
-    def policy(game: KopaGame, state: State, rng: random.Random) -> Action | None:
-        if game.to_move(state).kind is not MoverKind.CHANCE or state.round != 1:
-            return None
+    def deal(game: KopaGame, state: State) -> Action:
         return game.action_from_json({"type": "deal", "hands": hands})
-    return policy
+    return first_deal(deal)
 
 
 def _simple(game: KopaGame, state: State, rng: random.Random) -> Action | None:
@@ -80,16 +79,6 @@ def _simple(game: KopaGame, state: State, rng: random.Random) -> Action | None:
     if game.to_move(state).kind is not MoverKind.SEAT:
         return None
     return simple_player(state, rng)
-
-
-def _and(*policies: Any) -> Any:
-    def policy(game: KopaGame, state: State, rng: random.Random) -> Action | None:
-        for p in policies:
-            found: Action | None = p(game, state, rng)
-            if found is not None:
-                return found
-        return None
-    return policy
 
 
 def _passer(game: KopaGame, state: State, rng: random.Random) -> Action | None:
@@ -126,8 +115,7 @@ def _round_ends(before: State, action: Action, after: State, earlier: tuple[Acti
     return round_ends(before.phase, after.phase)
 
 
-def _over(before: State, action: Action, after: State, earlier: tuple[Action, ...]) -> bool:
-    return after.phase is Phase.OVER
+_over = step_into(Phase.OVER)
 
 
 def events(before: State, action: Action, after: State) -> frozenset[str]:
@@ -187,11 +175,7 @@ def candidates(game: KopaGame, state: State) -> Any:
                {"type": "play", "seat": mover, "card": other[0].value})
 
 
-def _cfg(**options: Any) -> Config:
-    return Config(**options)
-
-
-TWO_P = _cfg(players=2)
+TWO_P = Config(players=2)
 
 RECORD: GameRecord[State, Action, Config, Observation] = GameRecord(
     game=GAME,
@@ -200,46 +184,46 @@ RECORD: GameRecord[State, Action, Config, Observation] = GameRecord(
                       "KOPA-14", "KOPA-19", "KOPA-20", "KOPA-22"),
     scenarios=(
         Scenario("start-up-pile", "The first player begins with a 1, starting its suit's "
-                 "up-pile", ("KOPA-5", "KOPA-8"), _cfg(),
+                 "up-pile", ("KOPA-5", "KOPA-8"), Config(),
                  _fires_play(lambda b, a: _number(a.card) == 1), policy=_simple),
-        Scenario("start-down-pile", "A 15 starts its suit's down-pile", ("KOPA-8",), _cfg(),
+        Scenario("start-down-pile", "A 15 starts its suit's down-pile", ("KOPA-8",), Config(),
                  _fires_play(lambda b, a: _number(a.card) == 15), policy=_simple),
         Scenario("build-up", "A card builds up on its suit's up-pile", ("KOPA-9", "KOPA-12"),
-                 _cfg(), _fires_play(lambda b, a: 2 <= _number(a.card) <= 7), policy=_simple),
+                 Config(), _fires_play(lambda b, a: 2 <= _number(a.card) <= 7), policy=_simple),
         Scenario("build-down", "A card builds down on its suit's down-pile",
-                 ("KOPA-10", "KOPA-12"), _cfg(),
+                 ("KOPA-10", "KOPA-12"), Config(),
                  _fires_play(lambda b, a: 9 <= _number(a.card) <= 14), policy=_simple),
         Scenario("up-pile-to-seven", "An up-pile reaches its 7 (arranged deal)",
-                 ("KOPA-9", "KOPA-11"), _cfg(),
-                 _fires_play(lambda b, a: _number(a.card) == 7), policy=_and(RUNS, _simple)),
+                 ("KOPA-9", "KOPA-11"), Config(),
+                 _fires_play(lambda b, a: _number(a.card) == 7), policy=first_of(RUNS, _simple)),
         Scenario("eight-across", "An 8 is laid across its suit's 7 and 9, completing the suit "
-                 "(arranged deal)", ("KOPA-13",), _cfg(),
-                 _fires_play(lambda b, a: _number(a.card) == 8), policy=_and(RUNS, _simple)),
+                 "(arranged deal)", ("KOPA-13",), Config(),
+                 _fires_play(lambda b, a: _number(a.card) == 8), policy=first_of(RUNS, _simple)),
         Scenario("pass-without-a-card", "A player who cannot play passes for one point",
-                 ("KOPA-15",), _cfg(), _fires_pass(lambda b, a: not could_play(b)),
+                 ("KOPA-15",), Config(), _fires_pass(lambda b, a: not could_play(b)),
                  policy=_simple),
         Scenario("pass-with-a-card", "A player passes while holding a playable card: 1 + 4 "
-                 "points", ("KOPA-15", "KOPA-16"), _cfg(),
+                 "points", ("KOPA-15", "KOPA-16"), Config(),
                  _fires_pass(lambda b, a: b.phase is Phase.PLAY and could_play(b)),
                  policy=_passer),
         Scenario("false-pass-refused", "Under false_pass=refused (KOPA-Q3) a pass comes only "
                  "when no card is playable", ("KOPA-16",),
-                 _cfg(false_pass=FalsePass.REFUSED), _fires_pass(lambda b, a: True),
+                 Config(false_pass=FalsePass.REFUSED), _fires_pass(lambda b, a: True),
                  policy=_simple),
         Scenario("two-player-draw-kept", "Two players: a player who cannot play draws from the "
                  "stock, cannot play the card, keeps it for one point (arranged deal)",
                  ("KOPA-17", "KOPA-18"), TWO_P, _fires_pass(lambda b, a: bool(b.stock)),
-                 policy=_and(TWO, _simple)),
+                 policy=first_of(TWO, _simple)),
         Scenario("two-player-draw-played", "Two players: the drawn card is playable and is "
                  "played at once (arranged deal)", ("KOPA-18",), TWO_P,
                  lambda b, a, af, e: b.phase is Phase.DRAWN and isinstance(a, Play),
-                 policy=_and(TWO, _simple)),
+                 policy=first_of(TWO, _simple)),
         Scenario("two-player-draw-declined", "Two players: a playable drawn card is kept, for "
                  "one point (KOPA-Q6)", ("KOPA-18",), TWO_P,
                  lambda b, a, af, e: b.phase is Phase.DRAWN and isinstance(a, Pass),
                  policy=_passer),
         Scenario("two-player-draw-declined-free", "As before under declined_draw=free",
-                 ("KOPA-18",), _cfg(players=2, declined_draw=DeclinedDraw.FREE),
+                 ("KOPA-18",), Config(players=2, declined_draw=DeclinedDraw.FREE),
                  lambda b, a, af, e: b.phase is Phase.DRAWN and isinstance(a, Pass),
                  policy=_passer),
         Scenario("two-player-empty-stock", "Two players: with the stock empty, a player who "
@@ -247,32 +231,32 @@ RECORD: GameRecord[State, Action, Config, Observation] = GameRecord(
                  _fires_pass(lambda b, a: not b.stock and b.phase is Phase.PLAY),
                  policy=_simple),
         Scenario("round-end", "A player plays the last card: the round ends and is scored, "
-                 "and the deal passes clockwise", ("KOPA-19", "KOPA-20", "KOPA-21"), _cfg(),
+                 "and the deal passes clockwise", ("KOPA-19", "KOPA-20", "KOPA-21"), Config(),
                  _round_ends, extra=1, policy=_simple),
         Scenario("match-end-20", "Two players: seat 0 plays out its hand while seat 1 draws; "
                  "seat 0 reaches 20 in one round and wins (arranged deal)",
-                 ("KOPA-20", "KOPA-22"), TWO_P, _over, policy=_and(TWO, _simple)),
+                 ("KOPA-20", "KOPA-22"), TWO_P, _over, policy=first_of(TWO, _simple)),
         Scenario("match-end-30", "The same under target=30: the longer game ends at 30",
-                 ("KOPA-22",), _cfg(players=2, target=30), _over,
-                 policy=_and(TWO, _simple)),
+                 ("KOPA-22",), Config(players=2, target=30), _over,
+                 policy=first_of(TWO, _simple)),
         Scenario("match-3p-seed-3", "A whole three-player match between simple players",
-                 ("KOPA-21", "KOPA-22"), _cfg(), _over, seeds=range(3, 4), policy=_simple),
+                 ("KOPA-21", "KOPA-22"), Config(), _over, seeds=range(3, 4), policy=_simple),
         Scenario("match-4p-seed-3", "A whole four-player match between simple players",
-                 ("KOPA-21", "KOPA-22"), _cfg(players=4), _over, seeds=range(3, 4),
+                 ("KOPA-21", "KOPA-22"), Config(players=4), _over, seeds=range(3, 4),
                  policy=_simple),
         Scenario("match-5p-seed-2", "A whole five-player match between simple players",
-                 ("KOPA-21", "KOPA-22"), _cfg(players=5), _over, seeds=range(2, 3),
+                 ("KOPA-21", "KOPA-22"), Config(players=5), _over, seeds=range(2, 3),
                  policy=_simple),
     ),
     counts=(
         CountSpec("opening-3p", "The first turns after a seeded deal",
-                  ("KOPA-5", "KOPA-8", "KOPA-15"), _cfg(), 3,
+                  ("KOPA-5", "KOPA-8", "KOPA-15"), Config(), 3,
                   lambda b, a, af, e: b.phase is Phase.DEAL),
         CountSpec("opening-2p", "The first turns of two players (passes draw)",
                   ("KOPA-17", "KOPA-18"), TWO_P, 3,
                   lambda b, a, af, e: b.phase is Phase.DEAL),
         CountSpec("mid-round-4p", "Twelve turns into a four-player round",
-                  ("KOPA-9", "KOPA-10", "KOPA-12"), _cfg(players=4), 3,
+                  ("KOPA-9", "KOPA-10", "KOPA-12"), Config(players=4), 3,
                   lambda b, a, af, e: sum(len(p) for p in af.piles) >= 8),
     ),
     events=events,

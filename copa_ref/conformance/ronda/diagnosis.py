@@ -9,8 +9,12 @@ conservation of RONDA-15 comes last.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
+import attrs
+
+from copa_ref.conformance.ladder import Check, Ladder
+from copa_ref.conformance.predicates import action_is, at_start, phases_after, reaches
 from copa_ref.conformance.vocabulary import Divergence, Finding, ViewRule
 from copa_ref.core import JSON, InvariantViolation
 from copa_ref.ronda import (
@@ -28,18 +32,10 @@ from copa_ref.ronda import (
 )
 from copa_ref.ronda.state import CIRCLE_BEANS
 
-__all__ = ["VIEW_RULES", "check_public", "diagnose", "legal_rule"]
+__all__ = ["FULL_PAIR", "VIEW_RULES", "check_public", "diagnose", "legal_rule"]
 
 RondaDivergence = Divergence[State, Action, Config, Observation]
 RondaView = ViewRule[State, Action, Config, Observation]
-
-
-def _phases(d: RondaDivergence) -> set[Phase]:
-    """The phases after the step, in the reference and as reported."""
-    found = {d.expected.phase}
-    if d.reported_view is not None:
-        found.add(d.reported_view.phase)
-    return found
 
 
 def _second_lift(d: RondaDivergence) -> bool:
@@ -48,7 +44,7 @@ def _second_lift(d: RondaDivergence) -> bool:
 
 def _match(d: RondaDivergence) -> bool:
     """A second lift that shows the same number (in the reference or as reported)."""
-    return _second_lift(d) and Phase.ADD in _phases(d)
+    return _second_lift(d) and Phase.ADD in phases_after(d)
 
 
 def _mismatch(d: RondaDivergence) -> bool:
@@ -77,18 +73,7 @@ def _penalty_step(d: RondaDivergence) -> bool:
     return _mismatch(d) and d.before.black > 0
 
 
-def _over(d: RondaDivergence) -> bool:
-    return Phase.OVER in _phases(d)
-
-
-def _set_up(d: RondaDivergence) -> bool:
-    return d.action is None
-
-
-def _kind(kind: type) -> Callable[[RondaDivergence], bool]:
-    def when(d: RondaDivergence) -> bool:
-        return isinstance(d.action, kind)
-    return when
+_over = reaches(Phase.OVER)
 
 
 VIEW_RULES: tuple[RondaView, ...] = (
@@ -96,9 +81,9 @@ VIEW_RULES: tuple[RondaView, ...] = (
              says="the first player to get rid of all his beans wins"),
     ViewRule(part="public", rule="RONDA-13", when=_over,
              says="the game is over the moment a player has no beans left"),
-    ViewRule(part="public.circle", rule="RONDA-1", when=_set_up,
+    ViewRule(part="public.circle", rule="RONDA-1", when=at_start,
              says="twenty beans fill the cups of the circle"),
-    ViewRule(part="public.supplies", rule="RONDA-2", when=_set_up,
+    ViewRule(part="public.supplies", rule="RONDA-2", when=at_start,
              says="each player receives his beans (10, or 9)"),
     ViewRule(part="public", rule="RONDA-18", when=_full_pair_no_penalty,
              says="without penalty beans a dissolved group leaves the game with the bean"),
@@ -112,23 +97,23 @@ VIEW_RULES: tuple[RondaView, ...] = (
              says="a mismatch while the black cup holds beans costs a penalty bean"),
     ViewRule(part="public.supplies", rule="RONDA-11", when=_penalty_step,
              says="the penalty bean goes into the mistaken player's supply"),
-    ViewRule(part="public.shown", rule="RONDA-14", when=_kind(Lift),
+    ViewRule(part="public.shown", rule="RONDA-14", when=action_is(Lift),
              says="what a lifted cup holds is shown to everyone, also after a mismatch"),
     ViewRule(part="public", rule="RONDA-7", when=_match,
              says="two lifted cups with the identical number: a bean must be added"),
     ViewRule(part="legal", rule="RONDA-7", when=_match,
              says="after a match the only actions add a bean to one of the two cups"),
-    ViewRule(part="legal", rule="RONDA-7", when=_kind(Add),
+    ViewRule(part="legal", rule="RONDA-7", when=action_is(Add),
              says="the bean goes onto one of the two matched cups"),
     ViewRule(part="public", rule="RONDA-6", when=_mismatch,
              says="different numbers: both covered, the next player's turn"),
-    ViewRule(part="public", rule="RONDA-9", when=_kind(Stop),
+    ViewRule(part="public", rule="RONDA-9", when=action_is(Stop),
              says="missing a go covers both groups and passes the turn"),
-    ViewRule(part="public", rule="RONDA-16", when=_kind(Again),
+    ViewRule(part="public", rule="RONDA-16", when=action_is(Again),
              says="under simpler rule 1 both groups are covered and two cups lifted anew"),
-    ViewRule(part="public", rule="RONDA-8", when=_kind(Keep),
+    ViewRule(part="public", rule="RONDA-8", when=action_is(Keep),
              says="one group stays open and a new cup is lifted"),
-    ViewRule(part="legal", rule="RONDA-8", when=_kind(Keep),
+    ViewRule(part="legal", rule="RONDA-8", when=action_is(Keep),
              says="after keeping a group any covered cup may be lifted"),
     ViewRule(part="legal", rule="RONDA-5",
              says="any covered cup of the circle may be lifted, one at a time"),
@@ -143,31 +128,103 @@ VIEW_RULES: tuple[RondaView, ...] = (
 """Which rule decides which part of RONDA's public view, most specific first."""
 
 
-def _full_pair_findings(d: RondaDivergence, seen: Observation) -> Iterator[Finding]:
-    """What went wrong with a pair of the maximum, re-derived from the reported view."""
+@attrs.frozen
+class FullPair:
+    """A pair of the maximum settled (an add onto two groups of the maximum): what the
+    reported view sent to the middle, which the full-pair ladder (:data:`FULL_PAIR`)
+    compares with the rules."""
+
+    top: int
+    """The maximum in force (5, or 4 under simpler rule 2)."""
+    penalty_beans: bool
+    black_before: int
+    """What the black cup held before the step."""
+    into_black: int
+    """The beans the black cup took, as reported."""
+    out: int
+    """The beans that left the game, as reported."""
+    choosing: bool
+    """Whether the engine reports a choice still due (``choose``)."""
+
+    @property
+    def middle(self) -> int:
+        """The beans that went to the middle (the black cup and out of the game)."""
+        return self.into_black + self.out
+
+
+def _full_pair_context(d: RondaDivergence) -> FullPair | None:
+    """The full-pair ladder's context: a pair of the maximum, with a decoded report."""
+    seen = d.reported_view
+    if seen is None or d.action is None or not _full_pair(d):
+        return None
     config = d.before.config
-    top = config.max_beans
-    into_black = seen.black - d.before.black
-    out = seen.out - d.before.out
-    if not config.penalty_beans and into_black > 0:
-        yield Finding("RONDA-18", f"the black cup took {into_black} beans although no "
-                      "penalty beans are played: the group leaves the game")
-    elif config.penalty_beans and d.before.black > 0 and into_black > 0:
-        yield Finding("RONDA-12", f"the black cup took {into_black} beans while it held "
-                      f"{d.before.black}: the group leaves the game")
-    elif into_black + out == top:
-        yield Finding("RONDA-10", f"{top} beans went to the middle: the group goes with the "
-                      "added bean")
-    elif seen.phase is Phase.CHOOSE or into_black + out == 0:
-        rule = "RONDA-17" if top == 4 else "RONDA-10"
-        yield Finding(rule, f"two groups of {top} stayed in the circle: one goes to the "
-                      "middle with the added bean")
-    elif into_black + out != top + 1:
-        # The middle took a group of another size: the rule that sets the group's size (the
-        # maximum in force) is broken, whatever the bean count says (RONDA-15 comes after).
-        rule = "RONDA-17" if top == 4 else "RONDA-10"
-        yield Finding(rule, f"{into_black + out} beans went to the middle, not {top + 1}: a "
-                      f"group of {top} goes with the added bean")
+    return FullPair(top=config.max_beans, penalty_beans=config.penalty_beans,
+                    black_before=d.before.black, into_black=seen.black - d.before.black,
+                    out=seen.out - d.before.out, choosing=seen.phase is Phase.CHOOSE)
+
+
+def _black_without_penalties(f: FullPair) -> bool:
+    return not f.penalty_beans and f.into_black > 0
+
+
+def _black_while_holding(f: FullPair) -> bool:
+    return f.penalty_beans and f.black_before > 0 and f.into_black > 0
+
+
+def _group_without_bean(f: FullPair) -> bool:
+    return f.middle == f.top
+
+
+def _both_stayed(f: FullPair) -> bool:
+    return f.choosing or f.middle == 0
+
+
+def _both_stayed_four(f: FullPair) -> bool:
+    return _both_stayed(f) and f.top == 4
+
+
+def _other_size(f: FullPair) -> bool:
+    return f.middle != f.top + 1
+
+
+def _other_size_four(f: FullPair) -> bool:
+    return _other_size(f) and f.top == 4
+
+
+def _stayed_says(f: FullPair) -> str:
+    return (f"two groups of {f.top} stayed in the circle: one goes to the middle with the "
+            "added bean")
+
+
+def _other_size_says(f: FullPair) -> str:
+    # The middle took a group of another size: the rule that sets the group's size (the
+    # maximum in force) is broken, whatever the bean count says (RONDA-15 comes after).
+    return (f"{f.middle} beans went to the middle, not {f.top + 1}: a group of {f.top} goes "
+            "with the added bean")
+
+
+FULL_PAIR: Ladder[FullPair] = Ladder(context=_full_pair_context, checks=(
+    Check(rule="RONDA-18", observable="public.black", holds=_black_without_penalties,
+          says=lambda f: f"the black cup took {f.into_black} beans although no penalty "
+                         "beans are played: the group leaves the game"),
+    Check(rule="RONDA-12", observable="public.black", holds=_black_while_holding,
+          says=lambda f: f"the black cup took {f.into_black} beans while it held "
+                         f"{f.black_before}: the group leaves the game"),
+    Check(rule="RONDA-10", observable="public.black, public.out", holds=_group_without_bean,
+          says=lambda f: f"{f.top} beans went to the middle: the group goes with the added "
+                         "bean"),
+    Check(rule="RONDA-17", observable="public.black, public.out", holds=_both_stayed_four,
+          says=_stayed_says),
+    Check(rule="RONDA-10", observable="public.black, public.out", holds=_both_stayed,
+          says=_stayed_says),
+    Check(rule="RONDA-17", observable="public.black, public.out", holds=_other_size_four,
+          says=_other_size_says),
+    Check(rule="RONDA-10", observable="public.black, public.out", holds=_other_size,
+          says=_other_size_says),
+))
+"""What went wrong with a pair of the maximum, re-derived from the reported view: the
+black cup's part (RONDA-18, RONDA-12), then the group's size under the maximum in force
+(RONDA-17 for four, RONDA-10)."""
 
 
 def diagnose(d: RondaDivergence) -> Iterator[Finding]:
@@ -178,8 +235,7 @@ def diagnose(d: RondaDivergence) -> Iterator[Finding]:
     seen = d.reported_view
     if seen is None or d.action is None:
         return
-    if _full_pair(d):
-        yield from _full_pair_findings(d, seen)
+    yield from FULL_PAIR(d)
     config = d.before.config
     total = seen.circle + seen.black + sum(seen.supplies) + seen.out
     expected = CIRCLE_BEANS + config.players * config.beans_per_player
