@@ -215,11 +215,18 @@ def inv_bonus_round(before: State, action: Action, after: State) -> None:
         else:
             require(booked[p] == 10 + copas[p], "COPAS-18", f"seat {p} booked {booked[p]}")
     else:
-        # COPAS-Q14: taking every trick of its bonus round, it took all ten again.
         twenty = after.config.bonus_all_cards is BonusAllCards.TWENTY
-        own = (10 if twenty else 0) if taker == p else 10
-        extra = 10 if copas[p] else 0
-        require(booked[p] == own + extra, "COPAS-18", f"seat {p} booked {booked[p]}")
+        if taker != p:
+            # COPAS-19: another seat took every card, the pending seat none: it books 10
+            expected = 10
+        elif not copas[p]:
+            # COPAS-V1: no copa dealt, none taken: the pending ten are erased
+            expected = 0
+        else:
+            # COPAS-Q14: taking every trick of its bonus round, it took every copa dealt
+            # again: the pending 10 and those (20 with the whole deck), or 10 only
+            expected = 10 + copas[p] if twenty else 10
+        require(booked[p] == expected, "COPAS-18", f"seat {p} booked {booked[p]}")
 
 
 def inv_all_cards(before: State, action: Action, after: State) -> None:

@@ -127,6 +127,18 @@ class TestWholeMatches:
         assert all(a >= b for a, b in zip(end.scores, scores, strict=True))
 
 
+def test_a_resumed_bonus_round_with_fewer_cards_books_the_copas_dealt() -> None:
+    """COPAS-18 under COPAS-V1 (a match resumed with a pending seat, one card each): the
+    pending seat taking every trick books its 10 and the copas dealt (not 20); the checks
+    of every step agree with the rules (a case Hypothesis found)."""
+    config = Config(players=3, all_cards=AllCards.OTHERS_TEN,
+                    bonus_other_ten=BonusOtherTen.NEW_BONUS, copas_lead=CopasLead.ANY,
+                    bonus_all_cards=BonusAllCards.TWENTY, cards_each=1)
+    start = attrs.evolve(GAME.new_game(config), round=2, scores=(0, 0, 0), pending=1)
+    end = play_from(start, random.Random(0))
+    assert end.phase is Phase.OVER and max(end.scores) >= 51
+
+
 def states_of_a_match(config: Config, seed: int) -> list[State]:
     return [step.before for step in steps(GAME, uniform, random.Random(seed), config=config,
                                           max_steps=200)]
