@@ -124,6 +124,22 @@ def _mentions(function: Callable[..., Any] | None, rule: str,
                  for i, line in enumerate(lines) if named.search(line))
 
 
+def _diagnosis_parts(diagnose: Any) -> list[Callable[..., Any]]:
+    """A function of each module the game's diagnosis is written in: the function itself,
+    or, for a :class:`~copa_ref.conformance.ladder.Diagnosis`, its parts' (a ladder's by
+    its context), one a module."""
+    if diagnose is None:
+        return []
+    parts = getattr(diagnose, "parts", None)
+    if parts is None:
+        return [diagnose]
+    found: dict[Any, Callable[..., Any]] = {}
+    for part in parts:
+        function = getattr(part, "context", part)
+        found.setdefault(inspect.getmodule(function), function)
+    return list(found.values())
+
+
 def _pictures(game: str, rule: str) -> tuple[str, ...]:
     page = ROOT / "docs" / "rules" / f"{game}.md"
     if not page.is_file():
@@ -162,7 +178,8 @@ def rule_record(rule: str) -> RuleRecord:
     legal = _mentions(record.legal_rule, rule)
     config = _mentions(record.config_rule, rule)
     shown = {m.where for m in (*legal, *config)}
-    diagnosis = tuple(m for m in _mentions(record.diagnose, rule, whole_module=True)
+    diagnosis = tuple(m for part in _diagnosis_parts(record.diagnose)
+                      for m in _mentions(part, rule, whole_module=True)
                       if m.where not in shown and not m.text.startswith("ViewRule("))
     return RuleRecord(
         rule=rule, game=game, title=title,

@@ -30,6 +30,14 @@ class TestRuleRecord:
                 r.option for r in record.readings if r.rule == rule}
             assert bool(found.mutants) != bool(found.unmutatable), rule
 
+    @pytest.mark.parametrize("game", sorted(RECORDS))
+    def test_every_game_shows_its_diagnosis_source(self, game: str) -> None:
+        """Each game's diagnosis module is read for the lines naming a rule, whether its
+        diagnosis is a function or a Diagnosis of ladders (whose class lives elsewhere)."""
+        shown = {m.where.split(":")[0] for rule in spec_rules(game)
+                 for m in rule_record(rule).diagnosis}
+        assert f"copa_ref/conformance/{game}/diagnosis.py" in shown, shown
+
     def test_kala_15(self) -> None:
         """KALA-15's record names its reading, a view rule, its mutant and its events."""
         found = rule_record("kala-15")
