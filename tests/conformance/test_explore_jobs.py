@@ -102,6 +102,14 @@ def test_time_holds_with_jobs() -> None:
     assert footer["differences"] == 0
 
 
+def test_a_budget_spent_before_the_engine_starts_says_so() -> None:
+    """A time budget that runs out before any worker's engine answers its handshake ends
+    the run with the engine not started, and the error says the budget was the cause."""
+    with pytest.raises(jobs.JobsError, match="time budget ran out before the engine"):
+        jobs.run_jobs(REFERENCE, 10.0, Settings(games=None, seconds=0.01, only=("kala",)),
+                      2, lambda *_: None)
+
+
 @pytest.mark.parametrize("what", ["link", "fifo", "folder"])
 def test_explore_report_refuses_a_link_or_a_special_file(tmp_path: Path, what: str) -> None:
     target = tmp_path / "precious.txt"

@@ -216,6 +216,9 @@ def run_jobs(command: str, timeout: float, settings: Settings, jobs: int,
                     if not other.closed and other.process.is_alive():
                         other.process.kill()
                 msg = f"the engine {command!r} did not start in a worker: {reason}"
+                if deadline is not None and time.time() >= deadline:
+                    msg += (" (the time budget ran out before the engine answered its "
+                            "handshake: a longer --time gives it room to start)")
                 raise JobsError(msg)
             if known is None:
                 return
