@@ -162,11 +162,12 @@ VIEWS: dict[str, Callable[[], View]] = {
 # -- the game ------------------------------------------------------------------------------
 
 class _Undo(Exception):
-    pass
+    """The player typed ``u``: the game is played again from its seed with their last
+    answer taken back (the other seats' moves follow again as before)."""
 
 
 class _Quit(Exception):
-    pass
+    """The player typed ``q``, or their answers ran out: the game ends unfinished."""
 
 
 HELP = ("answer with a move's number, or type a move in words (the listed form: kind, then "
