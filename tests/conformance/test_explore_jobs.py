@@ -6,9 +6,12 @@ holds with workers. ``explore --report`` refuses a link or a special file before
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
+import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -100,6 +103,30 @@ def test_time_holds_with_jobs() -> None:
     footer = lines[-1]
     assert footer["timed_out"] is True and footer["errored"] == 0
     assert footer["differences"] == 0
+
+
+def test_a_worker_frozen_past_the_budget_cuts_its_game_not_errors_it() -> None:
+    """A worker that cannot stop by itself at the time budget (frozen here, as a loaded
+    machine may leave one) is ended :data:`~jobs.GRACE` seconds after it: its game is cut
+    as the budget cuts a game, the report timed out, no game errored."""
+    frozen: list[int] = []
+
+    def progress(*_: int) -> None:  # after a worker's first game: freeze one worker
+        if not frozen:
+            child = multiprocessing.active_children()[0]
+            assert child.pid is not None
+            frozen.append(child.pid)
+            os.kill(child.pid, signal.SIGSTOP)
+
+    found: list[Any] = []
+    run = threading.Thread(target=lambda: found.append(jobs.run_jobs(
+        REFERENCE, 10.0, Settings(games=None, seconds=4.0, only=("kala",)), 2, progress)))
+    run.start()
+    run.join(timeout=60)
+    assert frozen and found, "the run did not end"
+    footer = found[0][-1]
+    assert footer["timed_out"] is True
+    assert footer["errored"] == 0, footer["errors"]
 
 
 def test_a_budget_spent_before_the_engine_starts_says_so() -> None:
