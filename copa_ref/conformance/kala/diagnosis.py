@@ -1,16 +1,18 @@
-"""KALA: which rule decides which part of the public view (the whole state, KALA-11).
+"""KALA's diagnosis code: the predicates and contexts its rule entries (:mod:`.rules`) refer
+to, and ``legal_rule``.
 
-Rule IDs refer to ``specs/kala.md``. The order is from the most specific rule to the most
-general: the bean conservation of KALA-18 comes last.
+A view rule's ``when`` is a predicate on the divergence; the ``turn`` ladder's checks read
+a :class:`Turn` (the step as the reference plays it and as the engine reports it), the
+``legal`` ladder's a :class:`Listed` (the legal paths the engine leaves out). Rule IDs refer
+to ``specs/kala.md``.
 """
 
 from __future__ import annotations
 
 import functools
 
-from copa_ref.conformance.ladder import Check, Diagnosis, Ladder
-from copa_ref.conformance.predicates import at_start, phases_after, reaches
-from copa_ref.conformance.vocabulary import Divergence, ViewRule
+from copa_ref.conformance.predicates import phases_after, reaches
+from copa_ref.conformance.vocabulary import Divergence
 from copa_ref.core import JSON, canonical_json
 from copa_ref.kala import (
     GAME,
@@ -28,10 +30,9 @@ from copa_ref.kala.paths import PATHS, turns
 from copa_ref.kala.rules import _sow, bonus_length
 from copa_ref.kala.state import Square
 
-__all__ = ["LEGAL", "TURN", "VIEW_RULES", "diagnose", "legal_rule"]
+__all__ = ["Listed", "Turn", "legal_rule"]
 
 KalaDivergence = Divergence[State, Action, Config, State]
-KalaView = ViewRule[State, Action, Config, State]
 
 
 def _regular_sow(d: KalaDivergence) -> bool:
@@ -80,52 +81,6 @@ def _bonus_phase(d: KalaDivergence) -> bool:
 
 
 _over = reaches(Phase.OVER)
-
-
-VIEW_RULES: tuple[KalaView, ...] = (
-    ViewRule(part="public.cups", rule="KALA-2", when=at_start,
-             says="the playing cups start in opposite corners"),
-    ViewRule(part="public.turn", rule="KALA-3", when=at_start,
-             says="the nominated first player moves first"),
-    ViewRule(part="to_move", rule="KALA-3", when=at_start,
-             says="the nominated first player moves first"),
-    ViewRule(part="public", rule="KALA-1", when=at_start,
-             says="28 beans in each store, the field and the playing cups empty"),
-    ViewRule(part="public.stores", rule="KALA-14", when=_excess,
-             says="the beans of a bonus that no path holds go to the opponent's store"),
-    ViewRule(part="public", rule="KALA-17", when=_over,
-             says="the game ends when a player has fewer than 4 beans for his turn"),
-    ViewRule(part="outcome", rule="KALA-17",
-             says="once a player cannot finish a turn, the other player wins"),
-    ViewRule(part="public", rule="KALA-15", when=_harvested,
-             says="a harvested cup gives one bean to the bank and the rest to the store"),
-    ViewRule(part="public.phase", rule="KALA-15", when=_harvest_phase,
-             says="a cup holding 4 or more beans after the last bean may be harvested"),
-    ViewRule(part="public", rule="KALA-12", when=_bonus_started,
-             says="4 or more beans in the playing cup after moving give a bonus move"),
-    ViewRule(part="legal", rule="KALA-13", when=_bonus_phase,
-             says="every bean of the bonus is sown: the path is as long as the beans allow"),
-    ViewRule(part="public.cup_beans", rule="KALA-9", when=_over_opponent,
-             says="a bean sown on the opponent's playing cup goes into that cup"),
-    ViewRule(part="public.field", rule="KALA-9", when=_over_opponent,
-             says="the field cup beneath the opponent's playing cup receives nothing"),
-    ViewRule(part="public.cups", rule="KALA-10", when=_into_opponent,
-             says="the playing cup goes next to the opponent's cup, never onto it"),
-    ViewRule(part="public.phase", rule="KALA-10", when=_into_opponent,
-             says="the player chooses a neighbouring cup of the opponent's cup"),
-    ViewRule(part="public.cups", rule="KALA-8",
-             says="the playing cup moves onto the cup that took the last bean"),
-    ViewRule(part="public.stores", rule="KALA-4", when=_regular_sow,
-             says="a regular sowing takes 4 beans from the store"),
-    ViewRule(part="public.cup_beans", rule="KALA-6", when=_regular_sow,
-             says="the first bean goes into the own playing cup"),
-    ViewRule(part="public.field", rule="KALA-5",
-             says="one bean into each cup of the path, cup by cup"),
-    ViewRule(part="public.turn", rule="KALA-3", says="the players take turns"),
-    ViewRule(part="to_move", rule="KALA-3", says="the players take turns"),
-    ViewRule(part="public", rule="KALA-18", says="the 56 beans are conserved"),
-)
-"""Which rule decides which part of KALA's public view, most specific first."""
 
 
 def _path_of(listed: JSON) -> tuple[Square, ...] | None:
@@ -318,88 +273,6 @@ def _turn(d: KalaDivergence) -> Turn | None:
     return Turn(d, seen)
 
 
-TURN: Ladder[Turn] = Ladder(context=_turn, checks=(
-    Check(rule="KALA-7", observable="the bonus sowing's path", holds=_bonus_sown_straight,
-          says=lambda t: f"a path may turn by 90 degrees once, the bonus sowing too (its own "
-                         f"turn, KALA-Q5): with the turn a path holds all "
-                         f"{bonus_length(t.want)} beans; the engine sowed them straight along "
-                         f"{len(t.bonus_sown or ())} squares"),
-    Check(rule="KALA-13", observable="the bonus sowing's path", holds=_bonus_sown_short,
-          says=lambda t: f"every bean of the bonus is sown: the path holds "
-                         f"{bonus_length(t.want)} beans; the engine sowed "
-                         f"{len(t.bonus_sown or ())} along "
-                         f"{[list(sq) for sq in t.bonus_sown or ()]}"),
-    Check(rule="KALA-9", observable="public.field", holds=_sown_over_opponent,
-          says=lambda t: f"the bean sown on the opponent's cup at {list(t.sown_wrong or ())} "
-                         f"goes into that cup, not the field cup beneath"),
-    Check(rule="KALA-5", observable="public.field", holds=_sown_into_path,
-          says=lambda t: f"one bean into each cup of the path: the cup at "
-                         f"{list(t.sown_wrong or ())} holds {t.field(t.sown_wrong or (0, 0))}, "
-                         f"the engine has {t.seen_field(t.sown_wrong or (0, 0))}"),
-    Check(rule="KALA-11", observable="public.cup_beans", holds=_cups_hidden,
-          says=lambda t: f"nothing is hidden: the playing cups hold {list(t.want.cup_beans)} "
-                         f"beans; the engine's public view shows none"),
-    Check(rule="KALA-14", observable="public.stores", holds=_excess_elsewhere,
-          says=lambda t: f"the beans of a bonus that no path holds go to the opponent's store: "
-                         f"{t.want.stores[t.other]}; the engine has {t.seen.stores[t.other]} "
-                         f"(bank {t.seen.bank})"),
-    Check(rule="KALA-15", observable="public.bank", holds=_harvest_counted,
-          says=lambda t: f"a harvest gives one bean to the bank and the rest to the store: "
-                         f"bank {t.want.bank}, store {t.want.stores[t.seat]}; the engine has "
-                         f"bank {t.seen.bank}, store {t.seen.stores[t.seat]}"),
-    Check(rule="KALA-15", observable="public.phase", holds=_harvest_decided,
-          says=lambda t: f"a cup with 4 or more beans after the last bean is harvested: phase "
-                         f"{t.want.phase.value}, the engine has {t.seen.phase.value}"),
-    Check(rule="KALA-14", observable="public.stores", holds=_bonus_excess_store,
-          says=lambda t: f"the opponent's store holds {t.want.stores[t.other]}; the engine has "
-                         f"{t.seen.stores[t.other]} (the beans of a bonus no path holds go to "
-                         f"it)"),
-    Check(rule="KALA-4", observable="public.stores", holds=_opponent_store,
-          says=lambda t: f"the opponent's store holds {t.want.stores[t.other]}; the engine has "
-                         f"{t.seen.stores[t.other]}"),
-    Check(rule="KALA-12", observable="public.stores", holds=_bonus_decision_store,
-          says=lambda t: f"a declined bonus leaves the beans in the playing cup: store "
-                         f"{t.want.stores[t.seat]}, cup {t.want.cup_beans[t.seat]}; the engine "
-                         f"has store {t.seen.stores[t.seat]}, cup {t.seen.cup_beans[t.seat]}"
-                         if isinstance(t.action, Bonus) and not t.action.take else
-                         f"a bonus taken sows the playing cup's beans: store "
-                         f"{t.want.stores[t.seat]}; the engine has {t.seen.stores[t.seat]}"),
-    Check(rule="KALA-4", observable="public.stores", holds=_own_store,
-          says=lambda t: f"a regular sowing takes 4 beans from the store: "
-                         f"{t.want.stores[t.seat]}; the engine has {t.seen.stores[t.seat]}"),
-    Check(rule="KALA-16", observable="public.cups", holds=_cup_moved_before_harvest,
-          says=lambda t: f"the harvest is decided before the playing cup moves: it stays on "
-                         f"{list(t.want.cups[t.seat])} while the harvest is pending; the "
-                         f"engine has it on {list(t.seen.cups[t.seat])}"),
-    Check(rule="KALA-10", observable="public.cups", holds=_cup_placed,
-          says=lambda t: f"the playing cup goes to {list(t.want.cups[t.seat])}; the engine has "
-                         f"{list(t.seen.cups[t.seat])}"),
-    Check(rule="KALA-8", observable="public.cups", holds=_cup_moved,
-          says=lambda t: f"the playing cup goes to {list(t.want.cups[t.seat])}; the engine has "
-                         f"{list(t.seen.cups[t.seat])}"),
-    Check(rule="P-11", observable="public.phase", holds=_bonus_phase_named,
-          says=lambda t: f"the phase is {t.want.phase.value}: bonus_sow while the bonus "
-                         f"sowing's path is chosen, bonus only for the decision to take it "
-                         f"(bonus=optional); the engine has {t.seen.phase.value}"),
-    Check(rule="KALA-12", observable="public.phase", holds=_bonus_given,
-          says=lambda t: f"4 or more beans in the playing cup after it moved give a bonus "
-                         f"move: the cup holds {t.want.cup_beans[t.seat]}, phase "
-                         f"{t.want.phase.value}; the engine has {t.seen.phase.value}"),
-    Check(rule="KALA-6", observable="public.cup_beans", holds=_first_bean,
-          says=lambda t: f"the first bean goes into the own playing cup: cups hold "
-                         f"{list(t.want.cup_beans)}; the engine has {list(t.seen.cup_beans)}"),
-    Check(rule="KALA-17", observable="public.phase", holds=_ended,
-          says=lambda t: f"the game ends when a player has fewer than 4 beans for his turn: "
-                         f"stores {list(t.want.stores)}, phase {t.want.phase.value}; the "
-                         f"engine has {t.seen.phase.value}"),
-    Check(rule="KALA-3", observable="public.turn", holds=_turn_passed,
-          says=lambda t: f"seat {t.want.turn} moves next; the engine has seat {t.seen.turn}"),
-))
-"""The parts of a turn in their order, each compared with what the engine reports: the
-sowing, the harvest, the sixth bean, the stores, the cup's move, the bonus, the end and the
-turn."""
-
-
 class Listed:
     """The legal paths the engine leaves out: what the legal ladder (:data:`LEGAL`)
     names by what they share."""
@@ -463,28 +336,6 @@ def _passing_left_out(x: Listed) -> bool:
 def _lengths_says(x: Listed) -> str:
     return (f"the sowing puts {x.length} beans into play, one a square: the engine lists paths "
             f"of {sorted(x.lengths)} squares")
-
-
-LEGAL: Ladder[Listed] = Ladder(context=_listed, checks=(
-    Check(rule="KALA-7", observable="legal", holds=_only_straight,
-          says=lambda x: f"a path may turn by 90 degrees once, the bonus sowing too (its own "
-                         f"turn, KALA-Q5): with the turn a path holds all {x.length} beans; "
-                         f"the engine lists only straight paths, of {x.straight_only} "
-                         f"squares"),
-    Check(rule="KALA-13", observable="legal", holds=_bonus_lengths, says=_lengths_says),
-    Check(rule="KALA-4", observable="legal", holds=_lengths, says=_lengths_says),
-    Check(rule="KALA-7", observable="legal", holds=_turning_left_out, go_on=True,
-          says=lambda x: f"one 90-degree turn per sowing is allowed: the engine leaves out "
-                         f"{len(x.missing)} paths that turn once"),
-    Check(rule="KALA-9", observable="legal", holds=_passing_left_out,
-          says=lambda x: f"a path may pass over the opponent's cup: the engine leaves out "
-                         f"{len(x.missing)} paths that do"),
-))
-"""Legal paths the engine leaves out, named by what they share (KALA-7, KALA-9)."""
-
-diagnose = Diagnosis((TURN, LEGAL))
-"""KALA's own findings: the turn's parts in their order compared with the engine's
-reported state, and legal paths left out named by what they share."""
 
 
 def legal_rule(state: State, action: Action) -> str | None:

@@ -1,9 +1,11 @@
-"""Common misreadings of the KALA rules that are no ``Config`` option.
+"""The code of KALA's misreadings: the functions and tables a misread copy of
+:mod:`copa_ref.kala.rules` is given in place of the reference's.
 
-Each is the reference with one rule read wrongly (:class:`~copa_ref.core.misreading.Misreading`), as
-engine authors have read it: the conformance runner replays them to explain a failure
-("your engine plays as if …"), and the kill-matrix test uses them as mutants. Rule IDs refer
-to ``specs/kala.md``.
+Each misreading (the reference with one rule read wrongly, as engine authors have read it)
+is declared with its rule in :mod:`.rules`, which builds the catalogue: the runner replays
+them to explain a failure ("your engine plays as if …"), the kill-matrix test uses them as
+mutants. What stays here is what those declarations refer to, and the kill matrix's lists
+by mutant (:data:`UNNAMED`, :data:`RARE`). Rule IDs refer to ``specs/kala.md``.
 """
 
 from __future__ import annotations
@@ -13,15 +15,13 @@ from typing import Any
 
 import attrs
 
-from copa_ref.conformance.vocabulary import Catalogue, Rare
-from copa_ref.core import IllegalActionError, Misreading
-from copa_ref.core.misreading import Deferred
+from copa_ref.conformance.vocabulary import Rare
+from copa_ref.core import IllegalActionError
 from copa_ref.kala import rules as _rules
 from copa_ref.kala.paths import (
     DIRECTIONS,
     MAX_PATH,
     NEIGHBOURS,
-    PATH_SETS,
     SQUARES,
     on_board,
     path_error,
@@ -29,7 +29,7 @@ from copa_ref.kala.paths import (
 )
 from copa_ref.kala.state import BOARD, PLAYERS, Config, Phase, Place, Sow, Square, State
 
-__all__ = ["CATALOGUE", "MISREADINGS", "MUTANTS", "PICTURED", "RARE", "UNMUTATABLE", "UNNAMED"]
+__all__ = ["DIAGONAL", "RARE", "UNNAMED", "path_tables"]
 
 
 Field = tuple[int, ...]
@@ -115,39 +115,7 @@ def _bonus_of_four(state: object) -> int:
     return min(4, state.cup_beans[state.turn], longest_path(state.cups[state.turn]))
 
 
-MISREADINGS: tuple[Misreading, ...] = (
-    Misreading(rule="KALA-6", slug="first-bean-into-field-cup",
-               description="the first bean goes into the field cup beneath the playing cup",
-               replacements={"sow_beans": _first_bean_beneath}),
-    Misreading(rule="KALA-7", slug="two-turns",
-               description="a path may turn by 90 degrees twice",
-               replacements=Deferred(lambda: path_tables(max_turns=2))),
-    Misreading(rule="KALA-9", slug="no-bean-into-opponent-cup",
-               description="a bean sown over the opponent's playing cup goes into the field "
-               "cup beneath it", replacements={"sow_beans": _nothing_into_opponent_cup}),
-    Misreading(rule="KALA-12", slug="bonus-above-four",
-               description="the bonus move needs more than 4 beans in the cup, not 4 or more",
-               replacements={"bonus_due": _bonus_above_four}),
-    Misreading(rule="KALA-13", slug="bonus-sows-four",
-               description="the bonus move sows 4 beans like a regular sowing; the rest go to "
-               "the opponent", replacements={"bonus_length": _bonus_of_four}),
-    Misreading(rule="KALA-14", slug="sower-keeps-excess",
-               description="the beans no bonus path holds go back to the sower's store",
-               replacements={"excess_receiver": _sower_keeps_excess}),
-    Misreading(rule="KALA-15", slug="harvest-all-to-store",
-               description="a harvest puts every bean into the store, none into the bank",
-               replacements={"harvest_split": _harvest_all_to_store}),
-    Misreading(rule="KALA-17", slug="end-at-four",
-               description="the game ends with 4 beans or fewer, not fewer than 4",
-               replacements={"too_few": _end_at_four}),
-)
-"""Common misreadings of the KALA rules (not ``Config`` options), each tagged with its rule."""
-
-
-# -- The kill matrix's mutants --------------------------------------------------------------
-#
-# KALA mutants: the reference with one rule misread, at least one per rule of
-# ``specs/kala.md`` (the kill-matrix test, ``tests/conformance/test_kill_matrix.py``).
+# -- The kill matrix's further mutants ------------------------------------------------------
 
 DIAGONAL = ((-1, 1), (1, 1), (1, -1), (-1, -1))
 
@@ -171,6 +139,8 @@ _DIAGONAL_NEIGHBOURS = {
                      if on_board((sq[0] + dr, sq[1] + dc))))
     for sq in SQUARES
 }
+_DIAGONAL_PLACES = {(seat, sq): tuple(Place(seat, n) for n in near)
+                    for seat in range(PLAYERS) for sq, near in _DIAGONAL_NEIGHBOURS.items()}
 
 
 def _place_while_harvest_pending(state: State, seat: int | None = None) -> tuple[object, ...]:
@@ -270,83 +240,6 @@ def _refuse_turning_bonus(state: State, start: Square, path: Path, length: int) 
     _rules._refuse_path(state, start, path, length)
 
 
-MUTANTS: tuple[Misreading, ...] = (
-    *MISREADINGS,
-    Misreading(rule="KALA-1", slug="stores-of-14",
-               description="the 28 beans are shared: each store starts with 14",
-               replacements={"TOTAL_BEANS": 28}),
-    Misreading(rule="KALA-2", slug="other-diagonal",
-               description="the playing cups start on the other two corners",
-               replacements={"START_SQUARES": ((0, 3), (3, 0))}),
-    Misreading(rule="KALA-3", slug="first-player-ignored",
-               description="seat 0 always moves first, whatever first_player says",
-               replacements={"new_game": _first_player_ignored}),
-    Misreading(rule="KALA-4", slug="sowing-of-five",
-               description="a regular sowing puts 5 beans into play: the cup's and 4 more",
-               replacements={"SOWING": 5}),
-    Misreading(rule="KALA-5", slug="diagonal-steps",
-               description="a path may step diagonally",
-               replacements=Deferred(lambda: path_tables(steps=(*DIRECTIONS, *DIAGONAL)))),
-    Misreading(rule="KALA-8", slug="cup-stays",
-               description="the playing cup stays where it is after the sowing",
-               replacements={"cup_destination": _cup_stays}),
-    Misreading(rule="KALA-10", slug="placed-diagonally",
-               description="the cup may also be placed diagonally next to the opponent's cup",
-               replacements={"NEIGHBOURS": _DIAGONAL_NEIGHBOURS,
-                             "_PLACES": {(seat, sq): tuple(Place(seat, n) for n in near)
-                                         for seat in range(PLAYERS)
-                                         for sq, near in _DIAGONAL_NEIGHBOURS.items()}}),
-    Misreading(rule="KALA-11", slug="cups-hidden",
-               description="a spectator does not see the beans in the playing cups",
-               replacements={"observe": _hidden_cups}),
-    Misreading(rule="KALA-15", slug="harvest-at-three",
-               description="a cup left with 3 beans may be harvested too",
-               replacements={"harvestable": _harvest_at_three}),
-    Misreading(rule="KALA-17", slug="end-below-three",
-               description="a player with 3 beans may still sow; the game ends below 3",
-               replacements={"too_few": _end_below_three}),
-    Misreading(rule="KALA-7", slug="never-turns",
-               description="a path never turns: straight only, and the longest path (for "
-               "the bonus) the longest straight one",
-               replacements=Deferred(lambda: {**path_tables(max_turns=0),
-                                              "longest_path": _straight_longest().__getitem__})),
-    Misreading(rule="KALA-7", slug="bonus-goes-straight",
-               description="the bonus sowing has no 90-degree turn of its own: it goes "
-               "straight, as far as a straight path holds its beans (the rest to the opponent)",
-               replacements=Deferred(lambda: {"bonus_length": _straight_bonus_length,
-                                              "PATH_SETS": _StraightBonus(PATH_SETS),
-                                              "_SOWS": _StraightBonus(_rules._SOWS),
-                                              "_refuse_path": _refuse_turning_bonus})),
-    Misreading(rule="KALA-12", slug="declined-bonus-to-store",
-               description="a declined bonus (bonus=optional) empties the playing cup into "
-               "the mover's store", replacements={"_end_turn": _declined_bonus_to_store}),
-    Misreading(rule="KALA-14", slug="sixth-bean-to-bank",
-               description="the beans no bonus path holds go to the bank box",
-               replacements={"_sow": _sixth_bean_to_bank}),
-    Misreading(rule="KALA-16", slug="cup-moves-before-harvest",
-               description="the playing cup moves onto the harvest cup before the harvest is "
-               "decided", replacements={"_after_sowing": _cup_moves_before_harvest}),
-    Misreading(rule="KALA-16", slug="place-before-harvest",
-               description="with the last bean in the opponent's cup, the cup may be placed "
-               "before the harvest is decided (which declines it)",
-               replacements={"legal_actions": _place_while_harvest_pending,
-                             "apply": _apply_place_first}),
-)
-"""The KALA mutants: the common misreadings and one-rule mistakes of every rule."""
-
-UNMUTATABLE: dict[str, str] = {
-    "KALA-18": "conservation is a consequence of the other rules: every engine that loses or "
-    "makes a bean misreads a more specific rule (the bank bean of KALA-15, the sixth bean "
-    "of KALA-14, the sowing of KALA-4 to KALA-9), which is named instead",
-}
-"""Rules with no one-rule mutant, and why."""
-
-UNNAMED: dict[str, str] = {}
-"""The failing cases of a mutant that cannot name its rule (``"<slug> <case id>"``, or a
-slug for all of a mutant's), and why (the kill-matrix test,
-``tests/conformance/test_kill_matrix.py``): none."""
-
-
 # -- The rule book's misreadings ------------------------------------------------------------
 
 
@@ -360,19 +253,17 @@ def _sow_beneath(field, cups, cup_beans, seat, path):  # type: ignore[no-untyped
     return tuple(cells), (beans[0], beans[1])
 
 
-PICTURED: tuple[Misreading, ...] = (
-        Misreading(rule="KALA-9", slug="bean-beneath-opponent-cup",
-                   description="a bean on the opponent's cup goes into the field cup beneath",
-                   replacements={"sow_beans": _sow_beneath}),
-        Misreading(rule="KALA-14", slug="no-sixth-bean",
-                   description="the bonus sows every bean in the cup, however many",
-                   replacements={"bonus_length": lambda state: state.cup_beans[state.turn]}),
-        Misreading(rule="KALA-15", slug="harvest-keeps-the-bank-bean",
-                   description="a harvest puts every bean into the store, none into the bank",
-                   replacements={"harvest_split": lambda beans: (0, beans)}),
-    )
-"""Misreadings the rule book uses to find the step where a rule it pictures fires, for
-the rules no other misreading of the catalogue covers yet."""
+def _every_bean(state: State) -> int:
+    """KALA-14 misread: the bonus sows every bean in the cup, however many."""
+    return state.cup_beans[state.turn]
+
+
+# -- The kill matrix's lists by mutant -----------------------------------------------------
+
+UNNAMED: dict[str, str] = {}
+"""The failing cases of a mutant that cannot name its rule (``"<slug> <case id>"``, or a
+slug for all of a mutant's), and why (the kill-matrix test,
+``tests/conformance/test_kill_matrix.py``): none."""
 
 
 RARE: tuple[Rare, ...] = (
@@ -382,11 +273,6 @@ RARE: tuple[Rare, ...] = (
     Rare("sower-keeps-excess",
          (("harvest", "mandatory"), ("bonus", "optional"), ("first_player", 0))),
 )
-"""The mutants above that act only in a rare situation (a combination of player count and
-options the corpus never plays): what an exploration must find beyond the corpus."""
-
-
-CATALOGUE = Catalogue(misreadings=MISREADINGS, mutants=MUTANTS, unmutatable=UNMUTATABLE,
-                      unnamed=UNNAMED, rare=RARE, pictured=PICTURED)
-"""The one catalogue of kala's misreadings: the explanations, the kill matrix and the rule
-book take theirs from it."""
+"""The mutants (:data:`.rules.MUTANTS`) that act only in a rare situation (a combination
+of player count and options the corpus never plays): what an exploration must find beyond
+the corpus."""

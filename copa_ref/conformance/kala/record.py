@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from copa_ref.conformance.kala.diagnosis import VIEW_RULES, diagnose, legal_rule
-from copa_ref.conformance.kala.misreadings import CATALOGUE
+from copa_ref.conformance.kala.diagnosis import legal_rule
+from copa_ref.conformance.kala.rules import CATALOGUE, READINGS, VIEW_RULES, diagnose
 from copa_ref.conformance.predicates import step_into
-from copa_ref.conformance.vocabulary import CountSpec, GameRecord, RandomGames, Reading, Scenario
+from copa_ref.conformance.vocabulary import CountSpec, GameRecord, RandomGames, Scenario
 from copa_ref.core import JSON
 from copa_ref.kala import GAME, Action, Bonus, Config, Harvest, Phase, Place, Sow, State
 from copa_ref.kala.paths import DIRECTIONS, PATHS, on_board, turns
@@ -283,12 +283,7 @@ RECORD: GameRecord[State, Action, Config, State] = GameRecord(
     candidates=candidates,
     rejection_games=6,
     view_rules=VIEW_RULES,
-    readings=(
-        Reading(option="first_player", question="KALA-Q1", rule="KALA-3", values=(0, 1)),
-        Reading(option="harvest", question="KALA-Q7", rule="KALA-15"),
-        Reading(option="bonus", question="KALA-Q8", rule="KALA-12"),
-        Reading(option="end_check", question="KALA-Q10", rule="KALA-17"),
-    ),
+    readings=READINGS,
     catalogue=CATALOGUE,
     diagnose=diagnose,
     config_rule=lambda _config: "KALA-1",

@@ -1,0 +1,68 @@
+"""The rule entries (``copa_ref/conformance/<game>/rules.py``) and the tables built from
+them."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import pytest
+
+from copa_ref.conformance.entries import (
+    Misread,
+    Option,
+    RuleEntry,
+    ViewPart,
+    misreadings,
+    readings,
+    view_rules,
+)
+from copa_ref.conformance.registry import RECORDS
+from tests.conformance.test_kill_matrix import spec_rules
+
+FOLDER = Path(__file__).resolve().parents[2] / "copa_ref" / "conformance"
+DECLARED = sorted(game for game in RECORDS if (FOLDER / game / "rules.py").is_file())
+"""The games whose knowledge is declared one entry a rule."""
+
+
+class TestPlaces:
+    def test_a_table_is_sorted_by_place(self) -> None:
+        """Items of several entries come out in the order of their places, not of the
+        entries."""
+        entries = (RuleEntry("X-1", views=(ViewPart(at=2, part="public", says="a"),)),
+                   RuleEntry("X-2", views=(ViewPart(at=1, part="legal", says="b"),)))
+        assert [(v.rule, v.part) for v in view_rules(entries)] == [
+            ("X-2", "legal"), ("X-1", "public")]
+
+    @pytest.mark.parametrize("places", [(1, 3), (1, 1), (0, 1), (2,)])
+    def test_places_must_run_from_one_without_gaps(self, places: tuple[int, ...]) -> None:
+        """A gap, a repeat or a place before 1 is refused where the table is built."""
+        entry = RuleEntry("X-1", options=tuple(Option(at=at, option=f"o{at}", question="Q")
+                                               for at in places))
+        with pytest.raises(ValueError, match="places of the readings"):
+            readings((entry,))
+
+    def test_a_misreading_in_several_lists(self) -> None:
+        """One wrong reading with places in two lists is in both, with the entry's rule."""
+        entry = RuleEntry("X-1", misread=(Misread(slug="s", description="d", replacements={},
+                                                  explains=1, mutant=1),))
+        assert [m.rule for m in misreadings((entry,), "mutant")] == ["X-1"]
+        assert misreadings((entry,), "explains") == misreadings((entry,), "mutant")
+        assert misreadings((entry,), "pictured") == ()
+
+
+@pytest.mark.parametrize("game", DECLARED)
+def test_one_entry_a_rule_in_the_specs_order(game: str) -> None:
+    """A game's entries are its spec's rules, each once, in the spec's order (protocol rules
+    its checks name after them); the record's tables are the ones built from them."""
+    module = importlib.import_module(f"copa_ref.conformance.{game}.rules")
+    named = [e.rule for e in module.RULES]
+    rules = spec_rules(game)
+    assert [r for r in named if r in rules] == [r for r in rules if r in named]
+    assert all(r.startswith("P-") for r in named if r not in rules)
+    assert len(set(named)) == len(named)
+    record = RECORDS[game]
+    assert record.view_rules == module.VIEW_RULES
+    assert record.readings == module.READINGS
+    assert record.catalogue is module.CATALOGUE
+    assert record.diagnose is module.diagnose
