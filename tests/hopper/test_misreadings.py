@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from copa_ref.conformance.hopper.misreadings import MISREADINGS, MUTANTS, UNMUTATABLE
+from copa_ref.conformance.hopper.rules import MISREADINGS, MUTANTS, UNMUTATABLE
 from copa_ref.core import Misreading, misread
 from copa_ref.hopper import GAME, Config, Ending, Remainder, SeatAccuracy
 from tests.test_traceability import RULES

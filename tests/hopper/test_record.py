@@ -10,7 +10,8 @@ from fractions import Fraction
 import attrs
 import pytest
 
-from copa_ref.conformance.hopper.diagnosis import config_rule, diagnose, legal_rule
+from copa_ref.conformance.hopper.diagnosis import config_rule, legal_rule
+from copa_ref.conformance.hopper.rules import diagnose
 from copa_ref.conformance.observables import observables
 from copa_ref.conformance.vocabulary import Divergence, Report
 from copa_ref.core import JSON

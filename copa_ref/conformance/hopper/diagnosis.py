@@ -1,23 +1,22 @@
-"""HOPPER: which rule decides which part of the public view (the whole state, HOPPER-18).
+"""HOPPER's diagnosis code: the predicates and the context its rule entries (:mod:`.rules`)
+refer to, ``config_rule`` and ``legal_rule``.
 
-Rule IDs refer to ``specs/hopper.md`` (its table "Which rule decides which part of the
-public view"). The order is from the most specific rule to the most general: the bean
-conservation of HOPPER-19 comes last.
+A view rule's ``when`` is a predicate on the divergence; the ``report`` ladder's checks read
+a :class:`Reported` (the step's decoded report). Rule IDs refer to ``specs/hopper.md``.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable
 
-from copa_ref.conformance.ladder import Check, Ladder
-from copa_ref.conformance.predicates import action_is, at_start, reaches
-from copa_ref.conformance.vocabulary import Divergence, Finding, ViewRule, part_of
+from copa_ref.conformance.predicates import action_is, reaches
+from copa_ref.conformance.vocabulary import Divergence, ViewRule, part_of
 from copa_ref.hopper import Action, Config, Land, Phase, Shoot, State
 from copa_ref.hopper.rules import shoot_out
 from copa_ref.hopper.state import BLACK, CUP_BEANS
 
-__all__ = ["REPORT", "VIEW_RULES", "config_rule", "diagnose", "legal_rule"]
+__all__ = ["Reported", "config_rule", "legal_rule", "report_context"]
 
 HopperDivergence = Divergence[State, Action, Config, State]
 HopperView = ViewRule[State, Action, Config, State]
@@ -86,69 +85,6 @@ def _shot_started(d: HopperDivergence) -> bool:
                                                                            Phase.LAND}
 
 
-VIEW_RULES: tuple[HopperView, ...] = (
-    ViewRule(part="public.hands", rule="HOPPER-3", when=at_start,
-             says="the beans are dealt evenly; the remainder goes where Config.remainder says"),
-    ViewRule(part="public.loose", rule="HOPPER-3", when=at_start,
-             says="the beans are dealt evenly; the remainder goes where Config.remainder says"),
-    ViewRule(part="public.tray", rule="HOPPER-2", when=at_start,
-             says="the 16 neutral cups start in the tray, empty; the black cup aside"),
-    ViewRule(part="public.tray", rule="HOPPER-14", when=_black_joins,
-             says="under End 2 the black cup joins, empty, when three cups are left"),
-    ViewRule(part="public", rule="HOPPER-12", when=_end_1,
-             says="under End 1 the first seat to claim four cups wins at once"),
-    ViewRule(part="public.phase", rule="HOPPER-13", when=_end_2,
-             says="under End 2 the game ends when the last cup is shot down"),
-    ViewRule(part="outcome.scores", rule="HOPPER-16", when=_end_2,
-             says="a neutral cup counts 1, the black cup 2, the last cup 3"),
-    ViewRule(part="outcome", rule="HOPPER-17", when=_end_2,
-             says="the most points win; a tie is a shared win"),
-    ViewRule(part="outcome", rule="HOPPER-12", when=_end_1,
-             says="under End 1 the first seat to claim four cups wins"),
-    ViewRule(part="public.claims", rule="HOPPER-8", when=_foursome,
-             says="a bean into a cup holding 3 makes a foursome: the shooter claims the cup"),
-    ViewRule(part="public.loose", rule="HOPPER-8", when=_foursome,
-             says="a claimed cup's four beans go back into play as loose beans"),
-    ViewRule(part="public.tray", rule="HOPPER-9", when=_foursome,
-             says="the claimed cup leaves the tray; the others close up, keeping their order"),
-    ViewRule(part="public.claims", rule="HOPPER-8", when=_landing,
-             says="a cup is claimed only by a foursome"),
-    ViewRule(part="public.tray", rule="HOPPER-7", when=_into_cup,
-             says="a bean into a cup holding fewer than 3 stays in it"),
-    ViewRule(part="public.loose", rule="HOPPER-7", when=_outside,
-             says="a bean landing outside the cups lies loose"),
-    ViewRule(part="public.hands", rule="HOPPER-10", when=_replenished,
-             says="a seat with no beans first takes all the loose beans"),
-    ViewRule(part="public.loose", rule="HOPPER-10", when=_replenished,
-             says="a seat with no beans first takes all the loose beans"),
-    ViewRule(part="public.turn", rule="HOPPER-11", when=_skip,
-             says="a seat with no beans, none loose, is skipped"),
-    ViewRule(part="to_move", rule="HOPPER-15", when=_shoot_out,
-             says="in the shoot-out any seat that may shoot shoots next"),
-    ViewRule(part="public.turn", rule="HOPPER-15", when=_shoot_out,
-             says="in the shoot-out nobody has the turn"),
-    ViewRule(part="legal", rule="HOPPER-15", when=_shoot_out,
-             says="in the shoot-out every seat that may shoot, at every cup"),
-    ViewRule(part="public.phase", rule="HOPPER-5", when=_shot_started,
-             says="a shot is the shooter's decision only when it chooses among aims; with "
-                  "aiming off (or one cup) a seat that alone may shoot starts its shot at "
-                  "once"),
-    ViewRule(part="to_move", rule="HOPPER-5", when=_shot_started,
-             says="a shot is the shooter's decision only when it chooses among aims; with "
-                  "aiming off (or one cup) a seat that alone may shoot starts its shot at "
-                  "once"),
-    ViewRule(part="public.turn", rule="HOPPER-4", says="the turn passes clockwise"),
-    ViewRule(part="to_move", rule="HOPPER-4", says="the turn passes clockwise"),
-    ViewRule(part="public.aim", rule="HOPPER-5", says="a shot is aimed at a cup in the tray"),
-    ViewRule(part="public.phase", rule="HOPPER-5", says="every shot is followed by its landing"),
-    ViewRule(part="legal", rule="HOPPER-5", says="a shot is aimed at any cup in the tray"),
-    ViewRule(part="public.hands", rule="HOPPER-19", when=_landing,
-             says="a landing takes one bean from the shooter's hand"),
-    ViewRule(part="public", rule="HOPPER-19", says="the beans in play are conserved"),
-)
-"""Which rule decides which part of HOPPER's public view, most specific first."""
-
-
 def _listed_seats(d: HopperDivergence) -> list[int]:
     """The seats the engine reports as able to shoot: those in its ``to_move`` (when it
     differs) and the shooters of its legal shots (when those differ)."""
@@ -195,8 +131,9 @@ class Reported:
     """A step's decoded report, with what the report ladder (:data:`REPORT`) compares it
     with: the engine's own legal shots and movers, the beans before the step."""
 
-    def __init__(self, d: HopperDivergence, seen: State) -> None:
-        self.d, self.seen = d, seen
+    def __init__(self, d: HopperDivergence, seen: State,
+                 views: tuple[HopperView, ...]) -> None:
+        self.d, self.seen, self.views = d, seen, views
 
     @functools.cached_property
     def stray(self) -> list[str]:
@@ -214,9 +151,13 @@ class Reported:
                 sum(seen.hands) + sum(b for _, b in seen.tray) + seen.loose)
 
 
-def _reported(d: HopperDivergence) -> Reported | None:
-    """The report ladder's context: a step with a decoded report."""
-    return None if d.reported_view is None else Reported(d, d.reported_view)
+def report_context(views: tuple[HopperView, ...],
+                   ) -> Callable[[HopperDivergence], Reported | None]:
+    """The report ladder's context over the view table *views*: a step with a decoded
+    report."""
+    def _reported(d: HopperDivergence) -> Reported | None:
+        return None if d.reported_view is None else Reported(d, d.reported_view, views)
+    return _reported
 
 
 def _overfull_cup(r: Reported) -> bool:
@@ -233,37 +174,10 @@ def _empty_shooter(r: Reported) -> bool:
 
 def _beans_differ(r: Reported) -> bool:
     before, after = r.beans
-    return r.d.step > 0 and after != before and not _more_specific(r.d)
+    return r.d.step > 0 and after != before and not _more_specific(r.d, r.views)
 
 
-REPORT: Ladder[Reported] = Ladder(context=_reported, checks=(
-    Check(rule="HOPPER-8", observable="public.tray", holds=_overfull_cup, go_on=True,
-          says=lambda r: f"a cup in the reported tray holds more than {CUP_BEANS} beans: a "
-                         "foursome claims the cup"),
-    Check(rule="HOPPER-5", observable="legal", holds=_stray, go_on=True,
-          says=lambda r: f"the engine's legal shots and its own reported tray disagree on "
-                         f"cups {', '.join(map(str, r.stray))}: a shot may be aimed at every "
-                         "cup in the tray and no other"),
-    Check(rule="HOPPER-11", observable="to_move, legal", holds=_empty_shooter, go_on=True,
-          says=lambda r: f"the engine lists seat {r.empty[0]} to shoot, which by its own "
-                         "report holds no beans while none are loose: such a seat cannot "
-                         "shoot"),
-    Check(rule="HOPPER-19", observable="public", holds=_beans_differ, go_on=True,
-          says=lambda r: f"{r.beans[1]} beans in play reported, {r.beans[0]} before the "
-                         "step"),
-))
-"""Each check of the decoded report, every one that holds: a reported cup holding 4 or more
-beans (HOPPER-8), legal shots aimed otherwise than at the cups of the engine's own reported
-tray (HOPPER-5), a seat the engine lists to shoot although its own report gives it no beans
-and none loose (HOPPER-11), the beans of the reported view not adding up (HOPPER-19)."""
-
-
-def diagnose(d: HopperDivergence) -> Iterator[Finding]:
-    """HOPPER's own findings: the checks of :data:`REPORT`."""
-    yield from REPORT(d)
-
-
-def _more_specific(d: HopperDivergence) -> bool:
+def _more_specific(d: HopperDivergence, views: tuple[HopperView, ...]) -> bool:
     """Whether a view rule other than the conservation of HOPPER-19 decides a differing
     part at this step (a bean landing outside lies loose, HOPPER-7; a seat that runs out
     takes the loose beans, HOPPER-10: a rule of a part that holds beans,
@@ -271,7 +185,7 @@ def _more_specific(d: HopperDivergence) -> bool:
     explains the difference; the runner names those view rules after the diagnosis."""
     parts = [part_of(p) for p in d.differing]
     return any(view.rule != "HOPPER-19" and any(view.covers(p) for p in parts)
-               and (view.when is None or view.when(d)) for view in VIEW_RULES
+               and (view.when is None or view.when(d)) for view in views
                if view.part in _BEAN_PARTS)
 
 

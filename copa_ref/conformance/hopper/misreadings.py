@@ -1,20 +1,21 @@
-"""Common misreadings of HOPPER that are not ``Config`` options.
+"""The code of HOPPER's misreadings: the functions a misread copy of
+:mod:`copa_ref.hopper.rules` is given in place of the reference's (see
+:mod:`copa_ref.core.misreading`).
 
-Each :class:`~copa_ref.core.misreading.Misreading` replaces a rule function in a private copy of
-:mod:`copa_ref.hopper.rules` (see :mod:`copa_ref.core.misreading`); the conformance runner
-replays them to explain a failure ("your engine plays as if …").
+Each misreading is declared with its rule in :mod:`.rules`, which builds the catalogue: the
+runner replays them to explain a failure ("your engine plays as if …"), the kill-matrix
+test uses them as mutants. What stays here is what those declarations refer to, and the
+kill matrix's lists by mutant and case (:data:`UNNAMED`, :data:`VACUOUS`, :data:`RARE`).
 """
 
 from __future__ import annotations
 
-from copa_ref.conformance.vocabulary import Catalogue, Rare
-from copa_ref.core import InvalidStateError, Misreading, Outcome, Seat
+from copa_ref.conformance.vocabulary import Rare
+from copa_ref.core import InvalidStateError, Outcome, Seat
 from copa_ref.hopper import rules
 from copa_ref.hopper.state import BLACK, Claim, Config, Ending, Phase, SeatAccuracy, State, TrayCup
 
-__all__ = ["CATALOGUE", "MISREADINGS", "MUTANTS", "PICTURED", "RARE", "UNMUTATABLE", "UNNAMED",
-           "VACUOUS"]
-
+__all__ = ["RARE", "UNNAMED", "VACUOUS"]
 
 
 def drop_bean_claimed_beans_to_box(tray: tuple[TrayCup, ...], cup: int | None, loose: int
@@ -76,39 +77,7 @@ def last_cup_bonus_added(claims: tuple[Claim, ...], players: int, finished: bool
     return tuple(scores)
 
 
-MISREADINGS: tuple[Misreading, ...] = (
-    Misreading(rule="HOPPER-19", slug="claimed-beans-to-box",
-               description="a claimed cup's four beans are taken out of the game instead of "
-                           "being put back into play as loose beans",
-               replacements={"drop_bean": drop_bean_claimed_beans_to_box}),
-    Misreading(rule="HOPPER-10", slug="replenish-one-bean",
-               description="a player who runs out takes one loose bean, not all of them",
-               replacements={"replenish": replenish_one_bean}),
-    Misreading(rule="HOPPER-10", slug="replenish-while-holding",
-               description="every shooter takes up the loose beans, even with beans in hand",
-               replacements={"replenish": replenish_while_holding}),
-    Misreading(rule="HOPPER-4", slug="counter-clockwise",
-               description="the turn passes to the right (seat - 1) instead of clockwise",
-               replacements={"next_turn": counter_clockwise}),
-    Misreading(rule="HOPPER-9", slug="close-up-moving-last-cup",
-               description="the gap of a claimed cup is filled by moving the last cup into it "
-                           "instead of shifting the others closer",
-               replacements={"close_up": close_up_moving_the_last_cup}),
-    Misreading(rule="HOPPER-14", slug="black-cup-at-four",
-               description="the black cup joins when four cups are left, not three",
-               replacements={"black_joins": black_joins_at_four}),
-    Misreading(rule="HOPPER-16", slug="last-cup-bonus-added",
-               description="the last cup scores 3 on top of its value instead of 3 in all",
-               replacements={"points": last_cup_bonus_added}),
-)
-"""HOPPER's common misreadings, each naming the rule it misreads."""
-
-
-# -- The kill matrix's mutants --------------------------------------------------------------
-#
-# HOPPER's kill-matrix mutants: at least one per rule of ``specs/hopper.md``, each
-# misreading exactly that rule (a replaced rule function in a private copy of
-# :mod:`copa_ref.hopper.rules`); the corpus must kill every one with its rule named first.
+# -- The kill matrix's further mutants ------------------------------------------------------
 
 
 
@@ -190,59 +159,7 @@ def _tie_to_lowest_seat(state: State) -> Outcome | None:
     return Outcome(winners=(Seat(result.winners[0]),), scores=result.scores, rule=result.rule)
 
 
-def _mutant(rule: str, slug: str, description: str, **replacements: object) -> Misreading:
-    return Misreading(rule=rule, slug=slug, description=description, replacements=replacements)
-
-
-MUTANTS: tuple[Misreading, ...] = (
-    _mutant("HOPPER-1", "any-seat-number", "a shot by a seat that does not exist is not "
-            "refused for that reason", check_seat=_no_check),
-    _mutant("HOPPER-2", "fifteen-cups", "the tray starts with 15 cups", initial_tray=_fifteen_cups),
-    _mutant("HOPPER-3", "remainder-dealt", "the remainder is dealt to the first seats",
-            deal=_remainder_dealt),
-    _mutant("HOPPER-3", "remainder-ignored", "the remainder stays in the box whatever "
-            "Config.remainder says", deal=_remainder_ignored),
-    _mutant("HOPPER-4", "first-player-ignored", "seat 0 shoots first whoever is nominated",
-            first_turn=_seat_0_first),
-    _mutant("HOPPER-5", "unaimed-shot-decided", "with aiming off the shooter still decides "
-            "each turn-play shot (an unaimed shoot) instead of every shot being pure chance",
-            aim_chosen=_unaimed_shot_decided),
-    _mutant("HOPPER-6", "aimed-shot-model-only", "only the default aimed-shot model is "
-            "accepted: a config with a per-seat accuracy model is refused",
-            check_shot_model=_aimed_shot_model_only),
-    _mutant("HOPPER-5", "aim-anywhere", "a shot may be aimed at any cup name, or none",
-            check_aim=_no_check),
-    _mutant("HOPPER-6", "land-anywhere", "a bean may land in a cup that is not in the tray",
-            check_landing=_no_check),
-    _mutant("HOPPER-7", "empty-cup-bounces", "a bean bounces out of an empty cup",
-            drop_bean=_empty_cup_bounces),
-    _mutant("HOPPER-7", "outside-bean-lost", "a bean landing outside the cups leaves the "
-            "game instead of lying loose (back in play for a seat that runs out)",
-            drop_bean=_outside_bean_lost),
-    _mutant("HOPPER-8", "foursome-at-five", "a cup is claimed by its fifth bean, not its fourth",
-            is_foursome=_foursome_at_five),
-    _mutant("HOPPER-11", "no-skip", "an empty-handed seat is not skipped when none are loose",
-            can_shoot=_anyone_shoots),
-    _mutant("HOPPER-12", "five-cups-win", "End 1 is won with 5 cups", winner_end_1=_five_cups_win),
-    _mutant("HOPPER-13", "end-2-at-four-cups", "End 2 also ends when a seat has 4 cups",
-            game_over=_end_2_ends_at_four),
-    _mutant("HOPPER-15", "no-shoot-out", "the turns go on after the black cup has joined",
-            shoot_out=_no_shoot_out),
-    _mutant("HOPPER-17", "tie-to-lowest-seat", "a tie on points goes to the lowest seat",
-            outcome=_tie_to_lowest_seat),
-    *(m for m in MISREADINGS if m.slug in {"counter-clockwise", "close-up-moving-last-cup",
-                                           "replenish-one-bean", "replenish-while-holding",
-                                           "black-cup-at-four",
-                                           "last-cup-bonus-added", "claimed-beans-to-box"}),
-)
-"""One or more mutants per mutatable rule."""
-
-UNMUTATABLE: dict[str, str] = {
-    "HOPPER-18": "states an absence (nothing is hidden): observe returns the whole state, and "
-                 "any change to it shows as the part of the view it changes, named by that "
-                 "part's rule",
-}
-"""Rules no one-rule mutant can misread, and why."""
+# -- The kill matrix's lists by mutant -----------------------------------------------------
 
 UNNAMED: dict[str, str] = {}
 """The failing cases of a mutant that cannot name its rule (``"<slug> <case id>"``, or a
@@ -253,23 +170,11 @@ VACUOUS: dict[str, str] = {}
 """Hand-made cases no mutant of their rules fails yet (the kill-matrix test)."""
 
 
-# -- The rule book's misreadings ------------------------------------------------------------
-
-PICTURED: tuple[Misreading, ...] = ()
-"""Misreadings the rule book uses to find the step where a rule it pictures fires, for
-the rules no other misreading of the catalogue covers yet."""
-
-
 RARE: tuple[Rare, ...] = (
     Rare("no-shoot-out", (("players", 4), ("ending", "end_2"), ("remainder", "loose"))),
     Rare("empty-cup-bounces", (("players", 5), ("aiming", False))),
     Rare("replenish-one-bean", (("players", 3), ("total_beans", 50))),
 )
-"""The mutants above that act only in a rare situation (a combination of player count and
-options the corpus never plays): what an exploration must find beyond the corpus."""
-
-
-CATALOGUE = Catalogue(misreadings=MISREADINGS, mutants=MUTANTS, unmutatable=UNMUTATABLE,
-                      unnamed=UNNAMED, rare=RARE, vacuous=VACUOUS, pictured=PICTURED)
-"""The one catalogue of hopper's misreadings: the explanations, the kill matrix and the rule
-book take theirs from it."""
+"""The mutants (:data:`.rules.MUTANTS`) that act only in a rare situation (a combination
+of player count and options the corpus never plays): what an exploration must find beyond
+the corpus."""

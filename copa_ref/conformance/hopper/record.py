@@ -12,15 +12,10 @@ from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
 
-from copa_ref.conformance.hopper.diagnosis import (
-    VIEW_RULES,
-    config_rule,
-    diagnose,
-    legal_rule,
-)
-from copa_ref.conformance.hopper.misreadings import CATALOGUE
+from copa_ref.conformance.hopper.diagnosis import config_rule, legal_rule
+from copa_ref.conformance.hopper.rules import CATALOGUE, READINGS, VIEW_RULES, diagnose
 from copa_ref.conformance.predicates import step_into
-from copa_ref.conformance.vocabulary import CountSpec, GameRecord, RandomGames, Reading, Scenario
+from copa_ref.conformance.vocabulary import CountSpec, GameRecord, RandomGames, Scenario
 from copa_ref.core import JSON, MoverKind
 from copa_ref.hopper import (
     GAME,
@@ -337,13 +332,7 @@ RECORD: GameRecord[State, Action, Config, State] = GameRecord(
     rejection_games=3,
     rejections_per_rule=8,
     view_rules=VIEW_RULES,
-    readings=(
-        Reading(option="ending", question="HOPPER-Q5", rule="HOPPER-13", values=("end_1",)),
-        Reading(option="ending", question="HOPPER-Q5", rule="HOPPER-12", values=("end_2",)),
-        Reading(option="remainder", question="HOPPER-Q3", rule="HOPPER-3"),
-        Reading(option="aiming", question="HOPPER-Q6", rule="HOPPER-5"),
-        Reading(option="first_player", question="HOPPER-Q10", rule="HOPPER-4", values=(0, 1)),
-    ),
+    readings=READINGS,
     catalogue=CATALOGUE,
     bad_configs=({"players": 6}, {"total_beans": 40}),
     diagnose=diagnose,
