@@ -16,7 +16,7 @@ from copa_ref.conformance.checks import json_diff
 from copa_ref.conformance.corpus import Filters, load_corpus, select
 from copa_ref.conformance.observables import observables
 from copa_ref.conformance.registry import record_of
-from copa_ref.conformance.ronda.misreadings import MUTANTS
+from copa_ref.conformance.ronda.rules import MUTANTS
 from copa_ref.conformance.vocabulary import Divergence, Report
 from copa_ref.core import Misreading, misread
 from copa_ref.ronda import GAME, Observation

@@ -1,10 +1,11 @@
-"""RONDA: which rule decides which part of the public view (RONDA-1 … RONDA-18).
+"""RONDA's diagnosis code: the predicates and the context its rule entries (:mod:`.rules`)
+refer to, the findings after a pair of the maximum, ``legal_rule`` and ``check_public``.
 
 The public view (RONDA-14) shows the lifted cups with their beans, what the last lift
 showed, the total in the circle, the black cup, the beans out of the game, every supply, the
-phase and the seat to move; the arrangement is hidden. Rule IDs refer to
-``specs/ronda.md``. The order is from the most specific rule to the most general: the
-conservation of RONDA-15 comes last.
+phase and the seat to move; the arrangement is hidden. A view rule's ``when`` is a predicate
+on the divergence; the ``full_pair`` ladder's checks read a :class:`FullPair`. Rule IDs
+refer to ``specs/ronda.md``.
 """
 
 from __future__ import annotations
@@ -13,9 +14,8 @@ from collections.abc import Iterator
 
 import attrs
 
-from copa_ref.conformance.ladder import Check, Ladder
-from copa_ref.conformance.predicates import action_is, at_start, phases_after, reaches
-from copa_ref.conformance.vocabulary import Divergence, Finding, ViewRule
+from copa_ref.conformance.predicates import phases_after, reaches
+from copa_ref.conformance.vocabulary import Divergence, Finding
 from copa_ref.core import JSON, InvariantViolation
 from copa_ref.ronda import (
     Action,
@@ -32,10 +32,9 @@ from copa_ref.ronda import (
 )
 from copa_ref.ronda.state import CIRCLE_BEANS
 
-__all__ = ["FULL_PAIR", "VIEW_RULES", "check_public", "diagnose", "legal_rule"]
+__all__ = ["FullPair", "beans_and_turn", "check_public", "legal_rule"]
 
 RondaDivergence = Divergence[State, Action, Config, Observation]
-RondaView = ViewRule[State, Action, Config, Observation]
 
 
 def _second_lift(d: RondaDivergence) -> bool:
@@ -74,58 +73,6 @@ def _penalty_step(d: RondaDivergence) -> bool:
 
 
 _over = reaches(Phase.OVER)
-
-
-VIEW_RULES: tuple[RondaView, ...] = (
-    ViewRule(part="outcome", rule="RONDA-13",
-             says="the first player to get rid of all his beans wins"),
-    ViewRule(part="public", rule="RONDA-13", when=_over,
-             says="the game is over the moment a player has no beans left"),
-    ViewRule(part="public.circle", rule="RONDA-1", when=at_start,
-             says="twenty beans fill the cups of the circle"),
-    ViewRule(part="public.supplies", rule="RONDA-2", when=at_start,
-             says="each player receives his beans (10, or 9)"),
-    ViewRule(part="public", rule="RONDA-18", when=_full_pair_no_penalty,
-             says="without penalty beans a dissolved group leaves the game with the bean"),
-    ViewRule(part="public", rule="RONDA-12", when=_full_pair_black_holds,
-             says="a group of six leaves the game while the black cup holds beans"),
-    ViewRule(part="public", rule="RONDA-17", when=_full_pair_max_four,
-             says="under simpler rule 2 two fours and the bean go to the middle"),
-    ViewRule(part="public", rule="RONDA-10", when=_full_pair,
-             says="two fives: one group and the added bean go to the middle, the turn ends"),
-    ViewRule(part="public.black", rule="RONDA-11", when=_penalty_step,
-             says="a mismatch while the black cup holds beans costs a penalty bean"),
-    ViewRule(part="public.supplies", rule="RONDA-11", when=_penalty_step,
-             says="the penalty bean goes into the mistaken player's supply"),
-    ViewRule(part="public.shown", rule="RONDA-14", when=action_is(Lift),
-             says="what a lifted cup holds is shown to everyone, also after a mismatch"),
-    ViewRule(part="public", rule="RONDA-7", when=_match,
-             says="two lifted cups with the identical number: a bean must be added"),
-    ViewRule(part="legal", rule="RONDA-7", when=_match,
-             says="after a match the only actions add a bean to one of the two cups"),
-    ViewRule(part="legal", rule="RONDA-7", when=action_is(Add),
-             says="the bean goes onto one of the two matched cups"),
-    ViewRule(part="public", rule="RONDA-6", when=_mismatch,
-             says="different numbers: both covered, the next player's turn"),
-    ViewRule(part="public", rule="RONDA-9", when=action_is(Stop),
-             says="missing a go covers both groups and passes the turn"),
-    ViewRule(part="public", rule="RONDA-16", when=action_is(Again),
-             says="under simpler rule 1 both groups are covered and two cups lifted anew"),
-    ViewRule(part="public", rule="RONDA-8", when=action_is(Keep),
-             says="one group stays open and a new cup is lifted"),
-    ViewRule(part="legal", rule="RONDA-8", when=action_is(Keep),
-             says="after keeping a group any covered cup may be lifted"),
-    ViewRule(part="legal", rule="RONDA-5",
-             says="any covered cup of the circle may be lifted, one at a time"),
-    ViewRule(part="public.lifted", rule="RONDA-5",
-             says="a lifted cup stays open until covered; never more than two"),
-    ViewRule(part="public.turn", rule="RONDA-4", says="play goes on clockwise"),
-    ViewRule(part="to_move", rule="RONDA-4", says="play goes on clockwise"),
-    ViewRule(part="public.circle", rule="RONDA-15",
-             says="circle + black cup + supplies + out of the game = 20 + the beans dealt"),
-    ViewRule(part="public", rule="RONDA-15", says="the beans are conserved"),
-)
-"""Which rule decides which part of RONDA's public view, most specific first."""
 
 
 @attrs.frozen
@@ -203,39 +150,13 @@ def _other_size_says(f: FullPair) -> str:
             "with the added bean")
 
 
-FULL_PAIR: Ladder[FullPair] = Ladder(context=_full_pair_context, checks=(
-    Check(rule="RONDA-18", observable="public.black", holds=_black_without_penalties,
-          says=lambda f: f"the black cup took {f.into_black} beans although no penalty "
-                         "beans are played: the group leaves the game"),
-    Check(rule="RONDA-12", observable="public.black", holds=_black_while_holding,
-          says=lambda f: f"the black cup took {f.into_black} beans while it held "
-                         f"{f.black_before}: the group leaves the game"),
-    Check(rule="RONDA-10", observable="public.black, public.out", holds=_group_without_bean,
-          says=lambda f: f"{f.top} beans went to the middle: the group goes with the added "
-                         "bean"),
-    Check(rule="RONDA-17", observable="public.black, public.out", holds=_both_stayed_four,
-          says=_stayed_says),
-    Check(rule="RONDA-10", observable="public.black, public.out", holds=_both_stayed,
-          says=_stayed_says),
-    Check(rule="RONDA-17", observable="public.black, public.out", holds=_other_size_four,
-          says=_other_size_says),
-    Check(rule="RONDA-10", observable="public.black, public.out", holds=_other_size,
-          says=_other_size_says),
-))
-"""What went wrong with a pair of the maximum, re-derived from the reported view: the
-black cup's part (RONDA-18, RONDA-12), then the group's size under the maximum in force
-(RONDA-17 for four, RONDA-10)."""
-
-
-def diagnose(d: RondaDivergence) -> Iterator[Finding]:
-    """RONDA's own findings, re-derived from what the engine reported: a pair of the maximum
-    settled wrongly (RONDA-10, RONDA-12, RONDA-17, RONDA-18), a reported view whose beans do
-    not add up (RONDA-15), a turn passed to the previous seat instead of the next
-    (RONDA-4)."""
+def beans_and_turn(d: RondaDivergence) -> Iterator[Finding]:
+    """RONDA's findings after a pair of the maximum, re-derived from what the engine
+    reported: a reported view whose beans do not add up (RONDA-15), a turn passed to the
+    previous seat instead of the next (RONDA-4)."""
     seen = d.reported_view
     if seen is None or d.action is None:
         return
-    yield from FULL_PAIR(d)
     config = d.before.config
     total = seen.circle + seen.black + sum(seen.supplies) + seen.out
     expected = CIRCLE_BEANS + config.players * config.beans_per_player

@@ -13,14 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from copa_ref.conformance.ronda.diagnosis import (
-    VIEW_RULES,
-    check_public,
-    diagnose,
-    legal_rule,
-)
-from copa_ref.conformance.ronda.misreadings import CATALOGUE
-from copa_ref.conformance.vocabulary import CountSpec, GameRecord, RandomGames, Reading, Scenario
+from copa_ref.conformance.ronda.diagnosis import check_public, legal_rule
+from copa_ref.conformance.ronda.rules import CATALOGUE, READINGS, VIEW_RULES, diagnose
+from copa_ref.conformance.vocabulary import CountSpec, GameRecord, RandomGames, Scenario
 from copa_ref.core import JSON
 from copa_ref.ronda import (
     GAME,
@@ -262,13 +257,7 @@ RECORD: GameRecord[State, Action, Config, Observation] = GameRecord(
     rejection_games=3,
     rejections_per_rule=12,
     view_rules=VIEW_RULES,
-    readings=(
-        Reading(option="beans_per_player", question="RONDA-Q1", rule="RONDA-2",
-                values=(9, 10)),
-        Reading(option="relift_after_match", question="RONDA-Q7", rule="RONDA-16"),
-        Reading(option="max_beans", question="RONDA-Q7", rule="RONDA-17", values=(4, 5)),
-        Reading(option="penalty_beans", question="RONDA-Q7", rule="RONDA-18"),
-    ),
+    readings=READINGS,
     catalogue=CATALOGUE,
     bad_configs=({"players": 1}, {"beans_per_player": 8}),
     diagnose=diagnose,
