@@ -1,7 +1,10 @@
-"""DA CAPO: which rule decides which part of the public view (the whole state, DACAPO-8).
+"""DA CAPO's diagnosis code: the predicates and contexts its rule entries (:mod:`.rules`)
+refer to, the findings on a differing outcome, and ``legal_rule``.
 
-Rule IDs refer to ``specs/da_capo.md``. The order is from the most specific rule to the
-most general: the bean conservation of DACAPO-3 comes last.
+A view rule's ``when`` is a predicate on the divergence; the ``round`` ladder's checks read
+a :class:`Round` (the round re-derived from the reported bids and winner), the
+``raw_winner`` ladder's a :class:`RawWinner` (the winner of a view that does not decode).
+Rule IDs refer to ``specs/da_capo.md``.
 """
 
 from __future__ import annotations
@@ -14,18 +17,15 @@ from typing import Any
 
 import attrs
 
-from copa_ref.conformance.ladder import Check, Diagnosis, Ladder, Stop
-from copa_ref.conformance.predicates import at_start
-from copa_ref.conformance.vocabulary import Divergence, Finding, ViewRule
+from copa_ref.conformance.vocabulary import Divergence, Finding
 from copa_ref.core import JSON
 from copa_ref.da_capo import Action, Bids, Config, State, outcome
 from copa_ref.da_capo.rules import filled, last_player_step, line_length, round_winner, settle_round
 from copa_ref.da_capo.state import LastStep, TargetReached
 
-__all__ = ["RAW_WINNER", "ROUND", "VIEW_RULES", "diagnose", "legal_rule"]
+__all__ = ["RawWinner", "Round", "legal_rule", "outcome_findings"]
 
 DaCapoDivergence = Divergence[State, Action, Config, State]
-DaCapoView = ViewRule[State, Action, Config, State]
 
 
 def _last_step(d: DaCapoDivergence) -> bool:
@@ -53,46 +53,6 @@ def _ended(d: DaCapoDivergence) -> bool:
     reported = d.reported_view
     return d.expected.finisher is not None or (reported is not None
                                                and reported.finisher is not None)
-
-
-VIEW_RULES: tuple[DaCapoView, ...] = (
-    ViewRule(part="public.lines", rule="DACAPO-2", when=at_start,
-             says="each player's line of cups (4 cups with 2-3 players, 3 with 4-5), empty"),
-    ViewRule(part="public.target", rule="DACAPO-2", when=at_start,
-             says="the target cup starts empty"),
-    ViewRule(part="public", rule="DACAPO-3", when=at_start,
-             says="sixteen beans in each player's hand, none in the box"),
-    ViewRule(part="to_move", rule="DACAPO-4", when=at_start,
-             says="a round is simultaneous: every player bids at once"),
-    ViewRule(part="public", rule="DACAPO-14", when=_last_step,
-             says="the last player with beans puts one into his next cup, the rest into "
-                  "the box"),
-    ViewRule(part="public.rounds.winner", rule="DACAPO-11", when=_tied_top,
-             says="tied bids cancel; the next level down bid by one player advances"),
-    ViewRule(part="public.rounds.winner", rule="DACAPO-12", when=_nobody,
-             says="with no single highest bid nobody advances"),
-    ViewRule(part="public.rounds.winner", rule="DACAPO-9",
-             says="the single highest bid advances"),
-    ViewRule(part="public.finisher", rule="DACAPO-15",
-             says="an advance into the target cup wins at once"),
-    ViewRule(part="public.target", rule="DACAPO-15",
-             says="the advance after a full line puts the beans into the target cup"),
-    ViewRule(part="public.lines", rule="DACAPO-15", when=_ended,
-             says="an advance into the target cup wins at once"),
-    ViewRule(part="public.lines", rule="DACAPO-9",
-             says="the winning bid fills the winner's next empty cup"),
-    ViewRule(part="public.box", rule="DACAPO-10", says="the other bids go to the box"),
-    ViewRule(part="public.reserves", rule="DACAPO-7",
-             says="a bid comes from the bidder's reserve"),
-    ViewRule(part="public.rounds", rule="DACAPO-8", says="the bids are revealed together"),
-    ViewRule(part="outcome", rule="DACAPO-16",
-             says="when every reserve is used up the furthest advance wins"),
-    ViewRule(part="to_move", rule="DACAPO-13",
-             says="a player with no beans is out; every other player bids"),
-    ViewRule(part="legal", rule="DACAPO-6", says="a bid is 1 to 5 beans"),
-    ViewRule(part="public", rule="DACAPO-3", says="the beans are conserved"),
-)
-"""Which rule decides which part of DA CAPO's public view, most specific first."""
 
 
 def _top_tied(bids: tuple[int | None, ...]) -> bool:
@@ -153,20 +113,6 @@ def _raw_highest(w: RawWinner) -> bool:
 
 def _raw_says(w: RawWinner) -> str:
     return _winner_says(w.bids, w.right, f"{json.dumps(w.winner)} as the winner")
-
-
-RAW_WINNER: Ladder[RawWinner] = Ladder(context=_raw_round, checks=(
-    Check(rule="DACAPO-11", observable="public.rounds.winner", holds=_raw_tied,
-          says=_raw_says),
-    Check(rule="DACAPO-12", observable="public.rounds.winner", holds=_raw_nobody,
-          says=_raw_says),
-    Check(rule="DACAPO-9", observable="public.rounds.winner", holds=_raw_highest,
-          says=_raw_says),
-))
-"""The round's winner read from the reported JSON itself, for a view that does not decode
-(a winner that is no seat, say both tied seats): a wrong winner is named by the rule that
-decides who advances (tied top bids cancel, DACAPO-11; no single highest bid, DACAPO-12;
-the single highest bid, DACAPO-9), before the generic P-8 of an undecodable view."""
 
 
 class Round:
@@ -347,50 +293,7 @@ def _finished(r: Round) -> bool:
     return r.seen.finisher != r.d.expected.finisher
 
 
-ROUND: Ladder[Round] = Ladder(context=_round, checks=(
-    Check(rule="DACAPO-8", observable="public.rounds", holds=_rounds_recorded,
-          says=lambda r: f"the round's bids are revealed and recorded: the engine records "
-                         f"{len(r.seen.rounds)} rounds, not {r.done + 1}"),
-    Stop(holds=_shape_differs, why="the reserves or lines are not one a seat"),
-    Check(rule="DACAPO-8", observable="public.rounds.bids", holds=_bids_revealed,
-          says=lambda r: f"the bids revealed are {list(r.bids)}; the engine records "
-                         f"{list(r.seen.rounds[-1].bids)}"),
-    Check(rule="DACAPO-11", observable="public.rounds.winner", holds=_tied_cancel,
-          says=_winner_has),
-    Check(rule="DACAPO-12", observable="public.rounds.winner", holds=_nobody_advances,
-          says=_winner_has),
-    Check(rule="DACAPO-9", observable="public.rounds.winner", holds=_highest_advances,
-          says=_winner_has),
-    Stop(holds=_winner_not_a_bidder, why="the beans are settled from the engine's winner"),
-    Check(rule="DACAPO-12", observable="public.reserves", holds=_returned_nobody,
-          says=_returned_says),
-    Check(rule="DACAPO-10", observable="public.reserves", holds=_returned_losers,
-          says=_returned_says),
-    Check(rule="DACAPO-7", observable="public.reserves", holds=_reserve,
-          says=lambda r: f"seat {r.reserve_wrong} bid {r.bids[r.reserve_wrong or 0]} from a "
-                         f"reserve of {r.before.reserves[r.reserve_wrong or 0]}: "
-                         f"{r.settled[0][r.reserve_wrong or 0]} left; the engine has "
-                         f"{r.seen.reserves[r.reserve_wrong or 0]}"),
-    Check(rule="DACAPO-15", observable="public.lines", holds=_into_target, says=_line_says),
-    Check(rule="DACAPO-9", observable="public.lines", holds=_into_line, says=_line_says),
-    Check(rule="DACAPO-14", observable="public.last_step", holds=_last_step_wrong,
-          says=_last_step_says),
-    Check(rule="DACAPO-14", observable="public.last_step", holds=_no_last_step,
-          says=lambda r: f"{len(r.left)} seats still hold beans: no last-player step"),
-    Check(rule="DACAPO-10", observable="public.box", holds=_box,
-          says=lambda r: f"the bids that do not advance go to the box: box {r.settled[3]}; "
-                         f"the engine has {r.seen.box}"),
-    Check(rule="DACAPO-15", observable="public.target", holds=_target,
-          says=lambda r: f"the target cup holds {r.settled[2]}; the engine has "
-                         f"{r.seen.target}"),
-    Check(rule="DACAPO-15", observable="public.finisher", holds=_finished,
-          says=lambda r: f"reaching the target cup wins at once: the finisher is "
-                         f"{r.d.expected.finisher}; the engine has {r.seen.finisher}"),
-))
-"""The round's record and the beans it moves, re-derived from the reported winner."""
-
-
-def _outcome_findings(d: DaCapoDivergence) -> Iterator[Finding]:
+def outcome_findings(d: DaCapoDivergence) -> Iterator[Finding]:
     """A differing outcome named by the rule that decides it."""
     if not (any(p.startswith("outcome") for p in d.differing) or "to_move" in d.differing):
         return
@@ -408,13 +311,6 @@ def _outcome_findings(d: DaCapoDivergence) -> Iterator[Finding]:
             seen.finisher is not None or not any(seen.reserves)):
         yield Finding("DACAPO-16", "the match is not over: a reserve is left and nobody "
                                    "reached the target cup")
-
-
-diagnose = Diagnosis((ROUND, RAW_WINNER, _outcome_findings))
-"""DA CAPO's own findings: the round re-derived from the reported bids and winner (who
-advances, the reserves, the lines, the box, the last-player step, the finisher) or, for a
-view that does not decode, its winner from the JSON; then a differing outcome named by the
-rule that decides it."""
 
 
 def legal_rule(state: State, action: Action) -> str | None:

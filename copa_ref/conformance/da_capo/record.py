@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from copa_ref.conformance.da_capo.diagnosis import VIEW_RULES, diagnose, legal_rule
-from copa_ref.conformance.da_capo.misreadings import CATALOGUE
-from copa_ref.conformance.vocabulary import CountSpec, GameRecord, RandomGames, Reading, Scenario
+from copa_ref.conformance.da_capo.diagnosis import legal_rule
+from copa_ref.conformance.da_capo.rules import CATALOGUE, READINGS, VIEW_RULES, diagnose
+from copa_ref.conformance.vocabulary import CountSpec, GameRecord, RandomGames, Scenario
 from copa_ref.da_capo import GAME, Action, Config, State
 from copa_ref.da_capo.state import TargetReached, TieBreak, TieResolution
 
@@ -184,11 +184,7 @@ RECORD: GameRecord[State, Action, Config, State] = GameRecord(
     candidates=candidates,
     rejection_games=6,
     view_rules=VIEW_RULES,
-    readings=(
-        Reading(option="tie_resolution", question="DACAPO-Q3", rule="DACAPO-11"),
-        Reading(option="target_reached_when", question="DACAPO-Q4", rule="DACAPO-15"),
-        Reading(option="tie_break", question="DACAPO-Q6", rule="DACAPO-17"),
-    ),
+    readings=READINGS,
     catalogue=CATALOGUE,
     diagnose=diagnose,
     config_rule=lambda _config: "DACAPO-1",

@@ -1,0 +1,444 @@
+"""What the conformance suite knows of each DA CAPO rule, one entry a rule.
+
+One :class:`~copa_ref.conformance.entries.RuleEntry` per rule of ``specs/da_capo.md``, in
+its order: the parts of the view it decides, the checks naming it (the ``round`` ladder
+re-derives the round from the reported bids and winner, the ``raw_winner`` ladder the
+winner of a view that does not decode), the ``Config`` options reading it, its wrong
+readings. ``at`` is an item's place in its table (the view rules, a ladder, the readings, a
+catalogue list), which is the order the runner names rules in; the round ladder's two stops
+are placed among its checks at the end. The tables the record uses (:data:`VIEW_RULES`,
+:data:`diagnose`, :data:`READINGS`, :data:`CATALOGUE`) are built from :data:`RULES` there.
+The predicates are :mod:`.diagnosis`'s, the misread functions :mod:`.misreadings`'s.
+"""
+
+from __future__ import annotations
+
+from copa_ref.conformance.da_capo import misreadings as wrong
+from copa_ref.conformance.da_capo.diagnosis import (
+    RawWinner,
+    Round,
+    _bids_revealed,
+    _box,
+    _ended,
+    _finished,
+    _highest_advances,
+    _into_line,
+    _into_target,
+    _last_step,
+    _last_step_says,
+    _last_step_wrong,
+    _line_says,
+    _no_last_step,
+    _nobody,
+    _nobody_advances,
+    _raw_highest,
+    _raw_nobody,
+    _raw_round,
+    _raw_says,
+    _raw_tied,
+    _reserve,
+    _returned_losers,
+    _returned_nobody,
+    _returned_says,
+    _round,
+    _rounds_recorded,
+    _shape_differs,
+    _target,
+    _tied_cancel,
+    _tied_top,
+    _winner_has,
+    _winner_not_a_bidder,
+    outcome_findings,
+)
+from copa_ref.conformance.da_capo.misreadings import (
+    _advance_by_beans,
+    _bids_table,
+    _fewest_beans_wins,
+    _four_cups_up_to_four,
+    _last_step_all_to_box,
+    _last_step_cannot_finish,
+    _lone_bid_played,
+    _losing_bids_returned,
+    _most_beans_wins_tie,
+    _no_cascade,
+    _null_bid_sits_out,
+    _only_winner_revealed,
+    _out_seat_bid_ignored,
+    _out_seat_still_moves,
+    _reach_line_full,
+    _target_cup_always,
+    _top_tie_nobody,
+    _void_round_returned,
+    _winner_keeps_one,
+)
+from copa_ref.conformance.entries import (
+    Checked,
+    Misread,
+    Option,
+    RuleEntry,
+    ViewPart,
+    ladder_checks,
+    misreadings,
+    readings,
+    unmutatable,
+    view_rules,
+)
+from copa_ref.conformance.ladder import Diagnosis, Ladder, Stop
+from copa_ref.conformance.predicates import at_start
+from copa_ref.conformance.vocabulary import Catalogue
+
+__all__ = [
+    "CATALOGUE",
+    "MISREADINGS",
+    "MUTANTS",
+    "PICTURED",
+    "RAW_WINNER",
+    "READINGS",
+    "ROUND",
+    "RULES",
+    "UNMUTATABLE",
+    "VIEW_RULES",
+    "diagnose",
+]
+
+RULES: tuple[RuleEntry, ...] = (
+    RuleEntry(
+        "DACAPO-1",
+        misread=(
+            Misread(mutant=8, slug="three-to-five-players",
+                    description="DA CAPO is for three to five players",
+                    replacements={"MIN_PLAYERS": 3}),
+        ),
+    ),
+    RuleEntry(
+        "DACAPO-2",
+        views=(
+            ViewPart(at=1, part="public.lines", when=at_start,
+                     says="each player's line of cups (4 cups with 2-3 players, 3 with 4-5), "
+                          "empty"),
+            ViewPart(at=2, part="public.target", when=at_start, says="the target cup starts "
+                                                                     "empty"),
+        ),
+        misread=(
+            Misread(mutant=9, slug="four-cups-with-four-players",
+                    description="lines of 4 cups with up to four players, 3 only with five",
+                    replacements={"line_length": _four_cups_up_to_four}),
+        ),
+    ),
+    RuleEntry(
+        "DACAPO-3",
+        views=(
+            ViewPart(at=3, part="public", when=at_start,
+                     says="sixteen beans in each player's hand, none in the box"),
+            ViewPart(at=19, part="public", says="the beans are conserved"),
+        ),
+        misread=(
+            Misread(mutant=10, slug="fifteen-beans",
+                    description="every reserve starts with 15 beans",
+                    replacements={"START_BEANS": 15}),
+        ),
+    ),
+    RuleEntry(
+        "DACAPO-4",
+        views=(
+            ViewPart(at=4, part="to_move", when=at_start,
+                     says="a round is simultaneous: every player bids at once"),
+        ),
+        misread=(
+            Misread(mutant=11, slug="lone-bid-played",
+                    description="a lone bid is played as a round (the others bid 1)",
+                    replacements={"apply": _lone_bid_played}),
+        ),
+    ),
+    RuleEntry(
+        "DACAPO-5",
+        misread=(
+            Misread(explains=1, mutant=1, slug="null-bid-sits-out",
+                    description="a seat that still has beans may sit a round out with a null bid",
+                    replacements={"_check_bids": _null_bid_sits_out}),
+        ),
+    ),
+    RuleEntry(
+        "DACAPO-6",
+        views=(
+            ViewPart(at=18, part="legal", says="a bid is 1 to 5 beans"),
+        ),
+        misread=(
+            Misread(mutant=12, slug="bid-of-zero",
+                    description="a bid of 0 beans (a pass) is allowed",
+                    replacements={"MAX_BID": 5, "_BIDS": _bids_table(0, cap=True)}),
+        ),
+    ),
+    RuleEntry(
+        "DACAPO-7",
+        views=(
+            ViewPart(at=14, part="public.reserves", says="a bid comes from the bidder's reserve"),
+        ),
+        checks=(
+            Checked(ladder="round", at=10, observable="public.reserves", holds=_reserve,
+                    says=lambda r: f"seat {r.reserve_wrong} bid {r.bids[r.reserve_wrong or 0]} "
+                                   f"from a reserve of {r.before.reserves[r.reserve_wrong or 0]}: "
+                                   f"{r.settled[0][r.reserve_wrong or 0]} left; the engine has "
+                                   f"{r.seen.reserves[r.reserve_wrong or 0]}"),
+        ),
+        misread=(
+            Misread(explains=2, mutant=2, slug="bids-above-reserve-listed",
+                    description="every bid of 1 to 5 is listed as legal, even above the reserve",
+                    replacements={"_BIDS": _bids_table(1, cap=False)}),
+        ),
+    ),
+    RuleEntry(
+        "DACAPO-8",
+        views=(
+            ViewPart(at=15, part="public.rounds", says="the bids are revealed together"),
+        ),
+        checks=(
+            Checked(ladder="round", at=1, observable="public.rounds", holds=_rounds_recorded,
+                    says=lambda r: "the round's bids are revealed and recorded: the engine "
+                                   f"records {len(r.seen.rounds)} rounds, not {r.done + 1}"),
+            Checked(ladder="round", at=3, observable="public.rounds.bids", holds=_bids_revealed,
+                    says=lambda r: f"the bids revealed are {list(r.bids)}; the engine records "
+                                   f"{list(r.seen.rounds[-1].bids)}"),
+        ),
+        misread=(
+            Misread(mutant=13, slug="only-the-winning-bid-revealed",
+                    description="only the winning bid is revealed; the others stay secret",
+                    replacements={"apply": _only_winner_revealed}),
+        ),
+    ),
+    RuleEntry(
+        "DACAPO-9",
+        views=(
+            ViewPart(at=8, part="public.rounds.winner", says="the single highest bid advances"),
+            ViewPart(at=12, part="public.lines",
+                     says="the winning bid fills the winner's next empty cup"),
+        ),
+        checks=(
+            Checked(ladder="raw_winner", at=3, observable="public.rounds.winner",
+                    holds=_raw_highest, says=_raw_says),
+            Checked(ladder="round", at=6, observable="public.rounds.winner",
+                    holds=_highest_advances, says=_winner_has),
+            Checked(ladder="round", at=12, observable="public.lines", holds=_into_line,
+                    says=_line_says),
+        ),
+        misread=(
+            Misread(mutant=14, slug="winner-puts-one-bean",
+                    description="the winner puts one bean into his cup and the rest to the box",
+                    replacements={"settle_round": _winner_keeps_one}),
+        ),
+    ),
+    RuleEntry(
+        "DACAPO-10",
+        views=(
+            ViewPart(at=13, part="public.box", says="the other bids go to the box"),
+        ),
+        checks=(
+            Checked(ladder="round", at=9, observable="public.reserves", holds=_returned_losers,
+                    says=_returned_says),
+            Checked(ladder="round", at=15, observable="public.box", holds=_box,
+                    says=lambda r: "the bids that do not advance go to the box: box "
+                                   f"{r.settled[3]}; the engine has {r.seen.box}"),
+        ),
+        misread=(
+            Misread(explains=3, mutant=3, slug="losing-bids-returned",
+                    description="the bids that lose to the winner go back to their bidders, not "
+                                "to the box",
+                    replacements={"settle_round": _losing_bids_returned}),
+        ),
+    ),
+    RuleEntry(
+        "DACAPO-11",
+        views=(
+            ViewPart(at=6, part="public.rounds.winner", when=_tied_top,
+                     says="tied bids cancel; the next level down bid by one player advances"),
+        ),
+        checks=(
+            Checked(ladder="raw_winner", at=1, observable="public.rounds.winner", holds=_raw_tied,
+                    says=_raw_says),
+            Checked(ladder="round", at=4, observable="public.rounds.winner", holds=_tied_cancel,
+                    says=_winner_has),
+        ),
+        options=(
+            Option(at=1, option="tie_resolution", question="DACAPO-Q3"),
+        ),
+        misread=(
+            Misread(explains=4, mutant=4, slug="tied-top-nobody-advances",
+                    description="a tied highest bid means nobody advances (no cascade down)",
+                    replacements={"round_winner": _top_tie_nobody}),
+            Misread(pictured=1, slug="no-cascade",
+                    description="a tied top bid means nobody advances",
+                    replacements={"round_winner": _no_cascade}),
+        ),
+    ),
+    RuleEntry(
+        "DACAPO-12",
+        views=(
+            ViewPart(at=7, part="public.rounds.winner", when=_nobody,
+                     says="with no single highest bid nobody advances"),
+        ),
+        checks=(
+            Checked(ladder="raw_winner", at=2, observable="public.rounds.winner",
+                    holds=_raw_nobody, says=_raw_says),
+            Checked(ladder="round", at=5, observable="public.rounds.winner",
+                    holds=_nobody_advances, says=_winner_has),
+            Checked(ladder="round", at=8, observable="public.reserves", holds=_returned_nobody,
+                    says=_returned_says),
+        ),
+        misread=(
+            Misread(mutant=15, slug="void-round-returned",
+                    description="a round nobody wins is void: the beans go back to the bidders",
+                    replacements={"settle_round": _void_round_returned}),
+        ),
+    ),
+    RuleEntry(
+        "DACAPO-13",
+        views=(
+            ViewPart(at=17, part="to_move",
+                     says="a player with no beans is out; every other player bids"),
+        ),
+        misread=(
+            Misread(mutant=16, slug="out-seat-bid-ignored",
+                    description="a bid for a seat without beans is ignored instead of refused",
+                    replacements={"apply": _out_seat_bid_ignored}),
+            Misread(mutant=17, slug="out-seat-still-to-move",
+                    description="a seat without beans is still among the seats to move",
+                    replacements={"active_seats": _out_seat_still_moves}),
+        ),
+    ),
+    RuleEntry(
+        "DACAPO-14",
+        views=(
+            ViewPart(at=5, part="public", when=_last_step,
+                     says="the last player with beans puts one into his next cup, the rest into "
+                          "the box"),
+        ),
+        checks=(
+            Checked(ladder="round", at=13, observable="public.last_step", holds=_last_step_wrong,
+                    says=_last_step_says),
+            Checked(ladder="round", at=14, observable="public.last_step", holds=_no_last_step,
+                    says=lambda r: f"{len(r.left)} seats still hold beans: no last-player step"),
+        ),
+        misread=(
+            Misread(explains=5, mutant=5, slug="last-step-one-too-many-to-box",
+                    description="in the last-player step every bean he held goes to the box, as "
+                                "well as one into his cup",
+                    replacements={"last_player_step": _last_step_all_to_box}),
+            Misread(pictured=2, slug="no-last-player-step",
+                    description="the last player with beans keeps them",
+                    replacements={"last_player_step": lambda table, seat: table}),
+        ),
+    ),
+    RuleEntry(
+        "DACAPO-15",
+        views=(
+            ViewPart(at=9, part="public.finisher",
+                     says="an advance into the target cup wins at once"),
+            ViewPart(at=10, part="public.target",
+                     says="the advance after a full line puts the beans into the target cup"),
+            ViewPart(at=11, part="public.lines", when=_ended,
+                     says="an advance into the target cup wins at once"),
+        ),
+        checks=(
+            Checked(ladder="round", at=11, observable="public.lines", holds=_into_target,
+                    says=_line_says),
+            Checked(ladder="round", at=16, observable="public.target", holds=_target,
+                    says=lambda r: f"the target cup holds {r.settled[2]}; the engine has "
+                                   f"{r.seen.target}"),
+            Checked(ladder="round", at=17, observable="public.finisher", holds=_finished,
+                    says=lambda r: "reaching the target cup wins at once: the finisher is "
+                                   f"{r.d.expected.finisher}; the engine has {r.seen.finisher}"),
+        ),
+        options=(
+            Option(at=2, option="target_reached_when", question="DACAPO-Q4"),
+        ),
+        misread=(
+            Misread(mutant=18, slug="last-step-cannot-finish",
+                    description="the last-player step into the target cup does not win at once",
+                    replacements={"apply": _last_step_cannot_finish}),
+            Misread(mutant=19, slug="target-cup-always",
+                    description="the target cup must be filled even under target_reached_when="
+                                "line_full",
+                    replacements={"_reach": _target_cup_always}),
+            Misread(mutant=21, slug="full-line-reaches-target",
+                    description="filling the last cup of the line already reaches the target",
+                    replacements={"_reach": _reach_line_full}),
+        ),
+    ),
+    RuleEntry(
+        "DACAPO-16",
+        views=(
+            ViewPart(at=16, part="outcome",
+                     says="when every reserve is used up the furthest advance wins"),
+        ),
+        misread=(
+            Misread(explains=6, mutant=6, slug="advance-counted-in-beans",
+                    description="the furthest advance is counted in beans in the cups, not in "
+                                "cups",
+                    replacements={"advance": _advance_by_beans}),
+            Misread(mutant=20, slug="fewest-beans-wins",
+                    description="with every reserve used up and one seat furthest ahead, the "
+                                "fewest beans in the cups win all the same",
+                    replacements={"outcome": _fewest_beans_wins}),
+        ),
+    ),
+    RuleEntry(
+        "DACAPO-17",
+        options=(
+            Option(at=3, option="tie_break", question="DACAPO-Q6"),
+        ),
+        misread=(
+            Misread(explains=7, mutant=7, slug="most-beans-wins-tie",
+                    description="at equal advance the seat with the most beans in its cups wins",
+                    replacements={"outcome": _most_beans_wins_tie}),
+        ),
+    ),
+)
+"""What the suite knows of each DA CAPO rule."""
+
+
+# -- The tables built from the entries ------------------------------------------------------
+
+VIEW_RULES = view_rules(RULES)
+"""Which rule decides which part of DA CAPO's public view (the whole state, DACAPO-8), most
+specific first: the bean conservation of DACAPO-3 last."""
+
+ROUND: Ladder[Round] = Ladder(context=_round, checks=ladder_checks(RULES, "round", stops={
+    2: Stop(holds=_shape_differs, why="the reserves or lines are not one a seat"),
+    7: Stop(holds=_winner_not_a_bidder, why="the beans are settled from the engine's winner"),
+}))
+"""The round's record and the beans it moves, re-derived from the reported winner."""
+
+RAW_WINNER: Ladder[RawWinner] = Ladder(context=_raw_round,
+                                       checks=ladder_checks(RULES, "raw_winner"))
+"""The round's winner read from the reported JSON itself, for a view that does not decode
+(a winner that is no seat, say both tied seats): a wrong winner is named by the rule that
+decides who advances (tied top bids cancel, DACAPO-11; no single highest bid, DACAPO-12;
+the single highest bid, DACAPO-9), before the generic P-8 of an undecodable view."""
+
+diagnose = Diagnosis((ROUND, RAW_WINNER, outcome_findings))
+"""DA CAPO's own findings: the round re-derived from the reported bids and winner (who
+advances, the reserves, the lines, the box, the last-player step, the finisher) or, for a
+view that does not decode, its winner from the JSON; then a differing outcome named by the
+rule that decides it."""
+
+READINGS = readings(RULES)
+"""The ``Config`` options that implement readings of the register."""
+
+MISREADINGS = misreadings(RULES, "explains")
+"""Common misreadings of the DA CAPO rules (not ``Config`` options), each tagged with its
+rule."""
+
+MUTANTS = misreadings(RULES, "mutant")
+"""The DA CAPO mutants: the common misreadings and one-rule mistakes of every rule."""
+
+PICTURED = misreadings(RULES, "pictured")
+"""Misreadings the rule book uses to find the step where a rule it pictures fires, for
+the rules no other misreading of the catalogue covers yet."""
+
+UNMUTATABLE = unmutatable(RULES)
+"""Rules with no one-rule mutant, and why."""
+
+CATALOGUE = Catalogue(misreadings=MISREADINGS, mutants=MUTANTS, unmutatable=UNMUTATABLE,
+                      unnamed=wrong.UNNAMED, rare=wrong.RARE, pictured=PICTURED)
+"""The one catalogue of DA CAPO's misreadings: the explanations, the kill matrix and the
+rule book take theirs from it."""
