@@ -348,7 +348,7 @@ class TestTheEnginesOwnRule:
     is only an order of checks names the case's rule."""
 
     def _deck_engine(self) -> type:
-        from copa_ref.conformance.kopa.misreadings import MUTANTS
+        from copa_ref.conformance.kopa.rules import MUTANTS
         from tests.conformance.engines import Misread
 
         wrong = next(m for m in MUTANTS if m.slug == "thirteen-per-suit")

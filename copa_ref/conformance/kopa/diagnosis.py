@@ -1,12 +1,13 @@
-"""Kopa: which rule decides which part of the public view (KOPA-1 … KOPA-22), and the rules
-re-derived from what an engine reported.
+"""Kopa's diagnosis code: the predicates and the context its rule entries (:mod:`.rules`)
+refer to, the findings that are searches rather than tables (:func:`play_findings`),
+``config_rule``, ``legal_rule`` and ``check_public``.
 
 The public view shows the table (eight piles and the 8s laid), the hand sizes, the stock's
 size, the penalties, the scores and whose turn it is; the hands and the stock are hidden.
-Rule IDs refer to ``specs/kopa.md``. The order of :data:`VIEW_RULES` is from the most
-specific rule to the most general; :func:`diagnose` names the cause before its consequences
-(a round that ends early before its scores, a misplaced card before the cards it makes
-playable).
+A view rule's ``when`` is a predicate on the divergence; the round ladders' checks read a
+:class:`RoundStep`. The diagnosis names the cause before its consequences (a round that
+ends early before its scores, a misplaced card before the cards it makes playable). Rule
+IDs refer to ``specs/kopa.md``.
 """
 
 from __future__ import annotations
@@ -14,9 +15,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from copa_ref.conformance.ladder import Check, Ladder
 from copa_ref.conformance.predicates import action_is, leaves, reaches
-from copa_ref.conformance.vocabulary import Divergence, Finding, ViewRule
+from copa_ref.conformance.vocabulary import Divergence, Finding
 from copa_ref.core import JSON, InvariantViolation
 from copa_ref.kopa import Action, Card, Config, Deal, Observation, Pass, Phase, Play, State
 from copa_ref.kopa.rules import (
@@ -27,16 +27,13 @@ from copa_ref.kopa.rules import (
     leader,
     legal_actions,
     legal_cards,
-    next_dealer,
     pile_accepts,
     refusal,
 )
 
-__all__ = ["ROUND_END", "ROUND_START", "VIEW_RULES", "check_public", "config_rule", "diagnose",
-           "legal_rule"]
+__all__ = ["RoundStep", "check_public", "config_rule", "legal_rule", "play_findings"]
 
 KopaDivergence = Divergence[State, Action, Config, Observation]
-KopaView = ViewRule[State, Action, Config, Observation]
 
 
 def playing(phase: Phase) -> bool:
@@ -75,50 +72,6 @@ def _draw(d: KopaDivergence) -> bool:
     b = d.before
     return isinstance(d.action, Pass) and b.config.players == 2 and (
         bool(b.stock) or b.phase is Phase.DRAWN)
-
-
-VIEW_RULES: tuple[KopaView, ...] = (
-    ViewRule(part="public.eights", rule="KOPA-13",
-             says="an 8 lies across its suit's 7 and 9, and only then"),
-    ViewRule(part="public.piles", rule="KOPA-12",
-             says="a card goes on its own pile as the next number, nothing skipped"),
-    ViewRule(part="public.penalties", rule="KOPA-16", when=_false_pass,
-             says="a pass while a card was playable costs four more points"),
-    ViewRule(part="public.penalties", rule="KOPA-18", when=_draw,
-             says="a drawn card that is not played is kept for one point"),
-    ViewRule(part="public.penalties", rule="KOPA-15",
-             says="a turn without a card costs one point; a card played costs nothing"),
-    ViewRule(part="public.stock_size", rule="KOPA-18",
-             says="with two players a pass draws the stock's top card"),
-    ViewRule(part="public.phase", rule="KOPA-22", when=_over,
-             says="the match ends when a seat reaches the target"),
-    ViewRule(part="outcome", rule="KOPA-22", says="the seat that reached the target wins"),
-    ViewRule(part="public.phase", rule="KOPA-19", when=_round_ended,
-             says="the round ends the moment a hand is empty, and only then"),
-    ViewRule(part="public.scores", rule="KOPA-20",
-             says="the winner gains one point per card in the other hands; penalties are "
-             "subtracted"),
-    ViewRule(part="public.last_round", rule="KOPA-20",
-             says="the winner gains one point per card in the other hands; penalties are "
-             "subtracted"),
-    ViewRule(part="public.dealer", rule="KOPA-21", says="the deal passes clockwise"),
-    ViewRule(part="public.round", rule="KOPA-21", says="a new round follows a scored round"),
-    ViewRule(part="public.turn", rule="KOPA-5", when=_dealt,
-             says="the player to the dealer's left begins"),
-    ViewRule(part="public.turn", rule="KOPA-6", says="play proceeds clockwise, one turn each"),
-    ViewRule(part="public.hand_sizes", rule="KOPA-17",
-             when=lambda d: _dealt(d) and d.config.players == 2,
-             says="two players are dealt three hands of 20, the third the stock"),
-    ViewRule(part="public.hand_sizes", rule="KOPA-4", when=_dealt,
-             says="the cards are dealt evenly"),
-    ViewRule(part="public.hand_sizes", rule="KOPA-7", says="a card played leaves the hand"),
-    ViewRule(part="to_move", rule="KOPA-6", says="play proceeds clockwise, one turn each"),
-    ViewRule(part="legal", rule="KOPA-12",
-             says="the legal cards are each pile's next card (a 1 or 15 on an empty pile) "
-             "and each ready 8, and a pass"),
-    ViewRule(part="public", rule="KOPA-1", says="every card is in exactly one place"),
-)
-"""Which rule decides which part of the Kopa public view, most specific first."""
 
 
 # -- the rules that admit a config and make an action legal ------------------------------------
@@ -224,22 +177,6 @@ def _dealers_left_begins(r: RoundStep) -> bool:
     return not 0 <= dealer < n or r.seen.turn != leader(dealer, n)
 
 
-ROUND_START: Ladder[RoundStep] = Ladder(context=_round_start, checks=(
-    Check(rule="KOPA-3", observable="public.dealer", holds=_first_dealer,
-          says=lambda r: f"the engine's first dealer is seat {r.seen.dealer}"),
-    Check(rule="KOPA-21", observable="public.dealer", holds=_next_dealer,
-          says=lambda r: f"seat {r.d.before.dealer} dealt the last round; the engine's next "
-                         f"dealer is seat {r.seen.dealer}, not seat "
-                         f"{next_dealer(r.d.before.dealer, r.players)}"),
-    Check(rule="KOPA-5", observable="public.turn", holds=_dealers_left_begins,
-          says=lambda r: f"the engine's dealer is seat {r.seen.dealer}, its first player "
-                         f"seat {r.seen.turn}: the dealer's left begins"),
-))
-"""At a round's start, the engine's first mover and dealer against its own reports: the
-dealer is the first dealer (KOPA-3) or the previous one's left (KOPA-21); the first mover
-is its dealer's left (KOPA-5)."""
-
-
 def _round_end(d: KopaDivergence) -> RoundStep | None:
     """The round-end ladder's context: a play during a round, which the engine ends where
     the reference goes on, or the other way round."""
@@ -262,18 +199,6 @@ def _round_ended_early(r: RoundStep) -> bool:
 def _play(r: RoundStep) -> Play:
     assert isinstance(r.d.action, Play)
     return r.d.action
-
-
-ROUND_END: Ladder[RoundStep] = Ladder(context=_round_end, checks=(
-    Check(rule="KOPA-19", observable="public.phase", holds=_play_empties_hand,
-          says=lambda r: f"seat {_play(r).seat}'s play of {_play(r).card} empties its hand; "
-                         "the engine goes on with the round"),
-    Check(rule="KOPA-19", observable="public.phase", holds=_round_ended_early,
-          says=lambda r: f"the engine ends the round after seat {_play(r).seat}'s "
-                         f"{_play(r).card}, with {len(r.want.hands[_play(r).seat])} cards "
-                         "still in its hand"),
-))
-"""A play ends the round exactly when it empties the hand (KOPA-19)."""
 
 
 def _enginecould_play(d: KopaDivergence) -> bool:
@@ -418,17 +343,13 @@ def _legal_findings(d: KopaDivergence) -> Iterator[Finding]:
                 return
 
 
-def diagnose(d: KopaDivergence) -> Iterator[Finding]:
-    """Kopa's own findings, re-derived from what the engine reported: the round's start and
-    end, the pass's draw and price, the piles and the 8s, the legal cards, the round's
+def play_findings(d: KopaDivergence) -> Iterator[Finding]:
+    """Kopa's findings after a round's start and end, re-derived from what the engine
+    reported: the pass's draw and price, the piles and the 8s, the legal cards, the round's
     scores."""
     seen = d.reported_view
-    if seen is None:
+    if seen is None or d.action is None:
         return
-    yield from ROUND_START(d)
-    if d.action is None:
-        return
-    yield from ROUND_END(d)
     if isinstance(d.action, Pass):
         yield from _pass_findings(d, seen)
     if seen.piles != d.expected.piles:

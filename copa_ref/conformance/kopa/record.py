@@ -16,17 +16,15 @@ import random
 from typing import Any
 
 from copa_ref.conformance.kopa.diagnosis import (
-    VIEW_RULES,
     check_public,
     config_rule,
     could_play,
-    diagnose,
     legal_rule,
     round_ends,
 )
-from copa_ref.conformance.kopa.misreadings import CATALOGUE
+from copa_ref.conformance.kopa.rules import CATALOGUE, READINGS, VIEW_RULES, diagnose
 from copa_ref.conformance.predicates import first_deal, first_of, step_into
-from copa_ref.conformance.vocabulary import CountSpec, GameRecord, Reading, Scenario
+from copa_ref.conformance.vocabulary import CountSpec, GameRecord, Scenario
 from copa_ref.core import Game, MoverKind
 from copa_ref.kopa import (
     GAME,
@@ -264,12 +262,7 @@ RECORD: GameRecord[State, Action, Config, Observation] = GameRecord(
     candidates=candidates,
     rejection_games=0,
     view_rules=VIEW_RULES,
-    readings=(
-        Reading(option="false_pass", question="KOPA-Q3", rule="KOPA-16"),
-        Reading(option="declined_draw", question="KOPA-Q6", rule="KOPA-18"),
-        Reading(option="first_dealer", question="KOPA-Q9", rule="KOPA-3",
-                values=(None, 0, 1, 2, 3, 4)),
-    ),
+    readings=READINGS,
     catalogue=CATALOGUE,
     bad_configs=({"players": 6}, {"target": 25}),
     diagnose=diagnose,
