@@ -1,8 +1,11 @@
-"""Copas: which rule decides which part of the public view (COPAS-1 … COPAS-21).
+"""Copas's diagnosis code: the predicates and contexts its rule entries (:mod:`.rules`)
+refer to, the findings that are searches rather than tables (:func:`lead_suit_findings`,
+:func:`ended`), ``legal_rule`` and ``check_public``.
 
 The public view shows the finished tricks with their cards and winners, the scores, the
-pending seat and the hand sizes; the hands are hidden. Rule IDs refer to ``specs/copas.md``.
-The order is from the most specific rule to the most general.
+pending seat and the hand sizes; the hands are hidden. A view rule's ``when`` is a predicate
+on the divergence; the ladders' checks read a :class:`TrickDone`, a :class:`Round` or a
+:class:`Missing`. Rule IDs refer to ``specs/copas.md``.
 """
 
 from __future__ import annotations
@@ -10,9 +13,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 
-from copa_ref.conformance.ladder import Check, Diagnosis, Ladder, Stop
-from copa_ref.conformance.predicates import action_is, at_start, leaves, reaches
-from copa_ref.conformance.vocabulary import Divergence, Finding, ViewRule
+from copa_ref.conformance.predicates import action_is, leaves, reaches
+from copa_ref.conformance.vocabulary import Divergence, Finding
 from copa_ref.copas import (
     GAME,
     Action,
@@ -29,10 +31,10 @@ from copa_ref.copas.rules import BURST, copas_taken, deck, round_points, trick_w
 from copa_ref.copas.state import CopasLead, RankOrder, Suit, Trick
 from copa_ref.core import JSON, InvariantViolation, canonical_json
 
-__all__ = ["LEGAL", "ROUND", "TRICK", "VIEW_RULES", "check_public", "diagnose", "legal_rule"]
+__all__ = ["Missing", "Round", "TrickDone", "check_public", "ended", "lead_suit_findings",
+           "legal_rule"]
 
 CopasDivergence = Divergence[State, Action, Config, Observation]
-CopasView = ViewRule[State, Action, Config, Observation]
 
 
 def _pending_involved(d: CopasDivergence) -> bool:
@@ -52,52 +54,6 @@ def _trick_done(d: CopasDivergence) -> bool:
 
 def _first_trick(d: CopasDivergence) -> bool:
     return not d.expected.tricks or d.expected.phase is Phase.DEAL
-
-
-VIEW_RULES: tuple[CopasView, ...] = (
-    ViewRule(part="public.dealer", rule="COPAS-5", when=at_start,
-             says="the first dealer is the seat the config names"),
-    ViewRule(part="public.leader", rule="COPAS-8", when=at_start,
-             says="the shuffler, the dealer's right, leads the first trick"),
-    ViewRule(part="public.hand_sizes", rule="COPAS-6", when=_dealt,
-             says="every seat is dealt 13, 10 or 8 cards"),
-    ViewRule(part="public.phase", rule="COPAS-6", when=_dealt,
-             says="the deal starts the round's play"),
-    ViewRule(part="public.leader", rule="COPAS-8", when=_dealt,
-             says="the shuffler, the dealer's right, leads the first trick"),
-    ViewRule(part="to_move", rule="COPAS-8", when=_dealt,
-             says="the shuffler, the dealer's right, leads the first trick"),
-    ViewRule(part="public.tricks.winner", rule="COPAS-13",
-             says="the highest card of the led suit takes the trick"),
-    ViewRule(part="public.phase", rule="COPAS-20", when=_over,
-             says="a seat at 51 or more minus points bursts and the match ends"),
-    ViewRule(part="outcome", rule="COPAS-21",
-             says="the highest total among the burst seats loses, the lowest total wins"),
-    ViewRule(part="public.phase", rule="COPAS-14", when=_round_ended,
-             says="a round is played out: it ends when every card is played"),
-    ViewRule(part="public.pending", rule="COPAS-17",
-             says="a seat that takes all ten copas books nothing; its bonus round follows"),
-    ViewRule(part="public.scores", rule="COPAS-18", when=_pending_involved,
-             says="the bonus round erases the pending ten or books them"),
-    ViewRule(part="public.last_round", rule="COPAS-18", when=_pending_involved,
-             says="the bonus round erases the pending ten or books them"),
-    ViewRule(part="public.scores", rule="COPAS-16", when=_round_ended,
-             says="each seat books one minus point per copa taken"),
-    ViewRule(part="public.last_round", rule="COPAS-16", when=_round_ended,
-             says="each seat books one minus point per copa taken"),
-    ViewRule(part="public.leader", rule="COPAS-13", when=_trick_done,
-             says="the trick's winner leads the next trick"),
-    ViewRule(part="public.dealer", rule="COPAS-7",
-             says="the player to the dealer's right deals the next round"),
-    ViewRule(part="public.leader", rule="COPAS-8", when=_first_trick,
-             says="the shuffler leads the first trick of a round"),
-    ViewRule(part="public.hand_sizes", rule="COPAS-6", says="every seat is dealt a hand"),
-    ViewRule(part="public.trick", rule="COPAS-10", says="the card played joins the trick"),
-    ViewRule(part="to_move", rule="COPAS-9",
-             says="counter-clockwise, one card each, starting with the leader"),
-    ViewRule(part="legal", rule="COPAS-11", says="a seat follows suit when it can"),
-)
-"""Which rule decides which part of the Copas public view, most specific first."""
 
 
 class TrickDone:
@@ -150,25 +106,6 @@ def _winner_does_not_lead(t: TrickDone) -> bool:
     seen = t.seen
     return (not _wrong_winner(t) and seen.phase is Phase.PLAY
             and t.d.expected.phase is Phase.PLAY and seen.leader != t.trick.winner)
-
-
-TRICK: Ladder[TrickDone] = Ladder(context=_trick, checks=(
-    Check(rule="COPAS-2", observable="public.tricks.winner", holds=_beaten_in_suit,
-          go_on=True,
-          says=lambda t: f"trick {t.number}: {t.best} beats {t.given} in the "
-                         f"{'plain' if t.plain else 'printed'} order of the cards, but the "
-                         f"engine gives the trick to seat {t.trick.winner}, not seat "
-                         f"{t.right}"),
-    Check(rule="COPAS-13", observable="public.tricks.winner", holds=_wrong_winner,
-          says=lambda t: f"trick {t.number} ({' '.join(map(str, t.trick.cards))}): the "
-                         f"highest card of the led suit is {t.best} (seat {t.right}); the "
-                         f"engine gives it to seat {t.trick.winner}"),
-    Check(rule="COPAS-13", observable="public.leader", holds=_winner_does_not_lead,
-          says=lambda t: f"seat {t.trick.winner} took trick {t.number} and leads the next; "
-                         f"the engine has seat {t.seen.leader} lead"),
-))
-"""The trick the step finished, re-derived from the reported cards: its winner by the
-order of the cards (COPAS-2) and the led suit (COPAS-13), then its winner's lead."""
 
 
 def _taken(tricks: tuple[Trick, ...], players: int, suit: Suit) -> tuple[int, ...]:
@@ -420,52 +357,6 @@ def _next_leader(r: Round) -> bool:
     return max(r.seen.scores) < BURST and r.seen.leader != (r.dealer + 1) % r.players
 
 
-ROUND: Ladder[Round] = Ladder(context=_round, checks=(
-    Check(rule="COPAS-3", observable="public.phase", holds=_ends_on_suit, go_on=True,
-          says=lambda r: _penalty_suit_finding(
-              r.suit_ending or Suit.COPAS,
-              "ends the round when all of them are out, and books").message),
-    Check(rule="COPAS-3", observable="public.phase", holds=_ends_on_card, go_on=True,
-          says=lambda r: _penalty_card_finding(
-              r.card_ending, "ends the round when ten penalty cards are out, and books").message),
-    Check(rule="COPAS-14", observable="public.phase", holds=_ends_early,
-          says=lambda r: f"a round is played out: the engine ends it with "
-                         f"{sum(len(h) for h in r.d.expected.hands)} cards still in the hands"),
-    Check(rule="COPAS-14", observable="public.phase", holds=_plays_on,
-          says=lambda r: "every card is played: the round ends here, and the engine plays on"),
-    Stop(holds=_still_playing, why="no round ends at this step"),
-    Stop(holds=_unreadable, why="the reported tricks or scores cannot be booked"),
-    Stop(holds=_not_ten_copas, why="the reported tricks do not hold the ten copas"),
-    Check(rule="COPAS-3", observable="public.last_round", holds=_books_suit,
-          says=lambda r: _penalty_suit_finding(r.suit_booked or Suit.COPAS, "books").message),
-    Check(rule="COPAS-3", observable="public.last_round", holds=_books_card,
-          says=lambda r: _penalty_card_finding(r.card_booked, "books").message),
-    Check(rule="COPAS-19", observable="public.last_round", holds=_every_trick, go_on=True,
-          says=lambda r: f"seat {r.taker} took every trick: {r.text}"),
-    Check(rule="COPAS-18", observable="public.last_round", holds=_bonus_round, go_on=True,
-          says=lambda r: f"the bonus round of seat {r.pending}: {r.text}"),
-    Check(rule="COPAS-17", observable="public.pending", holds=_all_ten, go_on=True,
-          says=lambda r: f"seat {r.ten} took all ten copas: {r.text}"),
-    Check(rule="COPAS-16", observable="public.last_round", holds=_booked_otherwise,
-          says=lambda r: f"one minus point per copa taken: {r.text}"),
-    Check(rule="COPAS-16", observable="public.scores", holds=_scores_added,
-          says=lambda r: f"the booked points add up to {list(r.added)}; the engine has "
-                         f"{list(r.seen.scores)}"),
-    Check(rule="COPAS-20", observable="public.phase", holds=_burst,
-          says=lambda r: f"the match ends when a seat reaches {BURST}: the highest score is "
-                         f"{max(r.seen.scores)}, and the engine "
-                         f"{'ends' if max(r.seen.scores) < BURST else 'goes on with'} the "
-                         f"match"),
-    Check(rule="COPAS-7", observable="public.dealer", holds=_next_dealer,
-          says=lambda r: f"seat {r.dealer} deals round {r.d.before.round + 1}; the engine has "
-                         f"seat {r.seen.dealer} deal round {r.seen.round}"),
-    Check(rule="COPAS-8", observable="public.leader", holds=_next_leader,
-          says=lambda r: f"seat {(r.dealer + 1) % r.players} leads the first trick; the "
-                         f"engine has seat {r.seen.leader}"),
-))
-"""The end of the round and its booking, re-derived from the reported tricks."""
-
-
 def _outcome_findings(d: CopasDivergence, seen: Observation) -> Iterator[Finding]:
     """The losers and winners, re-derived from the reported scores (COPAS-21)."""
     if not any(p.startswith("outcome") for p in d.differing) or seen.phase is not Phase.OVER:
@@ -518,22 +409,6 @@ def _void_in_led_suit(m: Missing) -> bool:
     return not _holds_led_suit(m)
 
 
-LEGAL: Ladder[Missing] = Ladder(context=_missing, checks=(
-    Check(rule="COPAS-15", observable="legal", holds=_a_lead,
-          says=lambda m: f"any card may be led (copas_lead={m.d.config.copas_lead.value}): "
-                         f"the engine leaves out {m.missing} of seat {m.mover}'s cards"),
-    Check(rule="COPAS-11", observable="legal", holds=_holds_led_suit,
-          says=lambda m: f"seat {m.mover} follows suit with any card of the led suit: the "
-                         f"engine leaves out {m.missing} of them"),
-    Check(rule="COPAS-12", observable="legal", holds=_void_in_led_suit,
-          says=lambda m: f"seat {m.mover} holds no card of the led suit and may discard any "
-                         f"card: the engine leaves out {m.missing}"),
-))
-"""Legal cards the engine leaves out (and none it adds), named by the situation: a lead
-(COPAS-15: no restriction unless copas_lead=broken), a follower who holds the led suit
-(COPAS-11), one who does not (COPAS-12)."""
-
-
 def _lead_cards(state: State, hand: tuple[Card, ...], suit: Suit) -> tuple[Card, ...]:
     """The cards *hand* may lead under copas_lead=broken were *suit* the penalty suit: none
     of it before one was played in the round, unless the hand holds nothing else."""
@@ -543,7 +418,7 @@ def _lead_cards(state: State, hand: tuple[Card, ...], suit: Suit) -> tuple[Card,
     return others or hand
 
 
-def _lead_suit_findings(d: CopasDivergence) -> Iterator[Finding]:
+def lead_suit_findings(d: CopasDivergence) -> Iterator[Finding]:
     """Under copas_lead=broken the cards an engine lets a leader lead show which suit it
     protects: when that is another suit than copas, it takes that suit for the penalty
     cards (COPAS-3)."""
@@ -566,17 +441,11 @@ def _lead_suit_findings(d: CopasDivergence) -> Iterator[Finding]:
             return
 
 
-def _ended(d: CopasDivergence) -> Iterator[Finding]:
+def ended(d: CopasDivergence) -> Iterator[Finding]:
     seen = d.reported_view
     if seen is None or not isinstance(d.action, Play):
         return
     yield from _outcome_findings(d, seen)
-
-
-diagnose = Diagnosis((_lead_suit_findings, LEGAL, TRICK, ROUND, _ended))
-"""Copas' own findings, re-derived from what the engine reported: the trick's winner from
-its cards, the end of the round, the booking from the reported tricks, the burst and the
-dealer from the reported scores, the losers and winners."""
 
 
 def legal_rule(state: State, action: Action) -> str | None:

@@ -1,9 +1,11 @@
-"""Common misreadings of the Copas rules that are no ``Config`` option.
+"""The code of Copas's misreadings: the functions a misread copy of
+:mod:`copa_ref.copas.rules` is given in place of the reference's.
 
-Each is the reference with one rule read wrongly (:class:`~copa_ref.core.misreading.Misreading`), as
-engine authors have read it: the conformance runner replays them to explain a failure
-("your engine plays as if …"), and the kill-matrix test uses them as mutants. Rule IDs refer
-to ``specs/copas.md``.
+Each misreading (the reference with one rule read wrongly, as engine authors have read it)
+is declared with its rule in :mod:`.rules`, which builds the catalogue: the runner replays
+them to explain a failure ("your engine plays as if …"), the kill-matrix test uses them as
+mutants. What stays here is what those declarations refer to, and the kill matrix's lists
+by mutant and case (:data:`UNNAMED`, :data:`RARE`). Rule IDs refer to ``specs/copas.md``.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any
 
 import attrs
 
-from copa_ref.conformance.vocabulary import Catalogue, Rare
+from copa_ref.conformance.vocabulary import Rare
 from copa_ref.copas import rules as _rules
 from copa_ref.copas.state import (
     AllCards,
@@ -27,10 +29,9 @@ from copa_ref.copas.state import (
     Suit,
     Trick,
 )
-from copa_ref.core import IllegalActionError, Misreading, Outcome, Seat
+from copa_ref.core import IllegalActionError, Outcome, Seat
 
-__all__ = ["CATALOGUE", "MISREADINGS", "MUTANTS", "PICTURED", "RARE", "UNMUTATABLE", "UNNAMED"]
-
+__all__ = ["RARE", "UNNAMED"]
 
 
 def _queen_above_jack(card: Card, plain: bool) -> int:
@@ -113,48 +114,7 @@ def _keeps_two_of_clubs(state: State, action: object) -> State:
                  last_round=dealt.last_round)
 
 
-MISREADINGS: tuple[Misreading, ...] = (
-    Misreading(rule="COPAS-2", slug="queen-above-jack",
-               description="the queen ranks above the jack (the order of most decks), not "
-               "below it as printed", replacements={"strength": _queen_above_jack}),
-    Misreading(rule="COPAS-4", slug="three-players-keep-two-of-clubs",
-               description="with three players the two of clubs stays in the deck",
-               replacements={"_deal": _keeps_two_of_clubs}),
-    Misreading(rule="COPAS-5", slug="first-dealer-always-seat-0",
-               description="the first round is always dealt by seat 0, whatever first_dealer "
-               "says", replacements={"new_game": _first_dealer_ignored}),
-    Misreading(rule="COPAS-8", slug="dealer-leads",
-               description="the dealer leads the first trick, not the shuffler to his right",
-               replacements={"first_leader": _dealer_leads}),
-    Misreading(rule="COPAS-9", slug="clockwise",
-               description="play runs clockwise (seat - 1), not counter-clockwise",
-               replacements={"seat_at": _clockwise}),
-    Misreading(rule="COPAS-13", slug="discard-can-win",
-               description="the highest card of any suit takes the trick",
-               replacements={"trick_winner": _discard_can_win}),
-    Misreading(rule="COPAS-17", slug="ten-copas-booked",
-               description="all ten copas are booked like any others: no bonus round",
-               replacements={"round_points": _no_bonus_round}),
-    Misreading(rule="COPAS-19", slug="no-all-cards-rule",
-               description="a seat taking every trick books its copas like any other round",
-               replacements={"round_points": _no_all_cards}),
-    Misreading(rule="COPAS-20", slug="burst-at-30",
-               description="the match ends when a seat reaches 30 minus points",
-               replacements={"BURST": 30}),
-    Misreading(rule="COPAS-20", slug="burst-at-50",
-               description="a seat bursts at 50 minus points, not 51",
-               replacements={"BURST": 50}),
-    Misreading(rule="COPAS-21", slug="every-burst-seat-loses",
-               description="every seat at or over the limit loses, not only the highest",
-               replacements={"outcome": _every_burst_seat_loses}),
-)
-"""Common misreadings of the Copas rules (not ``Config`` options), each tagged with its rule."""
-
-
-# -- The kill matrix's mutants --------------------------------------------------------------
-#
-# Copas mutants: the reference with one rule misread, at least one per rule of
-# ``specs/copas.md`` (the kill-matrix test, ``tests/conformance/test_kill_matrix.py``).
+# -- The kill matrix's further mutants ------------------------------------------------------
 
 Points = tuple[tuple[int, ...], int | None]
 
@@ -333,105 +293,6 @@ def _bonus_round_keeps_dealer(state: State, hands: tuple[tuple[Card, ...], ...],
                         leader=_rules.first_leader(state.dealer, len(hands)))
 
 
-MUTANTS: tuple[Misreading, ...] = (
-    *MISREADINGS,
-    Misreading(rule="COPAS-2", slug="plain-keeps-queen-below-jack",
-               description="under rank_order=plain the queen stays below the jack",
-               replacements={"strength": _plain_keeps_queen_below_jack}),
-    Misreading(rule="COPAS-4", slug="three-players-without-two-of-ouros",
-               description="with three players the two of ouros is left out, not the two of "
-               "clubs", replacements={"left_out": _two_of_ouros_left_out,
-                                      "_DECK_3": tuple(c for c in _rules.DECK
-                                                       if c is not Card.C2o)}),
-    Misreading(rule="COPAS-3", slug="ouros-are-the-penalty-suit",
-               description="the ouros, not the copas, are the penalty cards",
-               replacements={"_COPAS": Suit.OUROS}),
-    Misreading(rule="COPAS-6", slug="deal-unchecked",
-               description="a deal of unequal hands, or with a card twice, is dealt",
-               replacements={"_deal": _accepting_deal("COPAS-6")}),
-    Misreading(rule="COPAS-7", slug="dealer-rotates-left",
-               description="the next dealer is the player to the dealer's left",
-               replacements={"next_dealer": _dealer_rotates_left}),
-    Misreading(rule="COPAS-3", slug="queen-of-espadas-counts",
-               description="the queen of espadas is a penalty card too, worth one point",
-               replacements={"copas_taken": _queen_of_spades_counts}),
-    Misreading(rule="COPAS-7", slug="bonus-round-keeps-dealer",
-               description="after a bonus round the same dealer deals again",
-               replacements={"_end_round": _bonus_round_keeps_dealer}),
-    Misreading(rule="COPAS-10", slug="card-not-held",
-               description="a seat may play a card it does not hold",
-               replacements={"_play": _play_any_card}),
-    Misreading(rule="COPAS-11", slug="revoke-allowed",
-               description="a seat holding the led suit may play another suit",
-               replacements={"legal_cards": _revoke}),
-    Misreading(rule="COPAS-12", slug="void-must-discard-copa",
-               description="a seat void in the led suit must discard a copa if it holds one",
-               replacements={"legal_cards": _void_discards_copa}),
-    Misreading(rule="COPAS-14", slug="hand-ends-when-copas-out",
-               description="a round ends as soon as all ten copas are out",
-               replacements={"round_over": _ends_when_copas_out}),
-    Misreading(rule="COPAS-15", slug="copas-must-be-broken",
-               description="no copa may be led before one has been played (as in Hearts)",
-               replacements={"_lead_cards": _copas_lead_broken}),
-    Misreading(rule="COPAS-14", slug="end-when-copas-out-ignored",
-               description="the round is played out even under end_when_copas_out",
-               replacements={"round_over": _house_end_ignored}),
-    Misreading(rule="COPAS-15", slug="copas-lead-broken-ignored",
-               description="copas may be led at once even under copas_lead=broken",
-               replacements={"_lead_cards": _house_lead_ignored}),
-    Misreading(rule="COPAS-20", slug="burst-above-51",
-               description="a seat bursts above 51 minus points, not at 51",
-               replacements={"BURST": 52}),
-    Misreading(rule="COPAS-16", slug="copas-to-the-leader",
-               description="a trick's copas are booked to the seat that led it",
-               replacements={"copas_taken": _copas_to_leader}),
-    Misreading(rule="COPAS-17", slug="other-ten-booked",
-               description="another seat's ten copas in a bonus round are booked, even under "
-               "bonus_other_ten=new_bonus",
-               replacements={"round_points": _points(_other_ten_booked)}),
-    Misreading(rule="COPAS-17", slug="other-ten-new-bonus",
-               description="another seat's ten copas in a bonus round give a new bonus round, "
-               "even under bonus_other_ten=book",
-               replacements={"round_points": _points(_other_ten_new_bonus)}),
-    Misreading(rule="COPAS-18", slug="bonus-lost-books-only-its-copas",
-               description="a pending seat that takes copas in its bonus round books only "
-               "them, not 10 more",
-               replacements={"round_points": _points(_pending_books_only_its_copas)}),
-    Misreading(rule="COPAS-18", slug="bonus-never-erased",
-               description="a pending seat that takes no copas in its bonus round still books "
-               "its ten",
-               replacements={"round_points": _points(_pending_never_erased)}),
-    Misreading(rule="COPAS-18", slug="ten-again-new-bonus",
-               description="a pending seat taking all ten copas again gets another bonus "
-               "round instead of 20",
-               replacements={"round_points": _points(_pending_ten_again_new_bonus)}),
-    Misreading(rule="COPAS-21", slug="tied-burst-first-seat-loses",
-               description="of several burst seats on the same highest total only the "
-               "first loses",
-               replacements={"outcome": _tied_burst_first_seat_loses}),
-)
-"""The Copas mutants: the common misreadings and one-rule mistakes of every rule."""
-
-UNMUTATABLE: dict[str, str] = {
-    "COPAS-1": "the 40 cards are the card encoding itself (P-12): a card that does not exist "
-    "cannot be decoded, and a card missing or dealt twice is the deal's rule (COPAS-6)",
-    "COPAS-22": "it states an absence (the author's variants are lost): every variant an "
-    "engine might add changes the rule it concerns and is a mutant of that rule",
-}
-"""Rules with no one-rule mutant, and why."""
-
-UNNAMED: dict[str, str] = {
-    "queen-of-espadas-counts copas/trace/all-tricks-bonus-reading":
-        "one seat takes every trick under all_cards=others_ten_and_bonus: with the queen of "
-        "espadas counted it holds 11 penalty cards, not all ten copas, so no bonus round "
-        "follows; the reports are exactly those of the reference under all_cards=others_ten "
-        "(COPAS-Q6), an explanation by another reading of COPAS-19 that replays every report, "
-        "and nothing in the case tells the two apart",
-}
-"""The failing cases of a mutant that cannot name its rule (``"<slug> <case id>"``, or a
-slug for all of a mutant's), and why."""
-
-
 # -- The rule book's misreadings ------------------------------------------------------------
 
 
@@ -446,22 +307,23 @@ def _ten_booked(copas, taker, pending, *readings):  # type: ignore[no-untyped-de
     return tuple(copas), None
 
 
-PICTURED: tuple[Misreading, ...] = (
-        Misreading(rule="COPAS-2", slug="plain-order",
-                   description="the plain order (Q above J, 7 below J)",
-                   replacements={"strength": lambda card, plain: card.plain}),
-        Misreading(rule="COPAS-13", slug="any-suit-wins",
-                   description="the highest card of any suit takes the trick",
-                   replacements={"trick_winner": _any_suit_wins}),
-        Misreading(rule="COPAS-17", slug="ten-booked",
-                   description="all ten copas are booked at once, with no bonus round",
-                   replacements={"round_points": _ten_booked}),
-        Misreading(rule="COPAS-19", slug="no-all-cards-rule",
-                   description="taking every trick is no special case",
-                   replacements={"_all_cards_taker": lambda hands, tricks: None}),
-    )
-"""Misreadings the rule book uses to find the step where a rule it pictures fires, for
-the rules no other misreading of the catalogue covers yet."""
+def _no_all_cards_taker(hands, tricks):  # type: ignore[no-untyped-def]
+    """COPAS-19 misread: taking every trick is no special case."""
+    return None
+
+
+# -- The kill matrix's lists by mutant -----------------------------------------------------
+
+UNNAMED: dict[str, str] = {
+    "queen-of-espadas-counts copas/trace/all-tricks-bonus-reading":
+        "one seat takes every trick under all_cards=others_ten_and_bonus: with the queen of "
+        "espadas counted it holds 11 penalty cards, not all ten copas, so no bonus round "
+        "follows; the reports are exactly those of the reference under all_cards=others_ten "
+        "(COPAS-Q6), an explanation by another reading of COPAS-19 that replays every report, "
+        "and nothing in the case tells the two apart",
+}
+"""The failing cases of a mutant that cannot name its rule (``"<slug> <case id>"``, or a
+slug for all of a mutant's), and why."""
 
 
 RARE: tuple[Rare, ...] = (
@@ -469,11 +331,6 @@ RARE: tuple[Rare, ...] = (
     Rare("dealer-leads", (("players", 3), ("bonus_other_ten", "book"))),
     Rare("discard-can-win", (("players", 5), ("end_when_copas_out", True))),
 )
-"""The mutants above that act only in a rare situation (a combination of player count and
-options the corpus never plays): what an exploration must find beyond the corpus."""
-
-
-CATALOGUE = Catalogue(misreadings=MISREADINGS, mutants=MUTANTS, unmutatable=UNMUTATABLE,
-                      unnamed=UNNAMED, rare=RARE, pictured=PICTURED)
-"""The one catalogue of copas's misreadings: the explanations, the kill matrix and the rule
-book take theirs from it."""
+"""The mutants (:data:`.rules.MUTANTS`) that act only in a rare situation (a combination
+of player count and options the corpus never plays): what an exploration must find beyond
+the corpus."""

@@ -11,15 +11,10 @@ from typing import Any
 
 import attrs
 
-from copa_ref.conformance.copas.diagnosis import (
-    VIEW_RULES,
-    check_public,
-    diagnose,
-    legal_rule,
-)
-from copa_ref.conformance.copas.misreadings import CATALOGUE
+from copa_ref.conformance.copas.diagnosis import check_public, legal_rule
+from copa_ref.conformance.copas.rules import CATALOGUE, READINGS, VIEW_RULES, diagnose
 from copa_ref.conformance.predicates import first_deal, first_of
-from copa_ref.conformance.vocabulary import CountSpec, GameRecord, RandomGames, Reading, Scenario
+from copa_ref.conformance.vocabulary import CountSpec, GameRecord, RandomGames, Scenario
 from copa_ref.copas import GAME, Action, Config, Observation, Phase, Play, State
 from copa_ref.copas.rules import deck, hand_size
 from copa_ref.copas.state import AllCards, BonusAllCards, BonusOtherTen, CopasLead, RankOrder
@@ -408,16 +403,7 @@ RECORD: GameRecord[State, Action, Config, Observation] = GameRecord(
     candidates=candidates,
     rejection_games=3,
     view_rules=VIEW_RULES,
-    readings=(
-        Reading(option="rank_order", question="COPAS-Q1", rule="COPAS-2"),
-        Reading(option="copas_lead", question="COPAS-Q4", rule="COPAS-15"),
-        Reading(option="end_when_copas_out", question="COPAS-Q4", rule="COPAS-14"),
-        Reading(option="bonus_other_ten", question="COPAS-Q5", rule="COPAS-17"),
-        Reading(option="all_cards", question="COPAS-Q6", rule="COPAS-19"),
-        Reading(option="bonus_all_cards", question="COPAS-Q14", rule="COPAS-18"),
-        Reading(option="first_dealer", question="COPAS-Q8", rule="COPAS-5",
-                values=(0, 1, 2, 3, 4)),
-    ),
+    readings=READINGS,
     catalogue=CATALOGUE,
     diagnose=diagnose,
     config_rule=lambda _config: "COPAS-4",
