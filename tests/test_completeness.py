@@ -47,12 +47,14 @@ class TestEveryGameHasItsParts:
 
     def test_conformance_record(self, name: str) -> None:
         """The game has a conformance record in the registry and its folder
-        ``copa_ref/conformance/<game>/`` (record, diagnosis, misreadings), and a corpus."""
+        ``copa_ref/conformance/<game>/`` (rule entries, record, diagnosis, misreadings), and a
+        corpus."""
         assert name in RECORDS, f"{name}: no record in copa_ref/conformance/registry.py"
         assert RECORDS[name].game is GAMES[name]
         folder = ROOT / "copa_ref" / "conformance" / name
-        missing = [f for f in ("__init__.py", "record.py", "diagnosis.py", "misreadings.py")
-                   if not (folder / f).is_file()]
+        missing = [f for f in ("__init__.py", "rules.py", "record.py", "diagnosis.py",
+                               "misreadings.py") if not (folder / f).is_file()]
+        assert RECORDS[name].rules, f"{name}: its record has no rule entries"
         assert not missing, f"{name}: copa_ref/conformance/{name}/ lacks {missing}"
         assert sorted((ROOT / "conformance" / "cases" / name).glob("*.json")), (
             f"{name}: no corpus cases (run copa-ref conformance generate)")

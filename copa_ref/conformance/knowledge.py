@@ -1,18 +1,20 @@
 """What the conformance suite knows about one rule, in one record (``copa-ref conformance
 rule KALA-15``).
 
-A game's knowledge of its rules is declared by kind in its conformance folder
-(``copa_ref/conformance/<game>/``): the record's scenarios, counts, ``events``, view rules,
-readings, ``legal_rule`` and ``config_rule``, the diagnosis's checks, the catalogue's
-misreadings and mutants, the situations. :func:`rule_record` gathers, for one rule ID,
-everything those declare about it into a :class:`RuleRecord`: the single place a reader
-answers "what does the suite know about KALA-15". The functions among them (``events``,
-``legal_rule``, ``config_rule``, a diagnosis not written as checks) are shown by the source
-lines that name the rule.
+What is data is declared one entry a rule in the game's ``copa_ref/conformance/<game>/
+rules.py`` (:class:`~copa_ref.conformance.entries.RuleEntry`, the record's ``rules``): its
+view parts, diagnosis checks, readings, misreadings, mutants, pictured misreadings, why it
+has no mutant. The rest is elsewhere: the record's scenarios and counts claim rules, the
+catalogue's lists by mutant (failing cases allowed to name another rule, rare situations),
+the explorer's situations, the rule book's pictures, and the code (``events``,
+``legal_rule``, ``config_rule``, the diagnosis's searches that are no ladder), shown by the
+source lines that name the rule. :func:`rule_record` gathers all of it for one rule ID into
+a :class:`RuleRecord`.
 """
 
 from __future__ import annotations
 
+import ast
 import inspect
 import re
 from collections.abc import Callable
@@ -21,6 +23,8 @@ from typing import Any
 
 import attrs
 
+from copa_ref.conformance.entries import RuleEntry
+from copa_ref.conformance.ladder import Ladder
 from copa_ref.conformance.registry import record_of
 from copa_ref.games import GAMES
 
@@ -51,6 +55,9 @@ class RuleRecord:
     game: str
     title: str
     """The rule's heading in ``specs/<game>.md`` (empty when the spec is not at hand)."""
+    declared: tuple[Mention, ...]
+    """Where the rule's entry starts in ``copa_ref/conformance/<game>/rules.py`` (empty when
+    the source is not at hand or the rule has no entry)."""
     whole_game: bool
     """Every whole game exercises it (the record's ``whole_game_rules``)."""
     scenarios: tuple[tuple[str, str], ...]
@@ -63,7 +70,7 @@ class RuleRecord:
     checks: tuple[tuple[str, str], ...]
     """The diagnosis's checks naming it: ``(observable, check name)``."""
     diagnosis: tuple[Mention, ...]
-    """Diagnosis code naming it outside the checks and the view rules."""
+    """Diagnosis code naming it outside the ladders (the searches that are no table)."""
     legal: tuple[Mention, ...]
     """Where ``legal_rule`` names it (an engine refusing a legal action)."""
     config: tuple[Mention, ...]
@@ -108,36 +115,71 @@ def _title(game: str, rule: str) -> tuple[bool, str]:
 
 def _mentions(function: Callable[..., Any] | None, rule: str,
               whole_module: bool = False) -> tuple[Mention, ...]:
-    """The source lines of *function* (of its module, with *whole_module*) naming *rule*."""
+    """The source lines of *function* (of its module, with *whole_module*) naming *rule*;
+    a function's own lines, then those of the module's tables it reads (a tuple of
+    ``(option, rule)`` pairs, say)."""
     if function is None:
         return ()
-    target: Any = inspect.getmodule(function) if whole_module else function
+    module = inspect.getmodule(function)
+    target: Any = module if whole_module else function
     try:
         lines, first = inspect.getsourcelines(target)
         path = Path(inspect.getsourcefile(target) or "")
+        whole = inspect.getsource(module) if module is not None else ""
     except (OSError, TypeError):
         return ()
     first = max(first, 1)
     named = re.compile(rf"[\"']{re.escape(rule)}[\"']")
     where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
-    return tuple(Mention(f"{where}:{first + i}", line.strip())
-                 for i, line in enumerate(lines) if named.search(line))
+    numbered = [(first + i, line) for i, line in enumerate(lines)]
+    if not whole_module:
+        numbered += _tables_read(function, whole)
+    return tuple(Mention(f"{where}:{n}", line.strip()) for n, line in numbered
+                 if named.search(line))
 
 
-def _diagnosis_parts(diagnose: Any) -> list[Callable[..., Any]]:
-    """A function of each module the game's diagnosis is written in: the function itself,
-    or, for a :class:`~copa_ref.conformance.ladder.Diagnosis`, its parts' (a ladder's by
-    its context), one a module."""
+def _tables_read(function: Callable[..., Any], source: str) -> list[tuple[int, str]]:
+    """The numbered source lines of the module-level tuples and dicts *function* reads
+    (*source*: its module's)."""
+    code = getattr(function, "__code__", None)
+    if code is None or not source:
+        return []
+    tables = {name for name in code.co_names
+              if isinstance(function.__globals__.get(name), (tuple, dict))}
+    lines = source.splitlines()
+    found: list[tuple[int, str]] = []
+    for node in ast.parse(source).body:
+        targets = (node.targets if isinstance(node, ast.Assign)
+                   else [node.target] if isinstance(node, ast.AnnAssign) else [])
+        if any(isinstance(t, ast.Name) and t.id in tables for t in targets):
+            end = node.end_lineno or node.lineno
+            found += [(n, lines[n - 1]) for n in range(node.lineno, end + 1)]
+    return found
+
+
+def _diagnosis_code(diagnose: Any) -> list[Callable[..., Any]]:
+    """The parts of the game's diagnosis that are code, not ladders (whose checks are the
+    rule entries'): the function itself, or a :class:`~copa_ref.conformance.ladder.
+    Diagnosis`'s parts that are no :class:`~copa_ref.conformance.ladder.Ladder`, one a
+    module."""
     if diagnose is None:
         return []
-    parts = getattr(diagnose, "parts", None)
-    if parts is None:
-        return [diagnose]
     found: dict[Any, Callable[..., Any]] = {}
-    for part in parts:
-        function = getattr(part, "context", part)
-        found.setdefault(inspect.getmodule(function), function)
+    for part in getattr(diagnose, "parts", (diagnose,)):
+        if not isinstance(part, Ladder):
+            found.setdefault(inspect.getmodule(part), part)
     return list(found.values())
+
+
+def _declared(game: str, rule: str) -> tuple[Mention, ...]:
+    """The line that opens *rule*'s entry in the game's ``rules.py``."""
+    path = ROOT / "copa_ref" / "conformance" / game / "rules.py"
+    if not path.is_file():
+        return ()
+    lines = path.read_text().splitlines()
+    return tuple(Mention(f"{path.relative_to(ROOT)}:{i}", f"RuleEntry({line.strip()}")
+                 for i, line in enumerate(lines, 1)
+                 if line.strip() == f'"{rule}",' and lines[i - 2].strip() == "RuleEntry(")
 
 
 def _pictures(game: str, rule: str) -> tuple[str, ...]:
@@ -168,21 +210,25 @@ def rule_record(rule: str) -> RuleRecord:
     catalogue = record.catalogue
     from copa_ref.conformance.explore.situations import catalogue as situations_of
 
-    def mine(misreadings: tuple[Any, ...]) -> tuple[tuple[str, str], ...]:
-        return tuple((m.slug, m.description) for m in misreadings if m.rule == rule)
+    entry = next((e for e in record.rules if e.rule == rule), RuleEntry(rule))
 
-    mutants = mine(catalogue.mutants)
+    def mine(kind: str) -> tuple[tuple[str, str], ...]:
+        placed = sorted((getattr(m, kind), m.slug, m.description) for m in entry.misread
+                        if getattr(m, kind) is not None)
+        return tuple((slug, description) for _, slug, description in placed)
+
+    mutants = mine("mutant")
     slugs = {slug for slug, _ in mutants}
     checks = tuple((c.observable, c.name) for c in getattr(record.diagnose, "checks", ())
                    if c.rule == rule)
     legal = _mentions(record.legal_rule, rule)
     config = _mentions(record.config_rule, rule)
     shown = {m.where for m in (*legal, *config)}
-    diagnosis = tuple(m for part in _diagnosis_parts(record.diagnose)
+    diagnosis = tuple(m for part in _diagnosis_code(record.diagnose)
                       for m in _mentions(part, rule, whole_module=True)
-                      if m.where not in shown and not m.text.startswith("ViewRule("))
+                      if m.where not in shown)
     return RuleRecord(
-        rule=rule, game=game, title=title,
+        rule=rule, game=game, title=title, declared=_declared(game, rule),
         whole_game=rule in record.whole_game_rules,
         scenarios=tuple((f"{game}/trace/{s.slug}", s.description)
                         for s in record.scenarios if rule in s.rules),
@@ -190,15 +236,15 @@ def rule_record(rule: str) -> RuleRecord:
                      for c in record.counts if rule in c.rules),
         events=_mentions(record.events, rule),
         views=tuple((v.part, "every step" if v.when is None else v.when.__name__.strip("_"),
-                     v.says) for v in record.view_rules if v.rule == rule),
+                     v.says) for v in sorted(entry.views, key=lambda v: v.at)),
         checks=checks,
         diagnosis=diagnosis, legal=legal, config=config,
-        readings=tuple((r.option, r.question, ", ".join(map(str, r.values)) or "every value")
-                       for r in record.readings if r.rule == rule),
-        misreadings=mine(catalogue.misreadings),
+        readings=tuple((o.option, o.question, ", ".join(map(str, o.values)) or "every value")
+                       for o in sorted(entry.options, key=lambda o: o.at)),
+        misreadings=mine("explains"),
         mutants=mutants,
-        pictured=mine(catalogue.pictured),
-        unmutatable=catalogue.unmutatable.get(rule, ""),
+        pictured=mine("pictured"),
+        unmutatable=entry.unmutatable,
         unnamed=tuple((key, why) for key, why in catalogue.unnamed.items()
                       if key.partition(" ")[0] in slugs),
         rare=tuple((r.mutant, r.label) for r in catalogue.rare if r.mutant in slugs),
@@ -222,6 +268,7 @@ def render(found: RuleRecord) -> list[str]:
     def code(rows: tuple[Mention, ...]) -> list[str]:
         return [f"{m.where}: {m.text}" for m in rows]
 
+    section("declared (its entry)", [m.where for m in found.declared])
     section("exercised by", (["every whole game"] if found.whole_game else [])
             + pairs(found.scenarios) + pairs(found.counts))
     section("events (tags a step with it)", code(found.events))

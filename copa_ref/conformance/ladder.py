@@ -10,8 +10,11 @@ holds names its rule and ends the ladder (unless it says ``go_on``); a :class:`S
 it with no finding (what follows cannot be judged from the report). A
 :class:`Diagnosis` runs its ladders, and any plain function of the divergence, in order.
 
-The game's folder keeps only what is that game's: its context class, its predicates and its
-tables; the predicates several games share are in :mod:`copa_ref.conformance.predicates`.
+The game's folder keeps only what is that game's: its context class and its predicates
+(``diagnosis.py``), and its checks, each declared in the entry of the rule it names
+(``rules.py``, :class:`~copa_ref.conformance.entries.Checked`) and gathered into the
+ladder's table in their places (:func:`~copa_ref.conformance.tables.ladder_checks`); the
+predicates several games share are in :mod:`copa_ref.conformance.predicates`.
 A diagnosis's own bug raises: only the engine's data errors are caught, by the caller
 (:data:`~copa_ref.core.replay.ENGINE_DATA`).
 """

@@ -3,11 +3,13 @@
 :class:`Divergence`, :class:`Finding`, :class:`ViewRule`).
 
 Everything the corpus and the runner know of one game is in its folder
-``copa_ref/conformance/<game>/``: ``record.py`` (the record ``RECORD``: random games,
-scenarios, counts, events, readings), ``diagnosis.py`` (view rules, ``diagnose``,
-``check_public``, ``config_rule``, ``legal_rule``) and ``misreadings.py`` (the catalogue
-``CATALOGUE``: the misreadings the explanations replay, the kill matrix's mutants, the rule
-book's). Each game of the registry has one :class:`GameRecord`, listed explicitly (by
+``copa_ref/conformance/<game>/``: ``rules.py`` (one
+:class:`~copa_ref.conformance.entries.RuleEntry` a rule, ``RULES``, and what is built from
+the entries: the view rules, ``diagnose``, the readings, the catalogue ``CATALOGUE``),
+``diagnosis.py`` (the predicates the entries refer to, ``check_public``, ``config_rule``,
+``legal_rule``), ``misreadings.py`` (the misread functions, the kill matrix's lists by
+mutant) and ``record.py`` (the record ``RECORD``: random games, scenarios, counts,
+events). Each game of the registry has one :class:`GameRecord`, listed explicitly (by
 import, never by module name) in :mod:`copa_ref.conformance.registry`. The record is typed
 with the game's own types (``GameRecord[State, Action, Config, Observation]``), so a reader
 can follow a call from the runner into the game's rules.
@@ -23,13 +25,16 @@ Adding a game means filling one record::
         events=events,                          # the rules one step exercises
         check_public=None,                      # checks of a reported view (hidden info)
         candidates=None,                        # extra actions to try for rejections
+        rules=RULES,                            # one entry a rule (<game>/rules.py)
         view_rules=VIEW_RULES,                  # which rule decides which part of the view
-        readings=(Reading(option="harvest", question="XX-Q7", rule="XX-15"),),
-        catalogue=CATALOGUE,                    # copa_ref.conformance.<game>.misreadings
+        readings=READINGS,                      # Config options reading a rule
+        catalogue=CATALOGUE,                    # misreadings and mutants
         diagnose=diagnose,                      # optional: re-derive a rule's consequence
     )
 
-and one line in :mod:`copa_ref.conformance.registry`. What each part is for:
+where ``VIEW_RULES``, ``READINGS``, ``CATALOGUE`` and ``diagnose`` are built from ``RULES``
+(:mod:`copa_ref.conformance.tables`), and one line in
+:mod:`copa_ref.conformance.registry`. What each part is for:
 
 * **The corpus** (:mod:`copa_ref.conformance.generate`): ``random_games`` (whole games from
   fixed seeds, also searched for rejections), ``scenarios`` (the first step of a seeded
@@ -80,6 +85,7 @@ from typing import Any, Generic, TypeVar
 
 import attrs
 
+from copa_ref.conformance.entries import RuleEntry
 from copa_ref.core import JSON, Game
 from copa_ref.core.misreading import Misreading
 
@@ -302,7 +308,7 @@ class Rare:
 class Catalogue:
     """A game's misreadings: each the reference with one rule read wrongly
     (:class:`~copa_ref.core.misreading.Misreading`). One catalogue a game
-    (``CATALOGUE`` in ``copa_ref/conformance/<game>/misreadings.py``), used by the
+    (``CATALOGUE`` in ``copa_ref/conformance/<game>/rules.py``), used by the
     explanations, the kill matrix and the rule book."""
 
     misreadings: tuple[Misreading, ...] = ()
@@ -374,12 +380,16 @@ class GameRecord(Generic[S, A, C, O]):
     """How many of the random games (in order) are searched for rejections."""
     rejections_per_rule: int = 3
     """At most this many generic rejection cases per rule ID."""
+    rules: tuple[RuleEntry, ...] = ()
+    """What the suite declares of each rule, one entry a rule
+    (``copa_ref/conformance/<game>/rules.py``): the view rules, the readings, the catalogue
+    and the diagnosis ladders below are built from it."""
     view_rules: tuple[ViewRule[S, A, C, O], ...] = ()
     """Which rule decides which part of the public view, most specific first."""
     readings: tuple[Reading, ...] = ()
     """The ``Config`` options that implement readings of the register."""
     catalogue: Catalogue = Catalogue()
-    """The game's misreadings (``copa_ref.conformance.<game>.misreadings``)."""
+    """The game's misreadings (``copa_ref.conformance.<game>.rules``)."""
     diagnose: Diagnose[S, A, C, O] | None = None
     """The game's own diagnosis of a divergence (see :class:`Divergence`)."""
     bad_configs: tuple[Mapping[str, JSON], ...] = ()

@@ -1,5 +1,5 @@
 """The rule entries (``copa_ref/conformance/<game>/rules.py``) and the tables built from
-them."""
+them (``copa_ref/conformance/tables.py``)."""
 
 from __future__ import annotations
 
@@ -7,16 +7,9 @@ import importlib
 
 import pytest
 
-from copa_ref.conformance.entries import (
-    Misread,
-    Option,
-    RuleEntry,
-    ViewPart,
-    misreadings,
-    readings,
-    view_rules,
-)
+from copa_ref.conformance.entries import Misread, Option, RuleEntry, ViewPart
 from copa_ref.conformance.registry import RECORDS
+from copa_ref.conformance.tables import misreadings, readings, view_rules
 from tests.conformance.test_kill_matrix import spec_rules
 
 
@@ -58,6 +51,7 @@ def test_one_entry_a_rule_in_the_specs_order(game: str) -> None:
     assert all(r.startswith("P-") for r in named if r not in rules)
     assert len(set(named)) == len(named)
     record = RECORDS[game]
+    assert record.rules is module.RULES
     assert record.view_rules == module.VIEW_RULES
     assert record.readings == module.READINGS
     assert record.catalogue is module.CATALOGUE

@@ -1,7 +1,7 @@
 """The kill matrix: every mutant of every game against the whole corpus.
 
-A mutant (the ``mutants`` of a game's catalogue, ``copa_ref/conformance/<game>/
-misreadings.py``) is the reference with one rule misread. The corpus
+A mutant (the ``mutants`` of a game's catalogue, declared with its rule in
+``copa_ref/conformance/<game>/rules.py``) is the reference with one rule misread. The corpus
 must fail every mutant, every case a mutant fails must name the misread rule first, and
 every hand-made case (a scenario trace or a count) must fail some mutant of the rules it
 claims; rules with no one-rule mutant are listed in the catalogue's ``unmutatable`` with
@@ -40,7 +40,7 @@ SPECS = Path(__file__).resolve().parents[2] / "specs"
 
 
 def catalogue_of(game: str) -> Catalogue:
-    """The game's misreading catalogue (``copa_ref/conformance/<game>/misreadings.py``), from
+    """The game's misreading catalogue (``copa_ref/conformance/<game>/rules.py``), from
     its conformance record: a registered game without one fails
     ``tests/test_completeness.py``."""
     record = record_of(game)

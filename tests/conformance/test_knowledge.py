@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +12,8 @@ from copa_ref.conformance.knowledge import UnknownRule, rule_record
 from copa_ref.conformance.ladder import Check, Ladder
 from copa_ref.conformance.registry import RECORDS
 from tests.conformance.test_kill_matrix import spec_rules
+
+ROOT = Path(__file__).resolve().parents[2]
 
 NO_RULE = "KALA" + "-99"
 """A rule ID no spec states (split so that the traceability test does not read it)."""
@@ -57,6 +60,22 @@ class TestRuleRecord:
         assert any(part == "public.phase" for part, _, _ in found.views)
         assert all(re.search(r"kala/record\.py:\d+$", m.where) for m in found.events)
         assert found.events
+
+    def test_the_entry_is_named_by_its_line(self) -> None:
+        """The record points at the line of kala/rules.py where KALA-15's entry starts."""
+        (found,) = rule_record("KALA-15").declared
+        path, _, line = found.where.partition(":")
+        assert path == "copa_ref/conformance/kala/rules.py"
+        lines = (ROOT / path).read_text().splitlines()
+        assert lines[int(line) - 1].strip() == '"KALA-15",'
+        assert lines[int(line) - 2].strip() == "RuleEntry("
+
+    def test_a_rule_function_shows_the_table_it_reads(self) -> None:
+        """HOPPER's config_rule reads the option table naming HOPPER-13: its line is shown
+        as where HOPPER-13 is named for a refused config, not as diagnosis."""
+        found = rule_record("HOPPER-13")
+        assert any("_OPTION_RULES" in m.text or '"HOPPER-13"' in m.text for m in found.config)
+        assert not any('"HOPPER-13"' in m.text for m in found.diagnosis)
 
     def test_unknown_rule(self) -> None:
         """A rule the spec lacks is refused."""

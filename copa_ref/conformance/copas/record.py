@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 
 from copa_ref.conformance.copas.diagnosis import check_public, legal_rule
-from copa_ref.conformance.copas.rules import CATALOGUE, READINGS, VIEW_RULES, diagnose
+from copa_ref.conformance.copas.rules import CATALOGUE, READINGS, RULES, VIEW_RULES, diagnose
 from copa_ref.conformance.predicates import first_deal, first_of
 from copa_ref.conformance.vocabulary import CountSpec, GameRecord, RandomGames, Scenario
 from copa_ref.copas import GAME, Action, Config, Observation, Phase, Play, State
@@ -402,6 +402,7 @@ RECORD: GameRecord[State, Action, Config, Observation] = GameRecord(
     check_public=check_public,
     candidates=candidates,
     rejection_games=3,
+    rules=RULES,
     view_rules=VIEW_RULES,
     readings=READINGS,
     catalogue=CATALOGUE,

@@ -90,20 +90,16 @@ from copa_ref.conformance.copas.misreadings import (
     _two_of_ouros_left_out,
     _void_discards_copa,
 )
-from copa_ref.conformance.entries import (
-    Checked,
-    Misread,
-    Option,
-    RuleEntry,
-    ViewPart,
+from copa_ref.conformance.entries import Checked, Misread, Option, RuleEntry, ViewPart
+from copa_ref.conformance.ladder import Diagnosis, Ladder, Stop
+from copa_ref.conformance.predicates import at_start
+from copa_ref.conformance.tables import (
     ladder_checks,
     misreadings,
     readings,
     unmutatable,
     view_rules,
 )
-from copa_ref.conformance.ladder import Diagnosis, Ladder, Stop
-from copa_ref.conformance.predicates import at_start
 from copa_ref.conformance.vocabulary import Catalogue
 from copa_ref.copas import rules as _rules
 from copa_ref.copas.rules import BURST

@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Any
 
 from copa_ref.conformance.da_capo.diagnosis import legal_rule
-from copa_ref.conformance.da_capo.rules import CATALOGUE, READINGS, VIEW_RULES, diagnose
+from copa_ref.conformance.da_capo.rules import CATALOGUE, READINGS, RULES, VIEW_RULES, diagnose
 from copa_ref.conformance.vocabulary import CountSpec, GameRecord, RandomGames, Scenario
 from copa_ref.da_capo import GAME, Action, Config, State
 from copa_ref.da_capo.state import TargetReached, TieBreak, TieResolution
@@ -183,6 +183,7 @@ RECORD: GameRecord[State, Action, Config, State] = GameRecord(
     events=events,
     candidates=candidates,
     rejection_games=6,
+    rules=RULES,
     view_rules=VIEW_RULES,
     readings=READINGS,
     catalogue=CATALOGUE,

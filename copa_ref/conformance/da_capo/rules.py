@@ -71,20 +71,16 @@ from copa_ref.conformance.da_capo.misreadings import (
     _void_round_returned,
     _winner_keeps_one,
 )
-from copa_ref.conformance.entries import (
-    Checked,
-    Misread,
-    Option,
-    RuleEntry,
-    ViewPart,
+from copa_ref.conformance.entries import Checked, Misread, Option, RuleEntry, ViewPart
+from copa_ref.conformance.ladder import Diagnosis, Ladder, Stop
+from copa_ref.conformance.predicates import at_start
+from copa_ref.conformance.tables import (
     ladder_checks,
     misreadings,
     readings,
     unmutatable,
     view_rules,
 )
-from copa_ref.conformance.ladder import Diagnosis, Ladder, Stop
-from copa_ref.conformance.predicates import at_start
 from copa_ref.conformance.vocabulary import Catalogue
 
 __all__ = [

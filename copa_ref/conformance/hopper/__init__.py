@@ -1,5 +1,6 @@
-"""Everything the conformance corpus and its runner know of HOPPER: its record
-(:mod:`.record`: random games, scenarios, counts, the rules a step exercises, the readings),
-its diagnosis (:mod:`.diagnosis`: which rule decides which part of the view, and the
-game's own naming of a divergence) and its misreadings (:mod:`.misreadings`: the one
-catalogue the explanations, the kill matrix and the rule book use)."""
+"""Everything the conformance corpus and its runner know of HOPPER: one entry a rule
+(:mod:`.rules`: the parts of the view it decides, the diagnosis checks naming it, the
+readings, the misreadings and mutants, and the tables and catalogue built from the
+entries), the code the entries refer to (:mod:`.diagnosis`: the predicates, the searches,
+``legal_rule``; :mod:`.misreadings`: the misread functions) and the record
+(:mod:`.record`: random games, scenarios, counts, the rules a step exercises)."""

@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from copa_ref.conformance.hopper.diagnosis import config_rule, legal_rule
-from copa_ref.conformance.hopper.rules import CATALOGUE, READINGS, VIEW_RULES, diagnose
+from copa_ref.conformance.hopper.rules import CATALOGUE, READINGS, RULES, VIEW_RULES, diagnose
 from copa_ref.conformance.predicates import step_into
 from copa_ref.conformance.vocabulary import CountSpec, GameRecord, RandomGames, Scenario
 from copa_ref.core import JSON, MoverKind
@@ -331,6 +331,7 @@ RECORD: GameRecord[State, Action, Config, State] = GameRecord(
     candidates=candidates,
     rejection_games=3,
     rejections_per_rule=8,
+    rules=RULES,
     view_rules=VIEW_RULES,
     readings=READINGS,
     catalogue=CATALOGUE,

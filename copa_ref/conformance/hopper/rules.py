@@ -12,18 +12,7 @@ end. The predicates are :mod:`.diagnosis`'s, the misread functions :mod:`.misrea
 
 from __future__ import annotations
 
-from copa_ref.conformance.entries import (
-    Checked,
-    Misread,
-    Option,
-    RuleEntry,
-    ViewPart,
-    ladder_checks,
-    misreadings,
-    readings,
-    unmutatable,
-    view_rules,
-)
+from copa_ref.conformance.entries import Checked, Misread, Option, RuleEntry, ViewPart
 from copa_ref.conformance.hopper import misreadings as wrong
 from copa_ref.conformance.hopper.diagnosis import (
     Reported,
@@ -70,6 +59,13 @@ from copa_ref.conformance.hopper.misreadings import (
 )
 from copa_ref.conformance.ladder import Diagnosis, Ladder
 from copa_ref.conformance.predicates import at_start
+from copa_ref.conformance.tables import (
+    ladder_checks,
+    misreadings,
+    readings,
+    unmutatable,
+    view_rules,
+)
 from copa_ref.conformance.vocabulary import Catalogue
 from copa_ref.hopper.state import CUP_BEANS
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from copa_ref.conformance.kala.diagnosis import legal_rule
-from copa_ref.conformance.kala.rules import CATALOGUE, READINGS, VIEW_RULES, diagnose
+from copa_ref.conformance.kala.rules import CATALOGUE, READINGS, RULES, VIEW_RULES, diagnose
 from copa_ref.conformance.predicates import step_into
 from copa_ref.conformance.vocabulary import CountSpec, GameRecord, RandomGames, Scenario
 from copa_ref.core import JSON
@@ -282,6 +282,7 @@ RECORD: GameRecord[State, Action, Config, State] = GameRecord(
     events=events,
     candidates=candidates,
     rejection_games=6,
+    rules=RULES,
     view_rules=VIEW_RULES,
     readings=READINGS,
     catalogue=CATALOGUE,

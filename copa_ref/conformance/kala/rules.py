@@ -14,18 +14,7 @@ what a step exercises is ``events`` and the record itself is :mod:`.record`.
 
 from __future__ import annotations
 
-from copa_ref.conformance.entries import (
-    Checked,
-    Misread,
-    Option,
-    RuleEntry,
-    ViewPart,
-    ladder_checks,
-    misreadings,
-    readings,
-    unmutatable,
-    view_rules,
-)
+from copa_ref.conformance.entries import Checked, Misread, Option, RuleEntry, ViewPart
 from copa_ref.conformance.kala import misreadings as wrong
 from copa_ref.conformance.kala.diagnosis import (
     Listed,
@@ -70,6 +59,13 @@ from copa_ref.conformance.kala.diagnosis import (
 )
 from copa_ref.conformance.ladder import Diagnosis, Ladder
 from copa_ref.conformance.predicates import at_start
+from copa_ref.conformance.tables import (
+    ladder_checks,
+    misreadings,
+    readings,
+    unmutatable,
+    view_rules,
+)
 from copa_ref.conformance.vocabulary import Catalogue
 from copa_ref.core.misreading import Deferred
 from copa_ref.kala import Bonus

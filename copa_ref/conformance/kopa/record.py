@@ -22,7 +22,7 @@ from copa_ref.conformance.kopa.diagnosis import (
     legal_rule,
     round_ends,
 )
-from copa_ref.conformance.kopa.rules import CATALOGUE, READINGS, VIEW_RULES, diagnose
+from copa_ref.conformance.kopa.rules import CATALOGUE, READINGS, RULES, VIEW_RULES, diagnose
 from copa_ref.conformance.predicates import first_deal, first_of, step_into
 from copa_ref.conformance.vocabulary import CountSpec, GameRecord, Scenario
 from copa_ref.core import Game, MoverKind
@@ -261,6 +261,7 @@ RECORD: GameRecord[State, Action, Config, Observation] = GameRecord(
     check_public=check_public,
     candidates=candidates,
     rejection_games=0,
+    rules=RULES,
     view_rules=VIEW_RULES,
     readings=READINGS,
     catalogue=CATALOGUE,

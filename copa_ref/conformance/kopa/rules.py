@@ -13,18 +13,7 @@ functions :mod:`.misreadings`'s.
 
 from __future__ import annotations
 
-from copa_ref.conformance.entries import (
-    Checked,
-    Misread,
-    Option,
-    RuleEntry,
-    ViewPart,
-    ladder_checks,
-    misreadings,
-    readings,
-    unmutatable,
-    view_rules,
-)
+from copa_ref.conformance.entries import Checked, Misread, Option, RuleEntry, ViewPart
 from copa_ref.conformance.kopa import misreadings as wrong
 from copa_ref.conformance.kopa.diagnosis import (
     RoundStep,
@@ -70,6 +59,13 @@ from copa_ref.conformance.kopa.misreadings import (
     _up_to_six,
 )
 from copa_ref.conformance.ladder import Diagnosis, Ladder
+from copa_ref.conformance.tables import (
+    ladder_checks,
+    misreadings,
+    readings,
+    unmutatable,
+    view_rules,
+)
 from copa_ref.conformance.vocabulary import Catalogue
 from copa_ref.kopa.rules import next_dealer
 

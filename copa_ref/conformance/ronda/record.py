@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from copa_ref.conformance.ronda.diagnosis import check_public, legal_rule
-from copa_ref.conformance.ronda.rules import CATALOGUE, READINGS, VIEW_RULES, diagnose
+from copa_ref.conformance.ronda.rules import CATALOGUE, READINGS, RULES, VIEW_RULES, diagnose
 from copa_ref.conformance.vocabulary import CountSpec, GameRecord, RandomGames, Scenario
 from copa_ref.core import JSON
 from copa_ref.ronda import (
@@ -256,6 +256,7 @@ RECORD: GameRecord[State, Action, Config, Observation] = GameRecord(
     candidates=candidates,
     rejection_games=3,
     rejections_per_rule=12,
+    rules=RULES,
     view_rules=VIEW_RULES,
     readings=READINGS,
     catalogue=CATALOGUE,

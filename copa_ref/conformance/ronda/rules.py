@@ -12,18 +12,7 @@ functions :mod:`.misreadings`'s.
 
 from __future__ import annotations
 
-from copa_ref.conformance.entries import (
-    Checked,
-    Misread,
-    Option,
-    RuleEntry,
-    ViewPart,
-    ladder_checks,
-    misreadings,
-    readings,
-    unmutatable,
-    view_rules,
-)
+from copa_ref.conformance.entries import Checked, Misread, Option, RuleEntry, ViewPart
 from copa_ref.conformance.ladder import Diagnosis, Ladder
 from copa_ref.conformance.predicates import action_is, at_start
 from copa_ref.conformance.ronda import misreadings as wrong
@@ -73,6 +62,13 @@ from copa_ref.conformance.ronda.misreadings import (
     penalty_first_pair_only,
     shown_only_while_lifted,
     six_always_to_black,
+)
+from copa_ref.conformance.tables import (
+    ladder_checks,
+    misreadings,
+    readings,
+    unmutatable,
+    view_rules,
 )
 from copa_ref.conformance.vocabulary import Catalogue
 from copa_ref.ronda import Add, Again, Keep, Lift, Stop
