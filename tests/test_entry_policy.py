@@ -145,10 +145,10 @@ def test_a_state_built_by_a_misread_copy_is_checked_by_the_reference(name: str) 
 def test_a_misread_kala_state_is_refused_as_a_fresh_one() -> None:
     """A state of the KALA copy whose stores start with 14 beans each breaks KALA-18 in the
     reference: the reference refuses it at its entry, as it refuses an equal fresh object."""
-    from copa_ref.conformance.kala.rules import MUTANTS
+    from copa_ref.conformance.kala.rules import CATALOGUE
 
     kala: Any = GAMES["kala"]
-    mutant = misread(kala, next(m for m in MUTANTS if m.slug == "stores-of-14"))
+    mutant = misread(kala, CATALOGUE.mutant("stores-of-14"))
     state = mutant.new_game(mutant.default_config())
     mutant.to_move(state)  # checked, and marked, by the misread copy
     for entering in (attrs.evolve(state), state):

@@ -3,7 +3,8 @@
 
 Each function gathers one kind of item from every entry, puts the entry's rule in, and sorts
 the items by their place in the table (``at``, from 1): the view rules, a diagnosis
-ladder's checks (with its stops), the readings, a list of the catalogue. Places that do not
+ladder's checks (with its stops), the readings, a list of the catalogue (:func:`catalogue`
+builds the whole catalogue). Places that do not
 run from 1 without a gap are refused where the table is built (at import).
 """
 
@@ -14,10 +15,11 @@ from typing import Any, Literal, TypeVar
 
 from copa_ref.conformance.entries import RuleEntry
 from copa_ref.conformance.ladder import Check, Stop
-from copa_ref.conformance.vocabulary import Reading, ViewRule
+from copa_ref.conformance.vocabulary import Catalogue, Rare, Reading, ViewRule
 from copa_ref.core import Misreading
 
-__all__ = ["ladder_checks", "misreadings", "readings", "unmutatable", "view_rules"]
+__all__ = ["catalogue", "ladder_checks", "misreadings", "readings", "unmutatable",
+           "view_rules"]
 
 T = TypeVar("T")
 
@@ -71,3 +73,16 @@ def misreadings(entries: Iterable[RuleEntry],
 def unmutatable(entries: Iterable[RuleEntry]) -> dict[str, str]:
     """The rules with no one-rule mutant, and why."""
     return {e.rule: e.unmutatable for e in entries if e.unmutatable}
+
+
+def catalogue(entries: Iterable[RuleEntry], *, unnamed: Mapping[str, str],
+              rare: tuple[Rare, ...], vacuous: Mapping[str, str] | None = None) -> Catalogue:
+    """The game's catalogue: its entries' common misreadings, mutants, rule-book
+    misreadings and rules with no mutant, with the kill matrix's lists by mutant and case
+    (kept with the misread functions in ``misreadings.py``)."""
+    entries = tuple(entries)
+    return Catalogue(misreadings=misreadings(entries, "explains"),
+                     mutants=misreadings(entries, "mutant"),
+                     pictured=misreadings(entries, "pictured"),
+                     unmutatable=unmutatable(entries), unnamed=unnamed, rare=rare,
+                     vacuous=vacuous or {})

@@ -8,11 +8,12 @@ itself: the reference and any number of misread copies can run side by side in o
 
 Two catalogues use this shape:
 
-* each game's ``MISREADINGS`` (common misreadings that are not ``Config`` options),
-  which the conformance runner replays to explain a failure ("your engine plays as if …");
-* the mutants of the kill-matrix test (``MUTANTS``), one or more per rule.
+* each game's common misreadings (not ``Config`` options), which the conformance runner
+  replays to explain a failure ("your engine plays as if …");
+* the mutants of the kill-matrix test, one or more per rule.
 
-Both are declared with their rules in ``copa_ref/conformance/<game>/rules.py``.
+Both are lists of a game's catalogue (``CATALOGUE``), declared with their rules in
+``copa_ref/conformance/<game>/rules.py``.
 
 A misread game's inner functions (:attr:`~copa_ref.core.game.Game.trusted`, the ones the
 generic loop calls) come from the copy as well; where a misreading replaces a public entry

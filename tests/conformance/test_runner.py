@@ -348,10 +348,10 @@ class TestTheEnginesOwnRule:
     is only an order of checks names the case's rule."""
 
     def _deck_engine(self) -> type:
-        from copa_ref.conformance.kopa.rules import MUTANTS
+        from copa_ref.conformance.kopa.rules import CATALOGUE
         from tests.conformance.engines import Misread
 
-        wrong = next(m for m in MUTANTS if m.slug == "thirteen-per-suit")
+        wrong = CATALOGUE.mutant("thirteen-per-suit")
         return type("KopaThirteenPerSuit", (Misread,),
                     {"misreading": wrong, "game_name": "kopa", "label": wrong.slug})
 

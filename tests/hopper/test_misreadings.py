@@ -8,10 +8,13 @@ from fractions import Fraction
 
 import pytest
 
-from copa_ref.conformance.hopper.rules import MISREADINGS, MUTANTS, UNMUTATABLE
+from copa_ref.conformance.hopper.rules import CATALOGUE
 from copa_ref.core import Misreading, misread
 from copa_ref.hopper import GAME, Config, Ending, Remainder, SeatAccuracy
 from tests.test_traceability import RULES
+
+MISREADINGS, MUTANTS = CATALOGUE.misreadings, CATALOGUE.mutants
+UNMUTATABLE = CATALOGUE.unmutatable
 
 CONFIGS = (Config(players=3), Config(players=3, ending=Ending.END_2),
            Config(players=3, total_beans=51, ending=Ending.END_2),

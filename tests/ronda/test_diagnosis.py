@@ -16,7 +16,7 @@ from copa_ref.conformance.checks import json_diff
 from copa_ref.conformance.corpus import Filters, load_corpus, select
 from copa_ref.conformance.observables import observables
 from copa_ref.conformance.registry import record_of
-from copa_ref.conformance.ronda.rules import MUTANTS
+from copa_ref.conformance.ronda.rules import CATALOGUE
 from copa_ref.conformance.vocabulary import Divergence, Report
 from copa_ref.core import Misreading, misread
 from copa_ref.ronda import GAME, Observation
@@ -63,7 +63,7 @@ def first_divergence(wrong: Any, case: dict[str, Any]) -> Divergence[Any, Any, A
     return None
 
 
-@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: f"{m.rule}-{m.slug}")
+@pytest.mark.parametrize("mutant", CATALOGUE.mutants, ids=lambda m: f"{m.rule}-{m.slug}")
 def test_mutant_named_by_its_own_rule(mutant: Misreading) -> None:
     """RONDA-1 … RONDA-18: every trace a mutant diverges on names its rule first (after
     the readings of the register, which the runner tries before the view rules)."""

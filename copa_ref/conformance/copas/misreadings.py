@@ -331,6 +331,6 @@ RARE: tuple[Rare, ...] = (
     Rare("dealer-leads", (("players", 3), ("bonus_other_ten", "book"))),
     Rare("discard-can-win", (("players", 5), ("end_when_copas_out", True))),
 )
-"""The mutants (:data:`.rules.MUTANTS`) that act only in a rare situation (a combination
-of player count and options the corpus never plays): what an exploration must find beyond
-the corpus."""
+"""The mutants (``mutants`` of :data:`.rules.CATALOGUE`) that act only in a rare
+situation (a combination of player count and options the corpus never plays): what an
+exploration must find beyond the corpus."""

@@ -94,31 +94,16 @@ from copa_ref.conformance.entries import Checked, Misread, Option, RuleEntry, Vi
 from copa_ref.conformance.ladder import Diagnosis, Ladder, Stop
 from copa_ref.conformance.predicates import at_start
 from copa_ref.conformance.tables import (
+    catalogue,
     ladder_checks,
-    misreadings,
     readings,
-    unmutatable,
     view_rules,
 )
-from copa_ref.conformance.vocabulary import Catalogue
 from copa_ref.copas import rules as _rules
 from copa_ref.copas.rules import BURST
 from copa_ref.copas.state import Card, Suit
 
-__all__ = [
-    "CATALOGUE",
-    "LEGAL",
-    "MISREADINGS",
-    "MUTANTS",
-    "PICTURED",
-    "READINGS",
-    "ROUND",
-    "RULES",
-    "TRICK",
-    "UNMUTATABLE",
-    "VIEW_RULES",
-    "diagnose",
-]
+__all__ = ["CATALOGUE", "LEGAL", "READINGS", "ROUND", "RULES", "TRICK", "VIEW_RULES", "diagnose"]
 
 RULES: tuple[RuleEntry, ...] = (
     RuleEntry(
@@ -129,17 +114,13 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "COPAS-2",
-        checks=(
-            Checked(ladder="trick", at=1, observable="public.tricks.winner", holds=_beaten_in_suit,
-                    go_on=True,
-                    says=lambda t: f"trick {t.number}: {t.best} beats {t.given} in the "
-                                   f"{'plain' if t.plain else 'printed'} order of the cards, but "
-                                   f"the engine gives the trick to seat {t.trick.winner}, not "
-                                   f"seat {t.right}"),
-        ),
-        options=(
-            Option(at=1, option="rank_order", question="COPAS-Q1"),
-        ),
+        checks=(Checked(ladder="trick", at=1, observable="public.tricks.winner",
+                        holds=_beaten_in_suit, go_on=True,
+                        says=lambda t: f"trick {t.number}: {t.best} beats {t.given} in the "
+                                       f"{'plain' if t.plain else 'printed'} order of the cards, "
+                                       f"but the engine gives the trick to seat {t.trick.winner}, "
+                                       f"not seat {t.right}"),),
+        options=(Option(at=1, option="rank_order", question="COPAS-Q1"),),
         misread=(
             Misread(explains=1, mutant=1, slug="queen-above-jack",
                     description="the queen ranks above the jack (the order of most decks), not "
@@ -197,19 +178,13 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "COPAS-5",
-        views=(
-            ViewPart(at=1, part="public.dealer", when=at_start,
-                     says="the first dealer is the seat the config names"),
-        ),
-        options=(
-            Option(at=7, option="first_dealer", question="COPAS-Q8", values=(0, 1, 2, 3, 4)),
-        ),
-        misread=(
-            Misread(explains=3, mutant=3, slug="first-dealer-always-seat-0",
-                    description="the first round is always dealt by seat 0, whatever first_dealer "
-                                "says",
-                    replacements={"new_game": _first_dealer_ignored}),
-        ),
+        views=(ViewPart(at=1, part="public.dealer", when=at_start,
+                        says="the first dealer is the seat the config names"),),
+        options=(Option(at=7, option="first_dealer", question="COPAS-Q8", values=(0, 1, 2, 3, 4)),),
+        misread=(Misread(explains=3, mutant=3, slug="first-dealer-always-seat-0",
+                         description="the first round is always dealt by seat 0, whatever "
+                                     "first_dealer says",
+                         replacements={"new_game": _first_dealer_ignored}),),
     ),
     RuleEntry(
         "COPAS-6",
@@ -220,23 +195,18 @@ RULES: tuple[RuleEntry, ...] = (
                      says="the deal starts the round's play"),
             ViewPart(at=19, part="public.hand_sizes", says="every seat is dealt a hand"),
         ),
-        misread=(
-            Misread(mutant=15, slug="deal-unchecked",
-                    description="a deal of unequal hands, or with a card twice, is dealt",
-                    replacements={"_deal": _accepting_deal("COPAS-6")}),
-        ),
+        misread=(Misread(mutant=15, slug="deal-unchecked",
+                         description="a deal of unequal hands, or with a card twice, is dealt",
+                         replacements={"_deal": _accepting_deal("COPAS-6")}),),
     ),
     RuleEntry(
         "COPAS-7",
-        views=(
-            ViewPart(at=17, part="public.dealer",
-                     says="the player to the dealer's right deals the next round"),
-        ),
-        checks=(
-            Checked(ladder="round", at=16, observable="public.dealer", holds=_next_dealer,
-                    says=lambda r: f"seat {r.dealer} deals round {r.d.before.round + 1}; the "
-                                   f"engine has seat {r.seen.dealer} deal round {r.seen.round}"),
-        ),
+        views=(ViewPart(at=17, part="public.dealer",
+                        says="the player to the dealer's right deals the next round"),),
+        checks=(Checked(ladder="round", at=16, observable="public.dealer", holds=_next_dealer,
+                        says=lambda r: f"seat {r.dealer} deals round {r.d.before.round + 1}; the "
+                                       f"engine has seat {r.seen.dealer} deal round "
+                                       f"{r.seen.round}"),),
         misread=(
             Misread(mutant=16, slug="dealer-rotates-left",
                     description="the next dealer is the player to the dealer's left",
@@ -258,68 +228,48 @@ RULES: tuple[RuleEntry, ...] = (
             ViewPart(at=18, part="public.leader", when=_first_trick,
                      says="the shuffler leads the first trick of a round"),
         ),
-        checks=(
-            Checked(ladder="round", at=17, observable="public.leader", holds=_next_leader,
-                    says=lambda r: f"seat {(r.dealer + 1) % r.players} leads the first trick; the "
-                                   f"engine has seat {r.seen.leader}"),
-        ),
-        misread=(
-            Misread(explains=4, mutant=4, slug="dealer-leads",
-                    description="the dealer leads the first trick, not the shuffler to his right",
-                    replacements={"first_leader": _dealer_leads}),
-        ),
+        checks=(Checked(ladder="round", at=17, observable="public.leader", holds=_next_leader,
+                        says=lambda r: f"seat {(r.dealer + 1) % r.players} leads the first trick; "
+                                       f"the engine has seat {r.seen.leader}"),),
+        misread=(Misread(explains=4, mutant=4, slug="dealer-leads",
+                         description="the dealer leads the first trick, not the shuffler to his "
+                                     "right",
+                         replacements={"first_leader": _dealer_leads}),),
     ),
     RuleEntry(
         "COPAS-9",
-        views=(
-            ViewPart(at=21, part="to_move",
-                     says="counter-clockwise, one card each, starting with the leader"),
-        ),
-        misread=(
-            Misread(explains=5, mutant=5, slug="clockwise",
-                    description="play runs clockwise (seat - 1), not counter-clockwise",
-                    replacements={"seat_at": _clockwise}),
-        ),
+        views=(ViewPart(at=21, part="to_move",
+                        says="counter-clockwise, one card each, starting with the leader"),),
+        misread=(Misread(explains=5, mutant=5, slug="clockwise",
+                         description="play runs clockwise (seat - 1), not counter-clockwise",
+                         replacements={"seat_at": _clockwise}),),
     ),
     RuleEntry(
         "COPAS-10",
-        views=(
-            ViewPart(at=20, part="public.trick", says="the card played joins the trick"),
-        ),
-        misread=(
-            Misread(mutant=19, slug="card-not-held",
-                    description="a seat may play a card it does not hold",
-                    replacements={"_play": _play_any_card}),
-        ),
+        views=(ViewPart(at=20, part="public.trick", says="the card played joins the trick"),),
+        misread=(Misread(mutant=19, slug="card-not-held",
+                         description="a seat may play a card it does not hold",
+                         replacements={"_play": _play_any_card}),),
     ),
     RuleEntry(
         "COPAS-11",
-        views=(
-            ViewPart(at=22, part="legal", says="a seat follows suit when it can"),
-        ),
-        checks=(
-            Checked(ladder="legal", at=2, observable="legal", holds=_holds_led_suit,
-                    says=lambda m: f"seat {m.mover} follows suit with any card of the led suit: "
-                                   f"the engine leaves out {m.missing} of them"),
-        ),
-        misread=(
-            Misread(mutant=20, slug="revoke-allowed",
-                    description="a seat holding the led suit may play another suit",
-                    replacements={"legal_cards": _revoke}),
-        ),
+        views=(ViewPart(at=22, part="legal", says="a seat follows suit when it can"),),
+        checks=(Checked(ladder="legal", at=2, observable="legal", holds=_holds_led_suit,
+                        says=lambda m: f"seat {m.mover} follows suit with any card of the led "
+                                       f"suit: the engine leaves out {m.missing} of them"),),
+        misread=(Misread(mutant=20, slug="revoke-allowed",
+                         description="a seat holding the led suit may play another suit",
+                         replacements={"legal_cards": _revoke}),),
     ),
     RuleEntry(
         "COPAS-12",
-        checks=(
-            Checked(ladder="legal", at=3, observable="legal", holds=_void_in_led_suit,
-                    says=lambda m: f"seat {m.mover} holds no card of the led suit and may discard "
-                                   f"any card: the engine leaves out {m.missing}"),
-        ),
-        misread=(
-            Misread(mutant=21, slug="void-must-discard-copa",
-                    description="a seat void in the led suit must discard a copa if it holds one",
-                    replacements={"legal_cards": _void_discards_copa}),
-        ),
+        checks=(Checked(ladder="legal", at=3, observable="legal", holds=_void_in_led_suit,
+                        says=lambda m: f"seat {m.mover} holds no card of the led suit and may "
+                                       f"discard any card: the engine leaves out {m.missing}"),),
+        misread=(Misread(mutant=21, slug="void-must-discard-copa",
+                         description="a seat void in the led suit must discard a copa if it holds "
+                                     "one",
+                         replacements={"legal_cards": _void_discards_copa}),),
     ),
     RuleEntry(
         "COPAS-13",
@@ -349,10 +299,8 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "COPAS-14",
-        views=(
-            ViewPart(at=10, part="public.phase", when=_round_ended,
-                     says="a round is played out: it ends when every card is played"),
-        ),
+        views=(ViewPart(at=10, part="public.phase", when=_round_ended,
+                        says="a round is played out: it ends when every card is played"),),
         checks=(
             Checked(ladder="round", at=3, observable="public.phase", holds=_ends_early,
                     says=lambda r: "a round is played out: the engine ends it with "
@@ -362,9 +310,7 @@ RULES: tuple[RuleEntry, ...] = (
                     says=lambda r: "every card is played: the round ends here, and the engine "
                                    "plays on"),
         ),
-        options=(
-            Option(at=3, option="end_when_copas_out", question="COPAS-Q4"),
-        ),
+        options=(Option(at=3, option="end_when_copas_out", question="COPAS-Q4"),),
         misread=(
             Misread(mutant=22, slug="hand-ends-when-copas-out",
                     description="a round ends as soon as all ten copas are out",
@@ -376,15 +322,11 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "COPAS-15",
-        checks=(
-            Checked(ladder="legal", at=1, observable="legal", holds=_a_lead,
-                    says=lambda m: "any card may be led "
-                                   f"(copas_lead={m.d.config.copas_lead.value}): the engine "
-                                   f"leaves out {m.missing} of seat {m.mover}'s cards"),
-        ),
-        options=(
-            Option(at=2, option="copas_lead", question="COPAS-Q4"),
-        ),
+        checks=(Checked(ladder="legal", at=1, observable="legal", holds=_a_lead,
+                        says=lambda m: "any card may be led "
+                                       f"(copas_lead={m.d.config.copas_lead.value}): the engine "
+                                       f"leaves out {m.missing} of seat {m.mover}'s cards"),),
+        options=(Option(at=2, option="copas_lead", question="COPAS-Q4"),),
         misread=(
             Misread(mutant=23, slug="copas-must-be-broken",
                     description="no copa may be led before one has been played (as in Hearts)",
@@ -409,26 +351,19 @@ RULES: tuple[RuleEntry, ...] = (
                     says=lambda r: f"the booked points add up to {list(r.added)}; the engine has "
                                    f"{list(r.seen.scores)}"),
         ),
-        misread=(
-            Misread(mutant=27, slug="copas-to-the-leader",
-                    description="a trick's copas are booked to the seat that led it",
-                    replacements={"copas_taken": _copas_to_leader}),
-        ),
+        misread=(Misread(mutant=27, slug="copas-to-the-leader",
+                         description="a trick's copas are booked to the seat that led it",
+                         replacements={"copas_taken": _copas_to_leader}),),
     ),
     RuleEntry(
         "COPAS-17",
-        views=(
-            ViewPart(at=11, part="public.pending",
-                     says="a seat that takes all ten copas books nothing; its bonus round "
-                          "follows"),
-        ),
-        checks=(
-            Checked(ladder="round", at=12, observable="public.pending", holds=_all_ten, go_on=True,
-                    says=lambda r: f"seat {r.ten} took all ten copas: {r.text}"),
-        ),
-        options=(
-            Option(at=4, option="bonus_other_ten", question="COPAS-Q5"),
-        ),
+        views=(ViewPart(at=11, part="public.pending",
+                        says="a seat that takes all ten copas books nothing; its bonus round "
+                             "follows"),),
+        checks=(Checked(ladder="round", at=12, observable="public.pending", holds=_all_ten,
+                        go_on=True,
+                        says=lambda r: f"seat {r.ten} took all ten copas: {r.text}"),),
+        options=(Option(at=4, option="bonus_other_ten", question="COPAS-Q5"),),
         misread=(
             Misread(explains=7, mutant=7, slug="ten-copas-booked",
                     description="all ten copas are booked like any others: no bonus round",
@@ -454,13 +389,10 @@ RULES: tuple[RuleEntry, ...] = (
             ViewPart(at=13, part="public.last_round", when=_pending_involved,
                      says="the bonus round erases the pending ten or books them"),
         ),
-        checks=(
-            Checked(ladder="round", at=11, observable="public.last_round", holds=_bonus_round,
-                    go_on=True, says=lambda r: f"the bonus round of seat {r.pending}: {r.text}"),
-        ),
-        options=(
-            Option(at=6, option="bonus_all_cards", question="COPAS-Q14"),
-        ),
+        checks=(Checked(ladder="round", at=11, observable="public.last_round", holds=_bonus_round,
+                        go_on=True, says=lambda r: f"the bonus round of seat {r.pending}: "
+                                                   f"{r.text}"),),
+        options=(Option(at=6, option="bonus_all_cards", question="COPAS-Q14"),),
         misread=(
             Misread(mutant=30, slug="bonus-lost-books-only-its-copas",
                     description="a pending seat that takes copas in its bonus round books only "
@@ -478,13 +410,9 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "COPAS-19",
-        checks=(
-            Checked(ladder="round", at=10, observable="public.last_round", holds=_every_trick,
-                    go_on=True, says=lambda r: f"seat {r.taker} took every trick: {r.text}"),
-        ),
-        options=(
-            Option(at=5, option="all_cards", question="COPAS-Q6"),
-        ),
+        checks=(Checked(ladder="round", at=10, observable="public.last_round", holds=_every_trick,
+                        go_on=True, says=lambda r: f"seat {r.taker} took every trick: {r.text}"),),
+        options=(Option(at=5, option="all_cards", question="COPAS-Q6"),),
         misread=(
             Misread(explains=8, mutant=8, slug="no-all-cards-rule",
                     description="a seat taking every trick books its copas like any other round",
@@ -496,17 +424,13 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "COPAS-20",
-        views=(
-            ViewPart(at=8, part="public.phase", when=_over,
-                     says="a seat at 51 or more minus points bursts and the match ends"),
-        ),
-        checks=(
-            Checked(ladder="round", at=15, observable="public.phase", holds=_burst,
-                    says=lambda r: f"the match ends when a seat reaches {BURST}: the highest "
-                                   f"score is {max(r.seen.scores)}, and the engine "
-                                   f"{'ends' if max(r.seen.scores) < BURST else 'goes on with'} "
-                                   "the match"),
-        ),
+        views=(ViewPart(at=8, part="public.phase", when=_over,
+                        says="a seat at 51 or more minus points bursts and the match ends"),),
+        checks=(Checked(ladder="round", at=15, observable="public.phase", holds=_burst,
+                        says=lambda r: f"the match ends when a seat reaches {BURST}: the highest "
+                                       f"score is {max(r.seen.scores)}, and the engine "
+                                       f"{'ends' if max(r.seen.scores) < BURST else 'goes on with'}"
+                                       " the match"),),
         misread=(
             Misread(explains=9, mutant=9, slug="burst-at-30",
                     description="the match ends when a seat reaches 30 minus points",
@@ -521,10 +445,9 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "COPAS-21",
-        views=(
-            ViewPart(at=9, part="outcome",
-                     says="the highest total among the burst seats loses, the lowest total wins"),
-        ),
+        views=(ViewPart(at=9, part="outcome",
+                        says="the highest total among the burst seats loses, the lowest total "
+                             "wins"),),
         misread=(
             Misread(explains=11, mutant=11, slug="every-burst-seat-loses",
                     description="every seat at or over the limit loses, not only the highest",
@@ -573,21 +496,6 @@ dealer from the reported scores, the losers and winners."""
 READINGS = readings(RULES)
 """The ``Config`` options that implement readings of the register."""
 
-MISREADINGS = misreadings(RULES, "explains")
-"""Common misreadings of the Copas rules (not ``Config`` options), each tagged with its
-rule."""
-
-MUTANTS = misreadings(RULES, "mutant")
-"""The Copas mutants: the common misreadings and one-rule mistakes of every rule."""
-
-PICTURED = misreadings(RULES, "pictured")
-"""Misreadings the rule book uses to find the step where a rule it pictures fires, for
-the rules no other misreading of the catalogue covers yet."""
-
-UNMUTATABLE = unmutatable(RULES)
-"""Rules with no one-rule mutant, and why."""
-
-CATALOGUE = Catalogue(misreadings=MISREADINGS, mutants=MUTANTS, unmutatable=UNMUTATABLE,
-                      unnamed=wrong.UNNAMED, rare=wrong.RARE, pictured=PICTURED)
-"""The one catalogue of Copas's misreadings: the explanations, the kill matrix and the rule
-book take theirs from it."""
+CATALOGUE = catalogue(RULES, unnamed=wrong.UNNAMED, rare=wrong.RARE)
+"""The one catalogue of Copas's misreadings, built from the entries: the explanations,
+the kill matrix and the rule book take theirs from it."""

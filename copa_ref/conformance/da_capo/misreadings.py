@@ -179,6 +179,6 @@ RARE: tuple[Rare, ...] = (
          (("players", 4), ("target_reached_when", "line_full"))),
     Rare("bids-above-reserve-listed", (("players", 5), ("tie_break", "beans_spent"))),
 )
-"""The mutants (:data:`.rules.MUTANTS`) that act only in a rare situation (a combination
-of player count and options the corpus never plays): what an exploration must find beyond
-the corpus."""
+"""The mutants (``mutants`` of :data:`.rules.CATALOGUE`) that act only in a rare
+situation (a combination of player count and options the corpus never plays): what an
+exploration must find beyond the corpus."""

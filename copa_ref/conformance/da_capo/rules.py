@@ -75,36 +75,20 @@ from copa_ref.conformance.entries import Checked, Misread, Option, RuleEntry, Vi
 from copa_ref.conformance.ladder import Diagnosis, Ladder, Stop
 from copa_ref.conformance.predicates import at_start
 from copa_ref.conformance.tables import (
+    catalogue,
     ladder_checks,
-    misreadings,
     readings,
-    unmutatable,
     view_rules,
 )
-from copa_ref.conformance.vocabulary import Catalogue
 
-__all__ = [
-    "CATALOGUE",
-    "MISREADINGS",
-    "MUTANTS",
-    "PICTURED",
-    "RAW_WINNER",
-    "READINGS",
-    "ROUND",
-    "RULES",
-    "UNMUTATABLE",
-    "VIEW_RULES",
-    "diagnose",
-]
+__all__ = ["CATALOGUE", "RAW_WINNER", "READINGS", "ROUND", "RULES", "VIEW_RULES", "diagnose"]
 
 RULES: tuple[RuleEntry, ...] = (
     RuleEntry(
         "DACAPO-1",
-        misread=(
-            Misread(mutant=8, slug="three-to-five-players",
-                    description="DA CAPO is for three to five players",
-                    replacements={"MIN_PLAYERS": 3}),
-        ),
+        misread=(Misread(mutant=8, slug="three-to-five-players",
+                         description="DA CAPO is for three to five players",
+                         replacements={"MIN_PLAYERS": 3}),),
     ),
     RuleEntry(
         "DACAPO-2",
@@ -115,11 +99,9 @@ RULES: tuple[RuleEntry, ...] = (
             ViewPart(at=2, part="public.target", when=at_start, says="the target cup starts "
                                                                      "empty"),
         ),
-        misread=(
-            Misread(mutant=9, slug="four-cups-with-four-players",
-                    description="lines of 4 cups with up to four players, 3 only with five",
-                    replacements={"line_length": _four_cups_up_to_four}),
-        ),
+        misread=(Misread(mutant=9, slug="four-cups-with-four-players",
+                         description="lines of 4 cups with up to four players, 3 only with five",
+                         replacements={"line_length": _four_cups_up_to_four}),),
     ),
     RuleEntry(
         "DACAPO-3",
@@ -128,66 +110,50 @@ RULES: tuple[RuleEntry, ...] = (
                      says="sixteen beans in each player's hand, none in the box"),
             ViewPart(at=19, part="public", says="the beans are conserved"),
         ),
-        misread=(
-            Misread(mutant=10, slug="fifteen-beans",
-                    description="every reserve starts with 15 beans",
-                    replacements={"START_BEANS": 15}),
-        ),
+        misread=(Misread(mutant=10, slug="fifteen-beans",
+                         description="every reserve starts with 15 beans",
+                         replacements={"START_BEANS": 15}),),
     ),
     RuleEntry(
         "DACAPO-4",
-        views=(
-            ViewPart(at=4, part="to_move", when=at_start,
-                     says="a round is simultaneous: every player bids at once"),
-        ),
-        misread=(
-            Misread(mutant=11, slug="lone-bid-played",
-                    description="a lone bid is played as a round (the others bid 1)",
-                    replacements={"apply": _lone_bid_played}),
-        ),
+        views=(ViewPart(at=4, part="to_move", when=at_start,
+                        says="a round is simultaneous: every player bids at once"),),
+        misread=(Misread(mutant=11, slug="lone-bid-played",
+                         description="a lone bid is played as a round (the others bid 1)",
+                         replacements={"apply": _lone_bid_played}),),
     ),
     RuleEntry(
         "DACAPO-5",
-        misread=(
-            Misread(explains=1, mutant=1, slug="null-bid-sits-out",
-                    description="a seat that still has beans may sit a round out with a null bid",
-                    replacements={"_check_bids": _null_bid_sits_out}),
-        ),
+        misread=(Misread(explains=1, mutant=1, slug="null-bid-sits-out",
+                         description="a seat that still has beans may sit a round out with a null "
+                                     "bid",
+                         replacements={"_check_bids": _null_bid_sits_out}),),
     ),
     RuleEntry(
         "DACAPO-6",
-        views=(
-            ViewPart(at=18, part="legal", says="a bid is 1 to 5 beans"),
-        ),
-        misread=(
-            Misread(mutant=12, slug="bid-of-zero",
-                    description="a bid of 0 beans (a pass) is allowed",
-                    replacements={"MAX_BID": 5, "_BIDS": _bids_table(0, cap=True)}),
-        ),
+        views=(ViewPart(at=18, part="legal", says="a bid is 1 to 5 beans"),),
+        misread=(Misread(mutant=12, slug="bid-of-zero",
+                         description="a bid of 0 beans (a pass) is allowed",
+                         replacements={"MAX_BID": 5, "_BIDS": _bids_table(0, cap=True)}),),
     ),
     RuleEntry(
         "DACAPO-7",
-        views=(
-            ViewPart(at=14, part="public.reserves", says="a bid comes from the bidder's reserve"),
-        ),
-        checks=(
-            Checked(ladder="round", at=10, observable="public.reserves", holds=_reserve,
-                    says=lambda r: f"seat {r.reserve_wrong} bid {r.bids[r.reserve_wrong or 0]} "
-                                   f"from a reserve of {r.before.reserves[r.reserve_wrong or 0]}: "
-                                   f"{r.settled[0][r.reserve_wrong or 0]} left; the engine has "
-                                   f"{r.seen.reserves[r.reserve_wrong or 0]}"),
-        ),
-        misread=(
-            Misread(explains=2, mutant=2, slug="bids-above-reserve-listed",
-                    description="every bid of 1 to 5 is listed as legal, even above the reserve",
-                    replacements={"_BIDS": _bids_table(1, cap=False)}),
-        ),
+        views=(ViewPart(at=14, part="public.reserves", says="a bid comes from the bidder's "
+                                                            "reserve"),),
+        checks=(Checked(ladder="round", at=10, observable="public.reserves", holds=_reserve,
+                        says=lambda r: f"seat {r.reserve_wrong} bid "
+                                       f"{r.bids[r.reserve_wrong or 0]} from a reserve of "
+                                       f"{r.before.reserves[r.reserve_wrong or 0]}: "
+                                       f"{r.settled[0][r.reserve_wrong or 0]} left; the engine "
+                                       f"has {r.seen.reserves[r.reserve_wrong or 0]}"),),
+        misread=(Misread(explains=2, mutant=2, slug="bids-above-reserve-listed",
+                         description="every bid of 1 to 5 is listed as legal, even above the "
+                                     "reserve",
+                         replacements={"_BIDS": _bids_table(1, cap=False)}),),
     ),
     RuleEntry(
         "DACAPO-8",
-        views=(
-            ViewPart(at=15, part="public.rounds", says="the bids are revealed together"),
-        ),
+        views=(ViewPart(at=15, part="public.rounds", says="the bids are revealed together"),),
         checks=(
             Checked(ladder="round", at=1, observable="public.rounds", holds=_rounds_recorded,
                     says=lambda r: "the round's bids are revealed and recorded: the engine "
@@ -196,11 +162,9 @@ RULES: tuple[RuleEntry, ...] = (
                     says=lambda r: f"the bids revealed are {list(r.bids)}; the engine records "
                                    f"{list(r.seen.rounds[-1].bids)}"),
         ),
-        misread=(
-            Misread(mutant=13, slug="only-the-winning-bid-revealed",
-                    description="only the winning bid is revealed; the others stay secret",
-                    replacements={"apply": _only_winner_revealed}),
-        ),
+        misread=(Misread(mutant=13, slug="only-the-winning-bid-revealed",
+                         description="only the winning bid is revealed; the others stay secret",
+                         replacements={"apply": _only_winner_revealed}),),
     ),
     RuleEntry(
         "DACAPO-9",
@@ -217,17 +181,14 @@ RULES: tuple[RuleEntry, ...] = (
             Checked(ladder="round", at=12, observable="public.lines", holds=_into_line,
                     says=_line_says),
         ),
-        misread=(
-            Misread(mutant=14, slug="winner-puts-one-bean",
-                    description="the winner puts one bean into his cup and the rest to the box",
-                    replacements={"settle_round": _winner_keeps_one}),
-        ),
+        misread=(Misread(mutant=14, slug="winner-puts-one-bean",
+                         description="the winner puts one bean into his cup and the rest to the "
+                                     "box",
+                         replacements={"settle_round": _winner_keeps_one}),),
     ),
     RuleEntry(
         "DACAPO-10",
-        views=(
-            ViewPart(at=13, part="public.box", says="the other bids go to the box"),
-        ),
+        views=(ViewPart(at=13, part="public.box", says="the other bids go to the box"),),
         checks=(
             Checked(ladder="round", at=9, observable="public.reserves", holds=_returned_losers,
                     says=_returned_says),
@@ -235,28 +196,22 @@ RULES: tuple[RuleEntry, ...] = (
                     says=lambda r: "the bids that do not advance go to the box: box "
                                    f"{r.settled[3]}; the engine has {r.seen.box}"),
         ),
-        misread=(
-            Misread(explains=3, mutant=3, slug="losing-bids-returned",
-                    description="the bids that lose to the winner go back to their bidders, not "
-                                "to the box",
-                    replacements={"settle_round": _losing_bids_returned}),
-        ),
+        misread=(Misread(explains=3, mutant=3, slug="losing-bids-returned",
+                         description="the bids that lose to the winner go back to their bidders, "
+                                     "not to the box",
+                         replacements={"settle_round": _losing_bids_returned}),),
     ),
     RuleEntry(
         "DACAPO-11",
-        views=(
-            ViewPart(at=6, part="public.rounds.winner", when=_tied_top,
-                     says="tied bids cancel; the next level down bid by one player advances"),
-        ),
+        views=(ViewPart(at=6, part="public.rounds.winner", when=_tied_top,
+                        says="tied bids cancel; the next level down bid by one player advances"),),
         checks=(
             Checked(ladder="raw_winner", at=1, observable="public.rounds.winner", holds=_raw_tied,
                     says=_raw_says),
             Checked(ladder="round", at=4, observable="public.rounds.winner", holds=_tied_cancel,
                     says=_winner_has),
         ),
-        options=(
-            Option(at=1, option="tie_resolution", question="DACAPO-Q3"),
-        ),
+        options=(Option(at=1, option="tie_resolution", question="DACAPO-Q3"),),
         misread=(
             Misread(explains=4, mutant=4, slug="tied-top-nobody-advances",
                     description="a tied highest bid means nobody advances (no cascade down)",
@@ -268,10 +223,8 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "DACAPO-12",
-        views=(
-            ViewPart(at=7, part="public.rounds.winner", when=_nobody,
-                     says="with no single highest bid nobody advances"),
-        ),
+        views=(ViewPart(at=7, part="public.rounds.winner", when=_nobody,
+                        says="with no single highest bid nobody advances"),),
         checks=(
             Checked(ladder="raw_winner", at=2, observable="public.rounds.winner",
                     holds=_raw_nobody, says=_raw_says),
@@ -280,18 +233,15 @@ RULES: tuple[RuleEntry, ...] = (
             Checked(ladder="round", at=8, observable="public.reserves", holds=_returned_nobody,
                     says=_returned_says),
         ),
-        misread=(
-            Misread(mutant=15, slug="void-round-returned",
-                    description="a round nobody wins is void: the beans go back to the bidders",
-                    replacements={"settle_round": _void_round_returned}),
-        ),
+        misread=(Misread(mutant=15, slug="void-round-returned",
+                         description="a round nobody wins is void: the beans go back to the "
+                                     "bidders",
+                         replacements={"settle_round": _void_round_returned}),),
     ),
     RuleEntry(
         "DACAPO-13",
-        views=(
-            ViewPart(at=17, part="to_move",
-                     says="a player with no beans is out; every other player bids"),
-        ),
+        views=(ViewPart(at=17, part="to_move",
+                        says="a player with no beans is out; every other player bids"),),
         misread=(
             Misread(mutant=16, slug="out-seat-bid-ignored",
                     description="a bid for a seat without beans is ignored instead of refused",
@@ -303,11 +253,9 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "DACAPO-14",
-        views=(
-            ViewPart(at=5, part="public", when=_last_step,
-                     says="the last player with beans puts one into his next cup, the rest into "
-                          "the box"),
-        ),
+        views=(ViewPart(at=5, part="public", when=_last_step,
+                        says="the last player with beans puts one into his next cup, the rest "
+                             "into the box"),),
         checks=(
             Checked(ladder="round", at=13, observable="public.last_step", holds=_last_step_wrong,
                     says=_last_step_says),
@@ -344,9 +292,7 @@ RULES: tuple[RuleEntry, ...] = (
                     says=lambda r: "reaching the target cup wins at once: the finisher is "
                                    f"{r.d.expected.finisher}; the engine has {r.seen.finisher}"),
         ),
-        options=(
-            Option(at=2, option="target_reached_when", question="DACAPO-Q4"),
-        ),
+        options=(Option(at=2, option="target_reached_when", question="DACAPO-Q4"),),
         misread=(
             Misread(mutant=18, slug="last-step-cannot-finish",
                     description="the last-player step into the target cup does not win at once",
@@ -362,10 +308,8 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "DACAPO-16",
-        views=(
-            ViewPart(at=16, part="outcome",
-                     says="when every reserve is used up the furthest advance wins"),
-        ),
+        views=(ViewPart(at=16, part="outcome",
+                        says="when every reserve is used up the furthest advance wins"),),
         misread=(
             Misread(explains=6, mutant=6, slug="advance-counted-in-beans",
                     description="the furthest advance is counted in beans in the cups, not in "
@@ -379,14 +323,11 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "DACAPO-17",
-        options=(
-            Option(at=3, option="tie_break", question="DACAPO-Q6"),
-        ),
-        misread=(
-            Misread(explains=7, mutant=7, slug="most-beans-wins-tie",
-                    description="at equal advance the seat with the most beans in its cups wins",
-                    replacements={"outcome": _most_beans_wins_tie}),
-        ),
+        options=(Option(at=3, option="tie_break", question="DACAPO-Q6"),),
+        misread=(Misread(explains=7, mutant=7, slug="most-beans-wins-tie",
+                         description="at equal advance the seat with the most beans in its cups "
+                                     "wins",
+                         replacements={"outcome": _most_beans_wins_tie}),),
     ),
 )
 """What the suite knows of each DA CAPO rule."""
@@ -420,21 +361,6 @@ rule that decides it."""
 READINGS = readings(RULES)
 """The ``Config`` options that implement readings of the register."""
 
-MISREADINGS = misreadings(RULES, "explains")
-"""Common misreadings of the DA CAPO rules (not ``Config`` options), each tagged with its
-rule."""
-
-MUTANTS = misreadings(RULES, "mutant")
-"""The DA CAPO mutants: the common misreadings and one-rule mistakes of every rule."""
-
-PICTURED = misreadings(RULES, "pictured")
-"""Misreadings the rule book uses to find the step where a rule it pictures fires, for
-the rules no other misreading of the catalogue covers yet."""
-
-UNMUTATABLE = unmutatable(RULES)
-"""Rules with no one-rule mutant, and why."""
-
-CATALOGUE = Catalogue(misreadings=MISREADINGS, mutants=MUTANTS, unmutatable=UNMUTATABLE,
-                      unnamed=wrong.UNNAMED, rare=wrong.RARE, pictured=PICTURED)
-"""The one catalogue of DA CAPO's misreadings: the explanations, the kill matrix and the
-rule book take theirs from it."""
+CATALOGUE = catalogue(RULES, unnamed=wrong.UNNAMED, rare=wrong.RARE)
+"""The one catalogue of DA CAPO's misreadings, built from the entries: the explanations,
+the kill matrix and the rule book take theirs from it."""

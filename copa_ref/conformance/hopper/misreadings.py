@@ -175,6 +175,6 @@ RARE: tuple[Rare, ...] = (
     Rare("empty-cup-bounces", (("players", 5), ("aiming", False))),
     Rare("replenish-one-bean", (("players", 3), ("total_beans", 50))),
 )
-"""The mutants (:data:`.rules.MUTANTS`) that act only in a rare situation (a combination
-of player count and options the corpus never plays): what an exploration must find beyond
-the corpus."""
+"""The mutants (``mutants`` of :data:`.rules.CATALOGUE`) that act only in a rare
+situation (a combination of player count and options the corpus never plays): what an
+exploration must find beyond the corpus."""

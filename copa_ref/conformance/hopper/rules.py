@@ -60,37 +60,30 @@ from copa_ref.conformance.hopper.misreadings import (
 from copa_ref.conformance.ladder import Diagnosis, Ladder
 from copa_ref.conformance.predicates import at_start
 from copa_ref.conformance.tables import (
+    catalogue,
     ladder_checks,
-    misreadings,
     readings,
-    unmutatable,
     view_rules,
 )
-from copa_ref.conformance.vocabulary import Catalogue
 from copa_ref.hopper.state import CUP_BEANS
 
-__all__ = ["CATALOGUE", "MISREADINGS", "MUTANTS", "PICTURED", "READINGS", "REPORT", "RULES",
-           "UNMUTATABLE", "VIEW_RULES", "diagnose"]
+__all__ = ["CATALOGUE", "READINGS", "REPORT", "RULES", "VIEW_RULES", "diagnose"]
 
 RULES: tuple[RuleEntry, ...] = (
     RuleEntry(
         "HOPPER-1",
-        misread=(
-            Misread(mutant=1, slug="any-seat-number",
-                    description="a shot by a seat that does not exist is not "
-                                "refused for that reason", replacements={"check_seat": _no_check}),
-        ),
+        misread=(Misread(mutant=1, slug="any-seat-number",
+                         description="a shot by a seat that does not exist is not "
+                                     "refused for that reason",
+                         replacements={"check_seat": _no_check}),),
     ),
     RuleEntry(
         "HOPPER-2",
-        views=(
-            ViewPart(at=3, part="public.tray", when=at_start,
-                     says="the 16 neutral cups start in the tray, empty; the black cup aside"),
-        ),
-        misread=(
-            Misread(mutant=2, slug="fifteen-cups", description="the tray starts with 15 cups",
-                    replacements={"initial_tray": _fifteen_cups}),
-        ),
+        views=(ViewPart(at=3, part="public.tray", when=at_start,
+                        says="the 16 neutral cups start in the tray, empty; the black cup "
+                             "aside"),),
+        misread=(Misread(mutant=2, slug="fifteen-cups", description="the tray starts with 15 cups",
+                         replacements={"initial_tray": _fifteen_cups}),),
     ),
     RuleEntry(
         "HOPPER-3",
@@ -102,9 +95,7 @@ RULES: tuple[RuleEntry, ...] = (
                      says="the beans are dealt evenly; the remainder goes where Config.remainder "
                           "says"),
         ),
-        options=(
-            Option(at=3, option="remainder", question="HOPPER-Q3"),
-        ),
+        options=(Option(at=3, option="remainder", question="HOPPER-Q3"),),
         misread=(
             Misread(mutant=3, slug="remainder-dealt",
                     description="the remainder is dealt to the first seats",
@@ -120,9 +111,7 @@ RULES: tuple[RuleEntry, ...] = (
             ViewPart(at=24, part="public.turn", says="the turn passes clockwise"),
             ViewPart(at=25, part="to_move", says="the turn passes clockwise"),
         ),
-        options=(
-            Option(at=5, option="first_player", question="HOPPER-Q10", values=(0, 1)),
-        ),
+        options=(Option(at=5, option="first_player", question="HOPPER-Q10", values=(0, 1)),),
         misread=(
             Misread(explains=4, mutant=21, slug="counter-clockwise",
                     description="the turn passes to the right (seat - 1) instead of clockwise",
@@ -147,15 +136,11 @@ RULES: tuple[RuleEntry, ...] = (
             ViewPart(at=27, part="public.phase", says="every shot is followed by its landing"),
             ViewPart(at=28, part="legal", says="a shot is aimed at any cup in the tray"),
         ),
-        checks=(
-            Checked(ladder="report", at=2, observable="legal", holds=_stray, go_on=True,
-                    says=lambda r: "the engine's legal shots and its own reported tray disagree "
-                                   f"on cups {', '.join(map(str, r.stray))}: a shot may be aimed "
-                                   "at every cup in the tray and no other"),
-        ),
-        options=(
-            Option(at=4, option="aiming", question="HOPPER-Q6"),
-        ),
+        checks=(Checked(ladder="report", at=2, observable="legal", holds=_stray, go_on=True,
+                        says=lambda r: "the engine's legal shots and its own reported tray "
+                                       f"disagree on cups {', '.join(map(str, r.stray))}: a shot "
+                                       "may be aimed at every cup in the tray and no other"),),
+        options=(Option(at=4, option="aiming", question="HOPPER-Q6"),),
         misread=(
             Misread(mutant=6, slug="unaimed-shot-decided",
                     description="with aiming off the shooter still decides each turn-play shot "
@@ -207,31 +192,23 @@ RULES: tuple[RuleEntry, ...] = (
             ViewPart(at=13, part="public.claims", when=_landing,
                      says="a cup is claimed only by a foursome"),
         ),
-        checks=(
-            Checked(ladder="report", at=1, observable="public.tray", holds=_overfull_cup,
-                    go_on=True,
-                    says=lambda r: f"a cup in the reported tray holds more than {CUP_BEANS} "
-                                   "beans: a foursome claims the cup"),
-        ),
-        misread=(
-            Misread(mutant=12, slug="foursome-at-five",
-                    description="a cup is claimed by its fifth bean, not its fourth",
-                    replacements={"is_foursome": _foursome_at_five}),
-        ),
+        checks=(Checked(ladder="report", at=1, observable="public.tray", holds=_overfull_cup,
+                        go_on=True,
+                        says=lambda r: f"a cup in the reported tray holds more than {CUP_BEANS} "
+                                       "beans: a foursome claims the cup"),),
+        misread=(Misread(mutant=12, slug="foursome-at-five",
+                         description="a cup is claimed by its fifth bean, not its fourth",
+                         replacements={"is_foursome": _foursome_at_five}),),
     ),
     RuleEntry(
         "HOPPER-9",
-        views=(
-            ViewPart(at=12, part="public.tray", when=_foursome,
-                     says="the claimed cup leaves the tray; the others close up, keeping their "
-                          "order"),
-        ),
-        misread=(
-            Misread(explains=5, mutant=22, slug="close-up-moving-last-cup",
-                    description="the gap of a claimed cup is filled by moving the last cup into "
-                                "it instead of shifting the others closer",
-                    replacements={"close_up": close_up_moving_the_last_cup}),
-        ),
+        views=(ViewPart(at=12, part="public.tray", when=_foursome,
+                        says="the claimed cup leaves the tray; the others close up, keeping their "
+                             "order"),),
+        misread=(Misread(explains=5, mutant=22, slug="close-up-moving-last-cup",
+                         description="the gap of a claimed cup is filled by moving the last cup "
+                                     "into it instead of shifting the others closer",
+                         replacements={"close_up": close_up_moving_the_last_cup}),),
     ),
     RuleEntry(
         "HOPPER-10",
@@ -252,22 +229,16 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "HOPPER-11",
-        views=(
-            ViewPart(at=18, part="public.turn", when=_skip,
-                     says="a seat with no beans, none loose, is skipped"),
-        ),
-        checks=(
-            Checked(ladder="report", at=3, observable="to_move, legal", holds=_empty_shooter,
-                    go_on=True,
-                    says=lambda r: f"the engine lists seat {r.empty[0]} to shoot, which by its "
-                                   "own report holds no beans while none are loose: such a seat "
-                                   "cannot shoot"),
-        ),
-        misread=(
-            Misread(mutant=13, slug="no-skip",
-                    description="an empty-handed seat is not skipped when none are loose",
-                    replacements={"can_shoot": _anyone_shoots}),
-        ),
+        views=(ViewPart(at=18, part="public.turn", when=_skip,
+                        says="a seat with no beans, none loose, is skipped"),),
+        checks=(Checked(ladder="report", at=3, observable="to_move, legal", holds=_empty_shooter,
+                        go_on=True,
+                        says=lambda r: f"the engine lists seat {r.empty[0]} to shoot, which by "
+                                       "its own report holds no beans while none are loose: such "
+                                       "a seat cannot shoot"),),
+        misread=(Misread(mutant=13, slug="no-skip",
+                         description="an empty-handed seat is not skipped when none are loose",
+                         replacements={"can_shoot": _anyone_shoots}),),
     ),
     RuleEntry(
         "HOPPER-12",
@@ -277,40 +248,26 @@ RULES: tuple[RuleEntry, ...] = (
             ViewPart(at=9, part="outcome", when=_end_1,
                      says="under End 1 the first seat to claim four cups wins"),
         ),
-        options=(
-            Option(at=2, option="ending", question="HOPPER-Q5", values=("end_2",)),
-        ),
-        misread=(
-            Misread(mutant=14, slug="five-cups-win", description="End 1 is won with 5 cups",
-                    replacements={"winner_end_1": _five_cups_win}),
-        ),
+        options=(Option(at=2, option="ending", question="HOPPER-Q5", values=("end_2",)),),
+        misread=(Misread(mutant=14, slug="five-cups-win", description="End 1 is won with 5 cups",
+                         replacements={"winner_end_1": _five_cups_win}),),
     ),
     RuleEntry(
         "HOPPER-13",
-        views=(
-            ViewPart(at=6, part="public.phase", when=_end_2,
-                     says="under End 2 the game ends when the last cup is shot down"),
-        ),
-        options=(
-            Option(at=1, option="ending", question="HOPPER-Q5", values=("end_1",)),
-        ),
-        misread=(
-            Misread(mutant=15, slug="end-2-at-four-cups",
-                    description="End 2 also ends when a seat has 4 cups",
-                    replacements={"game_over": _end_2_ends_at_four}),
-        ),
+        views=(ViewPart(at=6, part="public.phase", when=_end_2,
+                        says="under End 2 the game ends when the last cup is shot down"),),
+        options=(Option(at=1, option="ending", question="HOPPER-Q5", values=("end_1",)),),
+        misread=(Misread(mutant=15, slug="end-2-at-four-cups",
+                         description="End 2 also ends when a seat has 4 cups",
+                         replacements={"game_over": _end_2_ends_at_four}),),
     ),
     RuleEntry(
         "HOPPER-14",
-        views=(
-            ViewPart(at=4, part="public.tray", when=_black_joins,
-                     says="under End 2 the black cup joins, empty, when three cups are left"),
-        ),
-        misread=(
-            Misread(explains=6, mutant=23, slug="black-cup-at-four",
-                    description="the black cup joins when four cups are left, not three",
-                    replacements={"black_joins": black_joins_at_four}),
-        ),
+        views=(ViewPart(at=4, part="public.tray", when=_black_joins,
+                        says="under End 2 the black cup joins, empty, when three cups are left"),),
+        misread=(Misread(explains=6, mutant=23, slug="black-cup-at-four",
+                         description="the black cup joins when four cups are left, not three",
+                         replacements={"black_joins": black_joins_at_four}),),
     ),
     RuleEntry(
         "HOPPER-15",
@@ -322,35 +279,26 @@ RULES: tuple[RuleEntry, ...] = (
             ViewPart(at=21, part="legal", when=_shoot_out,
                      says="in the shoot-out every seat that may shoot, at every cup"),
         ),
-        misread=(
-            Misread(mutant=16, slug="no-shoot-out",
-                    description="the turns go on after the black cup has joined",
-                    replacements={"shoot_out": _no_shoot_out}),
-        ),
+        misread=(Misread(mutant=16, slug="no-shoot-out",
+                         description="the turns go on after the black cup has joined",
+                         replacements={"shoot_out": _no_shoot_out}),),
     ),
     RuleEntry(
         "HOPPER-16",
-        views=(
-            ViewPart(at=7, part="outcome.scores", when=_end_2,
-                     says="a neutral cup counts 1, the black cup 2, the last cup 3"),
-        ),
-        misread=(
-            Misread(explains=7, mutant=24, slug="last-cup-bonus-added",
-                    description="the last cup scores 3 on top of its value instead of 3 in all",
-                    replacements={"points": last_cup_bonus_added}),
-        ),
+        views=(ViewPart(at=7, part="outcome.scores", when=_end_2,
+                        says="a neutral cup counts 1, the black cup 2, the last cup 3"),),
+        misread=(Misread(explains=7, mutant=24, slug="last-cup-bonus-added",
+                         description="the last cup scores 3 on top of its value instead of 3 in "
+                                     "all",
+                         replacements={"points": last_cup_bonus_added}),),
     ),
     RuleEntry(
         "HOPPER-17",
-        views=(
-            ViewPart(at=8, part="outcome", when=_end_2,
-                     says="the most points win; a tie is a shared win"),
-        ),
-        misread=(
-            Misread(mutant=17, slug="tie-to-lowest-seat",
-                    description="a tie on points goes to the lowest seat",
-                    replacements={"outcome": _tie_to_lowest_seat}),
-        ),
+        views=(ViewPart(at=8, part="outcome", when=_end_2,
+                        says="the most points win; a tie is a shared win"),),
+        misread=(Misread(mutant=17, slug="tie-to-lowest-seat",
+                         description="a tie on points goes to the lowest seat",
+                         replacements={"outcome": _tie_to_lowest_seat}),),
     ),
     RuleEntry(
         "HOPPER-18",
@@ -365,17 +313,13 @@ RULES: tuple[RuleEntry, ...] = (
                      says="a landing takes one bean from the shooter's hand"),
             ViewPart(at=30, part="public", says="the beans in play are conserved"),
         ),
-        checks=(
-            Checked(ladder="report", at=4, observable="public", holds=_beans_differ, go_on=True,
-                    says=lambda r: f"{r.beans[1]} beans in play reported, {r.beans[0]} before the "
-                                   "step"),
-        ),
-        misread=(
-            Misread(explains=1, mutant=18, slug="claimed-beans-to-box",
-                    description="a claimed cup's four beans are taken out of the game instead of "
-                                "being put back into play as loose beans",
-                    replacements={"drop_bean": drop_bean_claimed_beans_to_box}),
-        ),
+        checks=(Checked(ladder="report", at=4, observable="public", holds=_beans_differ, go_on=True,
+                        says=lambda r: f"{r.beans[1]} beans in play reported, {r.beans[0]} before "
+                                       "the step"),),
+        misread=(Misread(explains=1, mutant=18, slug="claimed-beans-to-box",
+                         description="a claimed cup's four beans are taken out of the game "
+                                     "instead of being put back into play as loose beans",
+                         replacements={"drop_bean": drop_bean_claimed_beans_to_box}),),
     ),
 )
 """What the suite knows of each HOPPER rule."""
@@ -400,21 +344,6 @@ diagnose = Diagnosis((REPORT,))
 READINGS = readings(RULES)
 """The ``Config`` options that implement readings of the register."""
 
-MISREADINGS = misreadings(RULES, "explains")
-"""HOPPER's common misreadings, each naming the rule it misreads."""
-
-MUTANTS = misreadings(RULES, "mutant")
-"""One or more mutants per mutatable rule."""
-
-PICTURED = misreadings(RULES, "pictured")
-"""Misreadings the rule book uses to find the step where a rule it pictures fires, for
-the rules no other misreading of the catalogue covers yet."""
-
-UNMUTATABLE = unmutatable(RULES)
-"""Rules no one-rule mutant can misread, and why."""
-
-CATALOGUE = Catalogue(misreadings=MISREADINGS, mutants=MUTANTS, unmutatable=UNMUTATABLE,
-                      unnamed=wrong.UNNAMED, rare=wrong.RARE, vacuous=wrong.VACUOUS,
-                      pictured=PICTURED)
-"""The one catalogue of HOPPER's misreadings: the explanations, the kill matrix and the rule
-book take theirs from it."""
+CATALOGUE = catalogue(RULES, unnamed=wrong.UNNAMED, rare=wrong.RARE, vacuous=wrong.VACUOUS)
+"""The one catalogue of HOPPER's misreadings, built from the entries: the explanations,
+the kill matrix and the rule book take theirs from it."""

@@ -273,6 +273,6 @@ RARE: tuple[Rare, ...] = (
     Rare("sower-keeps-excess",
          (("harvest", "mandatory"), ("bonus", "optional"), ("first_player", 0))),
 )
-"""The mutants (:data:`.rules.MUTANTS`) that act only in a rare situation (a combination
-of player count and options the corpus never plays): what an exploration must find beyond
-the corpus."""
+"""The mutants (``mutants`` of :data:`.rules.CATALOGUE`) that act only in a rare
+situation (a combination of player count and options the corpus never plays): what an
+exploration must find beyond the corpus."""

@@ -60,21 +60,18 @@ from copa_ref.conformance.kala.diagnosis import (
 from copa_ref.conformance.ladder import Diagnosis, Ladder
 from copa_ref.conformance.predicates import at_start
 from copa_ref.conformance.tables import (
+    catalogue,
     ladder_checks,
-    misreadings,
     readings,
-    unmutatable,
     view_rules,
 )
-from copa_ref.conformance.vocabulary import Catalogue
 from copa_ref.core.misreading import Deferred
 from copa_ref.kala import Bonus
 from copa_ref.kala import rules as _rules
 from copa_ref.kala.paths import DIRECTIONS, PATH_SETS
 from copa_ref.kala.rules import bonus_length
 
-__all__ = ["CATALOGUE", "LEGAL", "MISREADINGS", "MUTANTS", "PICTURED", "READINGS", "RULES",
-           "TURN", "UNMUTATABLE", "VIEW_RULES", "diagnose"]
+__all__ = ["CATALOGUE", "LEGAL", "READINGS", "RULES", "TURN", "VIEW_RULES", "diagnose"]
 
 RULES: tuple[RuleEntry, ...] = (
     RuleEntry(
@@ -118,7 +115,7 @@ RULES: tuple[RuleEntry, ...] = (
                     says=lambda t: f"the opponent's store holds {t.want.stores[t.other]}; the "
                                    f"engine has {t.seen.stores[t.other]}"),
             Checked(ladder="turn", at=12, observable="public.stores", holds=_own_store,
-                    says=lambda t: f"a regular sowing takes 4 beans from the store: "
+                    says=lambda t: "a regular sowing takes 4 beans from the store: "
                                    f"{t.want.stores[t.seat]}; the engine has "
                                    f"{t.seen.stores[t.seat]}"),
             Checked(ladder="legal", at=3, observable="legal", holds=_lengths,
@@ -133,7 +130,7 @@ RULES: tuple[RuleEntry, ...] = (
         views=(ViewPart(at=19, part="public.field",
                         says="one bean into each cup of the path, cup by cup"),),
         checks=(Checked(ladder="turn", at=4, observable="public.field", holds=_sown_into_path,
-                        says=lambda t: f"one bean into each cup of the path: the cup at "
+                        says=lambda t: "one bean into each cup of the path: the cup at "
                                        f"{list(t.sown_wrong or ())} holds "
                                        f"{t.field(t.sown_wrong or (0, 0))}, the engine has "
                                        f"{t.seen_field(t.sown_wrong or (0, 0))}"),),
@@ -147,8 +144,8 @@ RULES: tuple[RuleEntry, ...] = (
         views=(ViewPart(at=18, part="public.cup_beans", when=_regular_sow,
                         says="the first bean goes into the own playing cup"),),
         checks=(Checked(ladder="turn", at=18, observable="public.cup_beans", holds=_first_bean,
-                        says=lambda t: f"the first bean goes into the own playing cup: cups "
-                                       f"hold {list(t.want.cup_beans)}; the engine has "
+                        says=lambda t: "the first bean goes into the own playing cup: cups hold "
+                                       f"{list(t.want.cup_beans)}; the engine has "
                                        f"{list(t.seen.cup_beans)}"),),
         misread=(Misread(explains=1, mutant=1, slug="first-bean-into-field-cup",
                          description="the first bean goes into the field cup beneath the "
@@ -159,19 +156,19 @@ RULES: tuple[RuleEntry, ...] = (
         checks=(
             Checked(ladder="turn", at=1, observable="the bonus sowing's path",
                     holds=_bonus_sown_straight,
-                    says=lambda t: f"a path may turn by 90 degrees once, the bonus sowing too "
-                                   f"(its own turn, KALA-Q5): with the turn a path holds all "
-                                   f"{bonus_length(t.want)} beans; the engine sowed them "
-                                   f"straight along {len(t.bonus_sown or ())} squares"),
+                    says=lambda t: "a path may turn by 90 degrees once, the bonus sowing too (its "
+                                   "own turn, KALA-Q5): with the turn a path holds all "
+                                   f"{bonus_length(t.want)} beans; the engine sowed them straight "
+                                   f"along {len(t.bonus_sown or ())} squares"),
             Checked(ladder="legal", at=1, observable="legal", holds=_only_straight,
-                    says=lambda x: f"a path may turn by 90 degrees once, the bonus sowing too "
-                                   f"(its own turn, KALA-Q5): with the turn a path holds all "
-                                   f"{x.length} beans; the engine lists only straight paths, "
-                                   f"of {x.straight_only} squares"),
+                    says=lambda x: "a path may turn by 90 degrees once, the bonus sowing too (its "
+                                   "own turn, KALA-Q5): with the turn a path holds all "
+                                   f"{x.length} beans; the engine lists only straight paths, of "
+                                   f"{x.straight_only} squares"),
             Checked(ladder="legal", at=4, observable="legal", holds=_turning_left_out,
                     go_on=True,
-                    says=lambda x: f"one 90-degree turn per sowing is allowed: the engine "
-                                   f"leaves out {len(x.missing)} paths that turn once"),
+                    says=lambda x: "one 90-degree turn per sowing is allowed: the engine leaves "
+                                   f"out {len(x.missing)} paths that turn once"),
         ),
         misread=(
             Misread(explains=2, mutant=2, slug="two-turns",
@@ -199,8 +196,8 @@ RULES: tuple[RuleEntry, ...] = (
         views=(ViewPart(at=16, part="public.cups",
                         says="the playing cup moves onto the cup that took the last bean"),),
         checks=(Checked(ladder="turn", at=15, observable="public.cups", holds=_cup_moved,
-                        says=lambda t: f"the playing cup goes to {list(t.want.cups[t.seat])}; "
-                                       f"the engine has {list(t.seen.cups[t.seat])}"),),
+                        says=lambda t: f"the playing cup goes to {list(t.want.cups[t.seat])}; the "
+                                       f"engine has {list(t.seen.cups[t.seat])}"),),
         misread=(Misread(mutant=14, slug="cup-stays",
                          description="the playing cup stays where it is after the sowing",
                          replacements={"cup_destination": wrong._cup_stays}),),
@@ -214,12 +211,12 @@ RULES: tuple[RuleEntry, ...] = (
                         "nothing")),
         checks=(
             Checked(ladder="turn", at=3, observable="public.field", holds=_sown_over_opponent,
-                    says=lambda t: f"the bean sown on the opponent's cup at "
-                                   f"{list(t.sown_wrong or ())} goes into that cup, not the "
-                                   f"field cup beneath"),
+                    says=lambda t: "the bean sown on the opponent's cup at "
+                                   f"{list(t.sown_wrong or ())} goes into that cup, not the field "
+                                   "cup beneath"),
             Checked(ladder="legal", at=5, observable="legal", holds=_passing_left_out,
-                    says=lambda x: f"a path may pass over the opponent's cup: the engine "
-                                   f"leaves out {len(x.missing)} paths that do"),
+                    says=lambda x: "a path may pass over the opponent's cup: the engine leaves "
+                                   f"out {len(x.missing)} paths that do"),
         ),
         misread=(
             Misread(explains=3, mutant=3, slug="no-bean-into-opponent-cup",
@@ -238,8 +235,8 @@ RULES: tuple[RuleEntry, ...] = (
                ViewPart(at=15, part="public.phase", when=_into_opponent,
                         says="the player chooses a neighbouring cup of the opponent's cup")),
         checks=(Checked(ladder="turn", at=14, observable="public.cups", holds=_cup_placed,
-                        says=lambda t: f"the playing cup goes to {list(t.want.cups[t.seat])}; "
-                                       f"the engine has {list(t.seen.cups[t.seat])}"),),
+                        says=lambda t: f"the playing cup goes to {list(t.want.cups[t.seat])}; the "
+                                       f"engine has {list(t.seen.cups[t.seat])}"),),
         misread=(Misread(mutant=15, slug="placed-diagonally",
                          description="the cup may also be placed diagonally next to the "
                          "opponent's cup", replacements={"NEIGHBOURS": wrong._DIAGONAL_NEIGHBOURS,
@@ -248,9 +245,9 @@ RULES: tuple[RuleEntry, ...] = (
     RuleEntry(
         "KALA-11",
         checks=(Checked(ladder="turn", at=5, observable="public.cup_beans", holds=_cups_hidden,
-                        says=lambda t: f"nothing is hidden: the playing cups hold "
-                                       f"{list(t.want.cup_beans)} beans; the engine's public "
-                                       f"view shows none"),),
+                        says=lambda t: "nothing is hidden: the playing cups hold "
+                                       f"{list(t.want.cup_beans)} beans; the engine's public view "
+                                       "shows none"),),
         misread=(Misread(mutant=16, slug="cups-hidden",
                          description="a spectator does not see the beans in the playing cups",
                          replacements={"observe": wrong._hidden_cups}),),
@@ -263,19 +260,18 @@ RULES: tuple[RuleEntry, ...] = (
         checks=(
             Checked(ladder="turn", at=11, observable="public.stores",
                     holds=_bonus_decision_store,
-                    says=lambda t: f"a declined bonus leaves the beans in the playing cup: "
-                                   f"store {t.want.stores[t.seat]}, cup "
-                                   f"{t.want.cup_beans[t.seat]}; the engine has store "
-                                   f"{t.seen.stores[t.seat]}, cup {t.seen.cup_beans[t.seat]}"
+                    says=lambda t: "a declined bonus leaves the beans in the playing cup: store "
+                                   f"{t.want.stores[t.seat]}, cup {t.want.cup_beans[t.seat]}; the "
+                                   f"engine has store {t.seen.stores[t.seat]}, cup "
+                                   f"{t.seen.cup_beans[t.seat]}"
                                    if isinstance(t.action, Bonus) and not t.action.take else
-                                   f"a bonus taken sows the playing cup's beans: store "
+                                   "a bonus taken sows the playing cup's beans: store "
                                    f"{t.want.stores[t.seat]}; the engine has "
                                    f"{t.seen.stores[t.seat]}"),
             Checked(ladder="turn", at=17, observable="public.phase", holds=_bonus_given,
-                    says=lambda t: f"4 or more beans in the playing cup after it moved give a "
-                                   f"bonus move: the cup holds {t.want.cup_beans[t.seat]}, "
-                                   f"phase {t.want.phase.value}; the engine has "
-                                   f"{t.seen.phase.value}"),
+                    says=lambda t: "4 or more beans in the playing cup after it moved give a "
+                                   f"bonus move: the cup holds {t.want.cup_beans[t.seat]}, phase "
+                                   f"{t.want.phase.value}; the engine has {t.seen.phase.value}"),
         ),
         options=(Option(at=3, option="bonus", question="KALA-Q8"),),
         misread=(
@@ -296,7 +292,7 @@ RULES: tuple[RuleEntry, ...] = (
         checks=(
             Checked(ladder="turn", at=2, observable="the bonus sowing's path",
                     holds=_bonus_sown_short,
-                    says=lambda t: f"every bean of the bonus is sown: the path holds "
+                    says=lambda t: "every bean of the bonus is sown: the path holds "
                                    f"{bonus_length(t.want)} beans; the engine sowed "
                                    f"{len(t.bonus_sown or ())} along "
                                    f"{[list(sq) for sq in t.bonus_sown or ()]}"),
@@ -315,13 +311,13 @@ RULES: tuple[RuleEntry, ...] = (
                         "store"),),
         checks=(
             Checked(ladder="turn", at=6, observable="public.stores", holds=_excess_elsewhere,
-                    says=lambda t: f"the beans of a bonus that no path holds go to the "
-                                   f"opponent's store: {t.want.stores[t.other]}; the engine "
-                                   f"has {t.seen.stores[t.other]} (bank {t.seen.bank})"),
+                    says=lambda t: "the beans of a bonus that no path holds go to the opponent's "
+                                   f"store: {t.want.stores[t.other]}; the engine has "
+                                   f"{t.seen.stores[t.other]} (bank {t.seen.bank})"),
             Checked(ladder="turn", at=9, observable="public.stores", holds=_bonus_excess_store,
                     says=lambda t: f"the opponent's store holds {t.want.stores[t.other]}; the "
-                                   f"engine has {t.seen.stores[t.other]} (the beans of a "
-                                   f"bonus no path holds go to it)"),
+                                   f"engine has {t.seen.stores[t.other]} (the beans of a bonus no "
+                                   "path holds go to it)"),
         ),
         misread=(
             Misread(explains=6, mutant=6, slug="sower-keeps-excess",
@@ -345,13 +341,13 @@ RULES: tuple[RuleEntry, ...] = (
                         "harvested")),
         checks=(
             Checked(ladder="turn", at=7, observable="public.bank", holds=_harvest_counted,
-                    says=lambda t: f"a harvest gives one bean to the bank and the rest to the "
+                    says=lambda t: "a harvest gives one bean to the bank and the rest to the "
                                    f"store: bank {t.want.bank}, store {t.want.stores[t.seat]}; "
                                    f"the engine has bank {t.seen.bank}, store "
                                    f"{t.seen.stores[t.seat]}"),
             Checked(ladder="turn", at=8, observable="public.phase", holds=_harvest_decided,
-                    says=lambda t: f"a cup with 4 or more beans after the last bean is "
-                                   f"harvested: phase {t.want.phase.value}, the engine has "
+                    says=lambda t: "a cup with 4 or more beans after the last bean is harvested: "
+                                   f"phase {t.want.phase.value}, the engine has "
                                    f"{t.seen.phase.value}"),
         ),
         options=(Option(at=2, option="harvest", question="KALA-Q7"),),
@@ -371,9 +367,9 @@ RULES: tuple[RuleEntry, ...] = (
         "KALA-16",
         checks=(Checked(ladder="turn", at=13, observable="public.cups",
                         holds=_cup_moved_before_harvest,
-                        says=lambda t: f"the harvest is decided before the playing cup moves: "
-                                       f"it stays on {list(t.want.cups[t.seat])} while the "
-                                       f"harvest is pending; the engine has it on "
+                        says=lambda t: "the harvest is decided before the playing cup moves: it "
+                                       f"stays on {list(t.want.cups[t.seat])} while the harvest "
+                                       "is pending; the engine has it on "
                                        f"{list(t.seen.cups[t.seat])}"),),
         misread=(
             Misread(mutant=23, slug="cup-moves-before-harvest",
@@ -395,8 +391,8 @@ RULES: tuple[RuleEntry, ...] = (
                ViewPart(at=7, part="outcome",
                         says="once a player cannot finish a turn, the other player wins")),
         checks=(Checked(ladder="turn", at=19, observable="public.phase", holds=_ended,
-                        says=lambda t: f"the game ends when a player has fewer than 4 beans "
-                                       f"for his turn: stores {list(t.want.stores)}, phase "
+                        says=lambda t: "the game ends when a player has fewer than 4 beans for "
+                                       f"his turn: stores {list(t.want.stores)}, phase "
                                        f"{t.want.phase.value}; the engine has "
                                        f"{t.seen.phase.value}"),),
         options=(Option(at=4, option="end_check", question="KALA-Q10"),),
@@ -413,16 +409,16 @@ RULES: tuple[RuleEntry, ...] = (
         "KALA-18",
         views=(ViewPart(at=22, part="public", says="the 56 beans are conserved"),),
         unmutatable="conservation is a consequence of the other rules: every engine that "
-        "loses or makes a bean misreads a more specific rule (the bank bean of KALA-15, the "
-        "sixth bean of KALA-14, the sowing of KALA-4 to KALA-9), which is named instead",
+        "loses or makes a bean misreads a more specific rule (the bank bean of KALA-15, the sixth "
+        "bean of KALA-14, the sowing of KALA-4 to KALA-9), which is named instead",
     ),
     RuleEntry(
         "P-11",
         checks=(Checked(ladder="turn", at=16, observable="public.phase",
                         holds=_bonus_phase_named,
-                        says=lambda t: f"the phase is {t.want.phase.value}: bonus_sow while "
-                                       f"the bonus sowing's path is chosen, bonus only for the "
-                                       f"decision to take it (bonus=optional); the engine has "
+                        says=lambda t: f"the phase is {t.want.phase.value}: bonus_sow while the "
+                                       "bonus sowing's path is chosen, bonus only for the "
+                                       "decision to take it (bonus=optional); the engine has "
                                        f"{t.seen.phase.value}"),),
     ),
 )
@@ -450,20 +446,6 @@ reported state, and legal paths left out named by what they share."""
 READINGS = readings(RULES)
 """The ``Config`` options that implement readings of the register."""
 
-MISREADINGS = misreadings(RULES, "explains")
-"""Common misreadings of the KALA rules (not ``Config`` options), each tagged with its rule."""
-
-MUTANTS = misreadings(RULES, "mutant")
-"""The KALA mutants: the common misreadings and one-rule mistakes of every rule."""
-
-PICTURED = misreadings(RULES, "pictured")
-"""Misreadings the rule book uses to find the step where a rule it pictures fires, for
-the rules no other misreading of the catalogue covers yet."""
-
-UNMUTATABLE = unmutatable(RULES)
-"""Rules with no one-rule mutant, and why."""
-
-CATALOGUE = Catalogue(misreadings=MISREADINGS, mutants=MUTANTS, unmutatable=UNMUTATABLE,
-                      unnamed=wrong.UNNAMED, rare=wrong.RARE, pictured=PICTURED)
-"""The one catalogue of KALA's misreadings: the explanations, the kill matrix and the rule
-book take theirs from it."""
+CATALOGUE = catalogue(RULES, unnamed=wrong.UNNAMED, rare=wrong.RARE)
+"""The one catalogue of KALA's misreadings, built from the entries: the explanations,
+the kill matrix and the rule book take theirs from it."""

@@ -159,6 +159,6 @@ RARE: tuple[Rare, ...] = (
     Rare("skipping-up", (("players", 5), ("target", 30))),
     Rare("eight-on-seven-or-nine", (("players", 4), ("declined_draw", "free"))),
 )
-"""The mutants (:data:`.rules.MUTANTS`) that act only in a rare situation (a combination
-of player count and options the corpus never plays): what an exploration must find beyond
-the corpus."""
+"""The mutants (``mutants`` of :data:`.rules.CATALOGUE`) that act only in a rare
+situation (a combination of player count and options the corpus never plays): what an
+exploration must find beyond the corpus."""

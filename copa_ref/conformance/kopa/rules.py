@@ -60,90 +60,56 @@ from copa_ref.conformance.kopa.misreadings import (
 )
 from copa_ref.conformance.ladder import Diagnosis, Ladder
 from copa_ref.conformance.tables import (
+    catalogue,
     ladder_checks,
-    misreadings,
     readings,
-    unmutatable,
     view_rules,
 )
-from copa_ref.conformance.vocabulary import Catalogue
 from copa_ref.kopa.rules import next_dealer
 
-__all__ = [
-    "CATALOGUE",
-    "MISREADINGS",
-    "MUTANTS",
-    "PICTURED",
-    "READINGS",
-    "ROUND_END",
-    "ROUND_START",
-    "RULES",
-    "UNMUTATABLE",
-    "VIEW_RULES",
-    "diagnose",
-]
+__all__ = ["CATALOGUE", "READINGS", "ROUND_END", "ROUND_START", "RULES", "VIEW_RULES", "diagnose"]
 
 RULES: tuple[RuleEntry, ...] = (
     RuleEntry(
         "KOPA-1",
-        views=(
-            ViewPart(at=21, part="public", says="every card is in exactly one place"),
-        ),
-        misread=(
-            Misread(mutant=1, slug="thirteen-per-suit",
-                    description="the deck of the 1890s game: 1 to 13 per suit",
-                    replacements={"DECK": _thirteen_deck()}),
-        ),
+        views=(ViewPart(at=21, part="public", says="every card is in exactly one place"),),
+        misread=(Misread(mutant=1, slug="thirteen-per-suit",
+                         description="the deck of the 1890s game: 1 to 13 per suit",
+                         replacements={"DECK": _thirteen_deck()}),),
     ),
     RuleEntry(
         "KOPA-2",
-        misread=(
-            Misread(mutant=2, slug="no-two-players", description="only 3 to 5 players",
-                    replacements={"PLAYERS": (3, 4, 5)}),
-        ),
+        misread=(Misread(mutant=2, slug="no-two-players", description="only 3 to 5 players",
+                         replacements={"PLAYERS": (3, 4, 5)}),),
     ),
     RuleEntry(
         "KOPA-3",
-        checks=(
-            Checked(ladder="round_start", at=1, observable="public.dealer", holds=_first_dealer,
-                    says=lambda r: f"the engine's first dealer is seat {r.seen.dealer}"),
-        ),
-        options=(
-            Option(at=3, option="first_dealer", question="KOPA-Q9", values=(None, 0, 1, 2, 3, 4)),
-        ),
-        misread=(
-            Misread(mutant=3, slug="seat-0-deals", description="seat 0 deals the first round",
-                    replacements={"first_dealer": _first_dealer_zero}),
-        ),
+        checks=(Checked(ladder="round_start", at=1, observable="public.dealer",
+                        holds=_first_dealer,
+                        says=lambda r: f"the engine's first dealer is seat {r.seen.dealer}"),),
+        options=(Option(at=3, option="first_dealer", question="KOPA-Q9",
+                        values=(None, 0, 1, 2, 3, 4)),),
+        misread=(Misread(mutant=3, slug="seat-0-deals", description="seat 0 deals the first round",
+                         replacements={"first_dealer": _first_dealer_zero}),),
     ),
     RuleEntry(
         "KOPA-4",
-        views=(
-            ViewPart(at=17, part="public.hand_sizes", when=_dealt,
-                     says="the cards are dealt evenly"),
-        ),
-        misread=(
-            Misread(mutant=4, slug="cards-aside-with-four",
-                    description="four players get 14 each, four cards aside",
-                    replacements={"deal_shape": _four_aside}),
-        ),
+        views=(ViewPart(at=17, part="public.hand_sizes", when=_dealt,
+                        says="the cards are dealt evenly"),),
+        misread=(Misread(mutant=4, slug="cards-aside-with-four",
+                         description="four players get 14 each, four cards aside",
+                         replacements={"deal_shape": _four_aside}),),
     ),
     RuleEntry(
         "KOPA-5",
-        views=(
-            ViewPart(at=14, part="public.turn", when=_dealt,
-                     says="the player to the dealer's left begins"),
-        ),
-        checks=(
-            Checked(ladder="round_start", at=3, observable="public.turn",
-                    holds=_dealers_left_begins,
-                    says=lambda r: f"the engine's dealer is seat {r.seen.dealer}, its first "
-                                   f"player seat {r.seen.turn}: the dealer's left begins"),
-        ),
-        misread=(
-            Misread(mutant=5, slug="dealer-begins", description="the dealer begins the round",
-                    replacements={"leader": _dealer_begins}),
-        ),
+        views=(ViewPart(at=14, part="public.turn", when=_dealt,
+                        says="the player to the dealer's left begins"),),
+        checks=(Checked(ladder="round_start", at=3, observable="public.turn",
+                        holds=_dealers_left_begins,
+                        says=lambda r: f"the engine's dealer is seat {r.seen.dealer}, its first "
+                                       f"player seat {r.seen.turn}: the dealer's left begins"),),
+        misread=(Misread(mutant=5, slug="dealer-begins", description="the dealer begins the round",
+                         replacements={"leader": _dealer_begins}),),
     ),
     RuleEntry(
         "KOPA-6",
@@ -151,54 +117,40 @@ RULES: tuple[RuleEntry, ...] = (
             ViewPart(at=15, part="public.turn", says="play proceeds clockwise, one turn each"),
             ViewPart(at=19, part="to_move", says="play proceeds clockwise, one turn each"),
         ),
-        misread=(
-            Misread(mutant=6, slug="counter-clockwise",
-                    description="play proceeds counter-clockwise",
-                    replacements={"next_seat": _counter_clockwise}),
-        ),
+        misread=(Misread(mutant=6, slug="counter-clockwise",
+                         description="play proceeds counter-clockwise",
+                         replacements={"next_seat": _counter_clockwise}),),
     ),
     RuleEntry(
         "KOPA-7",
-        views=(
-            ViewPart(at=18, part="public.hand_sizes", says="a card played leaves the hand"),
-        ),
-        misread=(
-            Misread(mutant=7, slug="any-card",
-                    description="a player may play a card from any hand",
-                    replacements={"holds": _holds_anything}),
-        ),
+        views=(ViewPart(at=18, part="public.hand_sizes", says="a card played leaves the hand"),),
+        misread=(Misread(mutant=7, slug="any-card",
+                         description="a player may play a card from any hand",
+                         replacements={"holds": _holds_anything}),),
     ),
     RuleEntry(
         "KOPA-8",
-        misread=(
-            Misread(explains=1, mutant=8, slug="any-card-starts-a-pile",
-                    description="a pile may be started with any card of its half of the suit (the "
-                                "worked example's 'Gules 2 … starting the Gules building-up "
-                                "sequence')",
-                    replacements={"start_cards": _any_start}),
-        ),
+        misread=(Misread(explains=1, mutant=8, slug="any-card-starts-a-pile",
+                         description="a pile may be started with any card of its half of the suit "
+                                     "(the worked example's 'Gules 2 … starting the Gules "
+                                     "building-up sequence')",
+                         replacements={"start_cards": _any_start}),),
     ),
     RuleEntry(
         "KOPA-9",
-        misread=(
-            Misread(mutant=9, slug="up-to-six", description="an up-pile ends at its 6",
-                    replacements={"next_up": _up_to_six}),
-        ),
+        misread=(Misread(mutant=9, slug="up-to-six", description="an up-pile ends at its 6",
+                         replacements={"next_up": _up_to_six}),),
     ),
     RuleEntry(
         "KOPA-10",
-        misread=(
-            Misread(mutant=10, slug="down-to-ten", description="a down-pile ends at its 10",
-                    replacements={"next_down": _down_to_ten}),
-        ),
+        misread=(Misread(mutant=10, slug="down-to-ten", description="a down-pile ends at its 10",
+                         replacements={"next_down": _down_to_ten}),),
     ),
     RuleEntry(
         "KOPA-11",
-        misread=(
-            Misread(mutant=11, slug="any-suit",
-                    description="a card builds on the next number of any suit's pile",
-                    replacements={"pile_accepts": _any_suit}),
-        ),
+        misread=(Misread(mutant=11, slug="any-suit",
+                         description="a card builds on the next number of any suit's pile",
+                         replacements={"pile_accepts": _any_suit}),),
     ),
     RuleEntry(
         "KOPA-12",
@@ -209,18 +161,14 @@ RULES: tuple[RuleEntry, ...] = (
                      says="the legal cards are each pile's next card (a 1 or 15 on an empty pile) "
                           "and each ready 8, and a pass"),
         ),
-        misread=(
-            Misread(mutant=12, slug="skipping-up",
-                    description="an up-pile takes any higher number to 7",
-                    replacements={"next_up": _skipping_up}),
-        ),
+        misread=(Misread(mutant=12, slug="skipping-up",
+                         description="an up-pile takes any higher number to 7",
+                         replacements={"next_up": _skipping_up}),),
     ),
     RuleEntry(
         "KOPA-13",
-        views=(
-            ViewPart(at=1, part="public.eights",
-                     says="an 8 lies across its suit's 7 and 9, and only then"),
-        ),
+        views=(ViewPart(at=1, part="public.eights",
+                        says="an 8 lies across its suit's 7 and 9, and only then"),),
         misread=(
             Misread(explains=2, mutant=13, slug="eight-on-seven-or-nine",
                     description="an 8 may be laid once its suit's 7 or its 9 is down, not both",
@@ -232,32 +180,23 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "KOPA-14",
-        misread=(
-            Misread(mutant=14, slug="or-at-the-top",
-                    description="the table is listed from Or to Sable",
-                    replacements={"arrange": _arranged_or_first}),
-        ),
+        misread=(Misread(mutant=14, slug="or-at-the-top",
+                         description="the table is listed from Or to Sable",
+                         replacements={"arrange": _arranged_or_first}),),
     ),
     RuleEntry(
         "KOPA-15",
-        views=(
-            ViewPart(at=5, part="public.penalties",
-                     says="a turn without a card costs one point; a card played costs nothing"),
-        ),
-        misread=(
-            Misread(mutant=15, slug="free-pass", description="a pass costs nothing",
-                    replacements={"failed_turn_penalty": _free_pass}),
-        ),
+        views=(ViewPart(at=5, part="public.penalties",
+                        says="a turn without a card costs one point; a card played costs "
+                             "nothing"),),
+        misread=(Misread(mutant=15, slug="free-pass", description="a pass costs nothing",
+                         replacements={"failed_turn_penalty": _free_pass}),),
     ),
     RuleEntry(
         "KOPA-16",
-        views=(
-            ViewPart(at=3, part="public.penalties", when=_false_pass,
-                     says="a pass while a card was playable costs four more points"),
-        ),
-        options=(
-            Option(at=1, option="false_pass", question="KOPA-Q3"),
-        ),
+        views=(ViewPart(at=3, part="public.penalties", when=_false_pass,
+                        says="a pass while a card was playable costs four more points"),),
+        options=(Option(at=1, option="false_pass", question="KOPA-Q3"),),
         misread=(
             Misread(explains=3, mutant=16, slug="false-pass-costs-one",
                     description="a pass costs one point even when a card was playable (the +4 "
@@ -271,16 +210,12 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "KOPA-17",
-        views=(
-            ViewPart(at=16, part="public.hand_sizes",
-                     when=lambda d: _dealt(d) and d.config.players == 2,
-                     says="two players are dealt three hands of 20, the third the stock"),
-        ),
-        misread=(
-            Misread(mutant=18, slug="no-stock",
-                    description="two players are dealt 30 each, no stock",
-                    replacements={"deal_shape": _no_stock}),
-        ),
+        views=(ViewPart(at=16, part="public.hand_sizes",
+                        when=lambda d: _dealt(d) and d.config.players == 2,
+                        says="two players are dealt three hands of 20, the third the stock"),),
+        misread=(Misread(mutant=18, slug="no-stock",
+                         description="two players are dealt 30 each, no stock",
+                         replacements={"deal_shape": _no_stock}),),
     ),
     RuleEntry(
         "KOPA-18",
@@ -290,21 +225,15 @@ RULES: tuple[RuleEntry, ...] = (
             ViewPart(at=6, part="public.stock_size",
                      says="with two players a pass draws the stock's top card"),
         ),
-        options=(
-            Option(at=2, option="declined_draw", question="KOPA-Q6"),
-        ),
-        misread=(
-            Misread(mutant=19, slug="drawn-card-kept",
-                    description="a drawn card is always kept, even when playable",
-                    replacements={"offer_drawn": _never_offered}),
-        ),
+        options=(Option(at=2, option="declined_draw", question="KOPA-Q6"),),
+        misread=(Misread(mutant=19, slug="drawn-card-kept",
+                         description="a drawn card is always kept, even when playable",
+                         replacements={"offer_drawn": _never_offered}),),
     ),
     RuleEntry(
         "KOPA-19",
-        views=(
-            ViewPart(at=9, part="public.phase", when=_round_ended,
-                     says="the round ends the moment a hand is empty, and only then"),
-        ),
+        views=(ViewPart(at=9, part="public.phase", when=_round_ended,
+                        says="the round ends the moment a hand is empty, and only then"),),
         checks=(
             Checked(ladder="round_end", at=1, observable="public.phase", holds=_play_empties_hand,
                     says=lambda r: f"seat {_play(r).seat}'s play of {_play(r).card} empties its "
@@ -314,11 +243,9 @@ RULES: tuple[RuleEntry, ...] = (
                                    f"{_play(r).card}, with {len(r.want.hands[_play(r).seat])} "
                                    "cards still in its hand"),
         ),
-        misread=(
-            Misread(mutant=20, slug="last-card-ends",
-                    description="the round ends when a player is down to one card",
-                    replacements={"round_over": _one_card_left}),
-        ),
+        misread=(Misread(mutant=20, slug="last-card-ends",
+                         description="the round ends when a player is down to one card",
+                         replacements={"round_over": _one_card_left}),),
     ),
     RuleEntry(
         "KOPA-20",
@@ -346,16 +273,13 @@ RULES: tuple[RuleEntry, ...] = (
             ViewPart(at=12, part="public.dealer", says="the deal passes clockwise"),
             ViewPart(at=13, part="public.round", says="a new round follows a scored round"),
         ),
-        checks=(
-            Checked(ladder="round_start", at=2, observable="public.dealer", holds=_next_dealer,
-                    says=lambda r: f"seat {r.d.before.dealer} dealt the last round; the engine's "
-                                   f"next dealer is seat {r.seen.dealer}, not seat "
-                                   f"{next_dealer(r.d.before.dealer, r.players)}"),
-        ),
-        misread=(
-            Misread(mutant=23, slug="same-dealer", description="the same seat deals every round",
-                    replacements={"next_dealer": _same_dealer}),
-        ),
+        checks=(Checked(ladder="round_start", at=2, observable="public.dealer", holds=_next_dealer,
+                        says=lambda r: f"seat {r.d.before.dealer} dealt the last round; the "
+                                       f"engine's next dealer is seat {r.seen.dealer}, not seat "
+                                       f"{next_dealer(r.d.before.dealer, r.players)}"),),
+        misread=(Misread(mutant=23, slug="same-dealer", description="the same seat deals every "
+                                                                    "round",
+                         replacements={"next_dealer": _same_dealer}),),
     ),
     RuleEntry(
         "KOPA-22",
@@ -364,11 +288,9 @@ RULES: tuple[RuleEntry, ...] = (
                      says="the match ends when a seat reaches the target"),
             ViewPart(at=8, part="outcome", says="the seat that reached the target wins"),
         ),
-        misread=(
-            Misread(mutant=24, slug="beyond-the-target",
-                    description="the match ends only above the target",
-                    replacements={"match_over": _beyond_target}),
-        ),
+        misread=(Misread(mutant=24, slug="beyond-the-target",
+                         description="the match ends only above the target",
+                         replacements={"match_over": _beyond_target}),),
     ),
 )
 """What the suite knows of each Kopa rule."""
@@ -397,22 +319,6 @@ scores (:func:`~.diagnosis.play_findings`)."""
 READINGS = readings(RULES)
 """The ``Config`` options that implement readings of the register."""
 
-MISREADINGS = misreadings(RULES, "explains")
-"""Common misreadings of the Kopa rules (not ``Config`` options), each tagged with its
-rule; several are the worked example's own habits (KOPA-Q7)."""
-
-MUTANTS = misreadings(RULES, "mutant")
-"""The mutants, in rule order."""
-
-PICTURED = misreadings(RULES, "pictured")
-"""Misreadings the rule book uses to find the step where a rule it pictures fires, for
-the rules no other misreading of the catalogue covers yet."""
-
-UNMUTATABLE = unmutatable(RULES)
-"""Every Kopa rule has a mutant."""
-
-CATALOGUE = Catalogue(misreadings=MISREADINGS, mutants=MUTANTS, unmutatable=UNMUTATABLE,
-                      unnamed=wrong.UNNAMED, rare=wrong.RARE, vacuous=wrong.VACUOUS,
-                      pictured=PICTURED)
-"""The one catalogue of Kopa's misreadings: the explanations, the kill matrix and the rule
-book take theirs from it."""
+CATALOGUE = catalogue(RULES, unnamed=wrong.UNNAMED, rare=wrong.RARE, vacuous=wrong.VACUOUS)
+"""The one catalogue of Kopa's misreadings, built from the entries: the explanations,
+the kill matrix and the rule book take theirs from it."""

@@ -169,8 +169,8 @@ RARE: tuple[Rare, ...] = (
     Rare("stop-keeps-the-turn", (("players", 3), ("max_beans", 4))),
     Rare("empty-cups-never-match", (("players", 4), ("beans_per_player", 9))),
 )
-"""The mutants (:data:`.rules.MUTANTS`) that act only in a rare situation (a combination
-of player count and options the corpus never plays): what an exploration must find beyond
-the corpus."""
+"""The mutants (``mutants`` of :data:`.rules.CATALOGUE`) that act only in a rare
+situation (a combination of player count and options the corpus never plays): what an
+exploration must find beyond the corpus."""
 
 

@@ -64,51 +64,30 @@ from copa_ref.conformance.ronda.misreadings import (
     six_always_to_black,
 )
 from copa_ref.conformance.tables import (
+    catalogue,
     ladder_checks,
-    misreadings,
     readings,
-    unmutatable,
     view_rules,
 )
-from copa_ref.conformance.vocabulary import Catalogue
 from copa_ref.ronda import Add, Again, Keep, Lift, Stop
 
-__all__ = [
-    "CATALOGUE",
-    "FULL_PAIR",
-    "MISREADINGS",
-    "MUTANTS",
-    "PICTURED",
-    "READINGS",
-    "RULES",
-    "UNMUTATABLE",
-    "VIEW_RULES",
-    "diagnose",
-]
+__all__ = ["CATALOGUE", "FULL_PAIR", "READINGS", "RULES", "VIEW_RULES", "diagnose"]
 
 RULES: tuple[RuleEntry, ...] = (
     RuleEntry(
         "RONDA-1",
-        views=(
-            ViewPart(at=3, part="public.circle", when=at_start,
-                     says="twenty beans fill the cups of the circle"),
-        ),
-        misread=(
-            Misread(mutant=6, slug="circle-empty-before-arrangement",
-                    description="the twenty beans are not counted in the circle before the cups "
-                                "are arranged",
-                    replacements={"circle_beans": _circle_empty_before_arrangement}),
-        ),
+        views=(ViewPart(at=3, part="public.circle", when=at_start,
+                        says="twenty beans fill the cups of the circle"),),
+        misread=(Misread(mutant=6, slug="circle-empty-before-arrangement",
+                         description="the twenty beans are not counted in the circle before the "
+                                     "cups are arranged",
+                         replacements={"circle_beans": _circle_empty_before_arrangement}),),
     ),
     RuleEntry(
         "RONDA-2",
-        views=(
-            ViewPart(at=4, part="public.supplies", when=at_start,
-                     says="each player receives his beans (10, or 9)"),
-        ),
-        options=(
-            Option(at=1, option="beans_per_player", question="RONDA-Q1", values=(9, 10)),
-        ),
+        views=(ViewPart(at=4, part="public.supplies", when=at_start,
+                        says="each player receives his beans (10, or 9)"),),
+        options=(Option(at=1, option="beans_per_player", question="RONDA-Q1", values=(9, 10)),),
         misread=(
             Misread(mutant=7, slug="nine-beans-each",
                     description="each player receives nine beans (the materials list)",
@@ -120,11 +99,10 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "RONDA-3",
-        misread=(
-            Misread(mutant=9, slug="any-twenty-beans",
-                    description="any arrangement of twenty beans, four at most a cup, is accepted",
-                    replacements={"arrangement_error": _any_twenty}),
-        ),
+        misread=(Misread(mutant=9, slug="any-twenty-beans",
+                         description="any arrangement of twenty beans, four at most a cup, is "
+                                     "accepted",
+                         replacements={"arrangement_error": _any_twenty}),),
     ),
     RuleEntry(
         "RONDA-4",
@@ -132,11 +110,9 @@ RULES: tuple[RuleEntry, ...] = (
             ViewPart(at=22, part="public.turn", says="play goes on clockwise"),
             ViewPart(at=23, part="to_move", says="play goes on clockwise"),
         ),
-        misread=(
-            Misread(mutant=10, slug="counter-clockwise",
-                    description="the turn passes counter-clockwise",
-                    replacements={"next_seat": _counter_clockwise}),
-        ),
+        misread=(Misread(mutant=10, slug="counter-clockwise",
+                         description="the turn passes counter-clockwise",
+                         replacements={"next_seat": _counter_clockwise}),),
     ),
     RuleEntry(
         "RONDA-5",
@@ -146,24 +122,18 @@ RULES: tuple[RuleEntry, ...] = (
             ViewPart(at=21, part="public.lifted",
                      says="a lifted cup stays open until covered; never more than two"),
         ),
-        misread=(
-            Misread(mutant=11, slug="lift-a-lifted-cup",
-                    description="the open cup may be lifted again as the second cup",
-                    replacements={"lift_error": _lift_lifted, "_LIFTS": _LIFT_ANY,
-                                  "_ADDS": _ADDS_WITH_TWINS}),
-        ),
+        misread=(Misread(mutant=11, slug="lift-a-lifted-cup",
+                         description="the open cup may be lifted again as the second cup",
+                         replacements={"lift_error": _lift_lifted, "_LIFTS": _LIFT_ANY,
+                                       "_ADDS": _ADDS_WITH_TWINS}),),
     ),
     RuleEntry(
         "RONDA-6",
-        views=(
-            ViewPart(at=15, part="public", when=_mismatch,
-                     says="different numbers: both covered, the next player's turn"),
-        ),
-        misread=(
-            Misread(mutant=12, slug="mismatch-keeps-the-turn",
-                    description="after a mismatch the same player lifts again",
-                    replacements={"_mismatch": _mismatch_keeps_turn}),
-        ),
+        views=(ViewPart(at=15, part="public", when=_mismatch,
+                        says="different numbers: both covered, the next player's turn"),),
+        misread=(Misread(mutant=12, slug="mismatch-keeps-the-turn",
+                         description="after a mismatch the same player lifts again",
+                         replacements={"_mismatch": _mismatch_keeps_turn}),),
     ),
     RuleEntry(
         "RONDA-7",
@@ -192,31 +162,23 @@ RULES: tuple[RuleEntry, ...] = (
             ViewPart(at=19, part="legal", when=action_is(Keep),
                      says="after keeping a group any covered cup may be lifted"),
         ),
-        misread=(
-            Misread(mutant=14, slug="keep-covers-the-named-cup",
-                    description="keep covers the named group and goes on with the other",
-                    replacements={"_keep": _keep_covers_it}),
-        ),
+        misread=(Misread(mutant=14, slug="keep-covers-the-named-cup",
+                         description="keep covers the named group and goes on with the other",
+                         replacements={"_keep": _keep_covers_it}),),
     ),
     RuleEntry(
         "RONDA-9",
-        views=(
-            ViewPart(at=16, part="public", when=action_is(Stop),
-                     says="missing a go covers both groups and passes the turn"),
-        ),
-        misread=(
-            Misread(mutant=15, slug="stop-keeps-the-turn",
-                    description="missing a go covers both, but the same player lifts again",
-                    replacements={"_stop": _stop_keeps_turn}),
-        ),
+        views=(ViewPart(at=16, part="public", when=action_is(Stop),
+                        says="missing a go covers both groups and passes the turn"),),
+        misread=(Misread(mutant=15, slug="stop-keeps-the-turn",
+                         description="missing a go covers both, but the same player lifts again",
+                         replacements={"_stop": _stop_keeps_turn}),),
     ),
     RuleEntry(
         "RONDA-10",
-        views=(
-            ViewPart(at=8, part="public", when=_full_pair,
-                     says="two fives: one group and the added bean go to the middle, the turn "
-                          "ends"),
-        ),
+        views=(ViewPart(at=8, part="public", when=_full_pair,
+                        says="two fives: one group and the added bean go to the middle, the turn "
+                             "ends"),),
         checks=(
             Checked(ladder="full_pair", at=3, observable="public.black, public.out",
                     holds=_group_without_bean,
@@ -227,11 +189,10 @@ RULES: tuple[RuleEntry, ...] = (
             Checked(ladder="full_pair", at=7, observable="public.black, public.out",
                     holds=_other_size, says=_other_size_says),
         ),
-        misread=(
-            Misread(explains=2, mutant=2, slug="fives-to-the-middle-without-the-bean",
-                    description="two fives: the group goes to the middle without the added bean",
-                    replacements={"add_bean": fives_without_the_bean}),
-        ),
+        misread=(Misread(explains=2, mutant=2, slug="fives-to-the-middle-without-the-bean",
+                         description="two fives: the group goes to the middle without the added "
+                                     "bean",
+                         replacements={"add_bean": fives_without_the_bean}),),
     ),
     RuleEntry(
         "RONDA-11",
@@ -253,21 +214,16 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "RONDA-12",
-        views=(
-            ViewPart(at=6, part="public", when=_full_pair_black_holds,
-                     says="a group of six leaves the game while the black cup holds beans"),
-        ),
-        checks=(
-            Checked(ladder="full_pair", at=2, observable="public.black",
-                    holds=_black_while_holding,
-                    says=lambda f: f"the black cup took {f.into_black} beans while it held "
-                                   f"{f.black_before}: the group leaves the game"),
-        ),
-        misread=(
-            Misread(explains=4, mutant=4, slug="every-six-to-the-black-cup",
-                    description="a group of six goes into the black cup even while it holds beans",
-                    replacements={"goes_to_black": six_always_to_black}),
-        ),
+        views=(ViewPart(at=6, part="public", when=_full_pair_black_holds,
+                        says="a group of six leaves the game while the black cup holds beans"),),
+        checks=(Checked(ladder="full_pair", at=2, observable="public.black",
+                        holds=_black_while_holding,
+                        says=lambda f: f"the black cup took {f.into_black} beans while it held "
+                                       f"{f.black_before}: the group leaves the game"),),
+        misread=(Misread(explains=4, mutant=4, slug="every-six-to-the-black-cup",
+                         description="a group of six goes into the black cup even while it holds "
+                                     "beans",
+                         replacements={"goes_to_black": six_always_to_black}),),
     ),
     RuleEntry(
         "RONDA-13",
@@ -277,23 +233,19 @@ RULES: tuple[RuleEntry, ...] = (
             ViewPart(at=2, part="public", when=_over,
                      says="the game is over the moment a player has no beans left"),
         ),
-        misread=(
-            Misread(mutant=17, slug="no-win-at-zero",
-                    description="a player who gives his last bean plays on",
-                    replacements={"has_won": _never_wins}),
-        ),
+        misread=(Misread(mutant=17, slug="no-win-at-zero",
+                         description="a player who gives his last bean plays on",
+                         replacements={"has_won": _never_wins}),),
     ),
     RuleEntry(
         "RONDA-14",
-        views=(
-            ViewPart(at=11, part="public.shown", when=action_is(Lift),
-                     says="what a lifted cup holds is shown to everyone, also after a mismatch"),
-        ),
-        misread=(
-            Misread(explains=5, mutant=5, slug="mismatch-not-shown",
-                    description="the count of a cup covered again at once after a mismatch is "
-                                "not reported", replacements={"observe": shown_only_while_lifted}),
-        ),
+        views=(ViewPart(at=11, part="public.shown", when=action_is(Lift),
+                        says="what a lifted cup holds is shown to everyone, also after a "
+                             "mismatch"),),
+        misread=(Misread(explains=5, mutant=5, slug="mismatch-not-shown",
+                         description="the count of a cup covered again at once after a mismatch "
+                                     "is not reported",
+                         replacements={"observe": shown_only_while_lifted}),),
     ),
     RuleEntry(
         "RONDA-15",
@@ -303,69 +255,50 @@ RULES: tuple[RuleEntry, ...] = (
                           "dealt"),
             ViewPart(at=25, part="public", says="the beans are conserved"),
         ),
-        misread=(
-            Misread(mutant=18, slug="circle-always-twenty",
-                    description="the circle is reported as holding its twenty beans throughout",
-                    replacements={"circle_beans": _circle_always_twenty}),
-        ),
+        misread=(Misread(mutant=18, slug="circle-always-twenty",
+                         description="the circle is reported as holding its twenty beans "
+                                     "throughout",
+                         replacements={"circle_beans": _circle_always_twenty}),),
     ),
     RuleEntry(
         "RONDA-16",
-        views=(
-            ViewPart(at=17, part="public", when=action_is(Again),
-                     says="under simpler rule 1 both groups are covered and two cups lifted anew"),
-        ),
-        options=(
-            Option(at=2, option="relift_after_match", question="RONDA-Q7"),
-        ),
-        misread=(
-            Misread(mutant=19, slug="again-keeps-one-open",
-                    description="simpler rule 1: one group stays open when lifting anew",
-                    replacements={"_again": _again_keeps_one}),
-        ),
+        views=(ViewPart(at=17, part="public", when=action_is(Again),
+                        says="under simpler rule 1 both groups are covered and two cups lifted "
+                             "anew"),),
+        options=(Option(at=2, option="relift_after_match", question="RONDA-Q7"),),
+        misread=(Misread(mutant=19, slug="again-keeps-one-open",
+                         description="simpler rule 1: one group stays open when lifting anew",
+                         replacements={"_again": _again_keeps_one}),),
     ),
     RuleEntry(
         "RONDA-17",
-        views=(
-            ViewPart(at=7, part="public", when=_full_pair_max_four,
-                     says="under simpler rule 2 two fours and the bean go to the middle"),
-        ),
+        views=(ViewPart(at=7, part="public", when=_full_pair_max_four,
+                        says="under simpler rule 2 two fours and the bean go to the middle"),),
         checks=(
             Checked(ladder="full_pair", at=4, observable="public.black, public.out",
                     holds=_both_stayed_four, says=_stayed_says),
             Checked(ladder="full_pair", at=6, observable="public.black, public.out",
                     holds=_other_size_four, says=_other_size_says),
         ),
-        options=(
-            Option(at=3, option="max_beans", question="RONDA-Q7", values=(4, 5)),
-        ),
-        misread=(
-            Misread(mutant=20, slug="maximum-always-five",
-                    description="simpler rule 2 ignored: two fours do not go to the middle",
-                    replacements={"is_max_pair": _always_five}),
-        ),
+        options=(Option(at=3, option="max_beans", question="RONDA-Q7", values=(4, 5)),),
+        misread=(Misread(mutant=20, slug="maximum-always-five",
+                         description="simpler rule 2 ignored: two fours do not go to the middle",
+                         replacements={"is_max_pair": _always_five}),),
     ),
     RuleEntry(
         "RONDA-18",
-        views=(
-            ViewPart(at=5, part="public", when=_full_pair_no_penalty,
-                     says="without penalty beans a dissolved group leaves the game with the bean"),
-        ),
-        checks=(
-            Checked(ladder="full_pair", at=1, observable="public.black",
-                    holds=_black_without_penalties,
-                    says=lambda f: f"the black cup took {f.into_black} beans although no penalty "
-                                   "beans are played: the group leaves the game"),
-        ),
-        options=(
-            Option(at=4, option="penalty_beans", question="RONDA-Q7"),
-        ),
-        misread=(
-            Misread(mutant=21, slug="black-cup-without-penalty-beans",
-                    description="simpler rule 3 ignored: groups go to the black cup, penalties "
-                                "follow",
-                    replacements={"goes_to_black": wrong._black_without_penalties}),
-        ),
+        views=(ViewPart(at=5, part="public", when=_full_pair_no_penalty,
+                        says="without penalty beans a dissolved group leaves the game with the "
+                             "bean"),),
+        checks=(Checked(ladder="full_pair", at=1, observable="public.black",
+                        holds=_black_without_penalties,
+                        says=lambda f: f"the black cup took {f.into_black} beans although no "
+                                       "penalty beans are played: the group leaves the game"),),
+        options=(Option(at=4, option="penalty_beans", question="RONDA-Q7"),),
+        misread=(Misread(mutant=21, slug="black-cup-without-penalty-beans",
+                         description="simpler rule 3 ignored: groups go to the black cup, "
+                                     "penalties follow",
+                         replacements={"goes_to_black": wrong._black_without_penalties}),),
     ),
 )
 """What the suite knows of each RONDA rule."""
@@ -391,21 +324,6 @@ settled wrongly (:data:`FULL_PAIR`), then the reported beans and turn
 READINGS = readings(RULES)
 """The ``Config`` options that implement readings of the register."""
 
-MISREADINGS = misreadings(RULES, "explains")
-"""Common misreadings of the RONDA rules (not ``Config`` options), each tagged with its
-rule."""
-
-MUTANTS = misreadings(RULES, "mutant")
-"""Every RONDA mutant: the common misreadings and one or more per rule."""
-
-PICTURED = misreadings(RULES, "pictured")
-"""Misreadings the rule book uses to find the step where a rule it pictures fires, for
-the rules no other misreading of the catalogue covers yet."""
-
-UNMUTATABLE = unmutatable(RULES)
-"""Every RONDA rule has a mutant."""
-
-CATALOGUE = Catalogue(misreadings=MISREADINGS, mutants=MUTANTS, unmutatable=UNMUTATABLE,
-                      unnamed=wrong.UNNAMED, rare=wrong.RARE, pictured=PICTURED)
-"""The one catalogue of RONDA's misreadings: the explanations, the kill matrix and the rule
-book take theirs from it."""
+CATALOGUE = catalogue(RULES, unnamed=wrong.UNNAMED, rare=wrong.RARE)
+"""The one catalogue of RONDA's misreadings, built from the entries: the explanations,
+the kill matrix and the rule book take theirs from it."""
