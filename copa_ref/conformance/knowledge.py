@@ -7,9 +7,9 @@ view parts, diagnosis checks, readings, misreadings, mutants, pictured misreadin
 has no mutant. The rest is elsewhere: the record's scenarios and counts claim rules, the
 catalogue's lists by mutant (failing cases allowed to name another rule, rare situations),
 the explorer's situations, the rule book's pictures, and the code (``events``,
-``legal_rule``, ``config_rule``, the diagnosis's searches that are no ladder), shown by the
-source lines that name the rule. :func:`rule_record` gathers all of it for one rule ID into
-a :class:`RuleRecord`.
+``legal_rule``, ``config_rule``, ``check_public``, the diagnosis's searches that are no
+ladder), shown by the source lines that name the rule. :func:`rule_record` gathers all of
+it for one rule ID into a :class:`RuleRecord`.
 """
 
 from __future__ import annotations
@@ -75,6 +75,8 @@ class RuleRecord:
     """Where ``legal_rule`` names it (an engine refusing a legal action)."""
     config: tuple[Mention, ...]
     """Where ``config_rule`` names it (an engine refusing an allowed config)."""
+    public: tuple[Mention, ...]
+    """Where ``check_public`` names it (a reported public view that breaks it)."""
     readings: tuple[tuple[str, str, str], ...]
     """The config options reading it: ``(option, register entry, values tried)``."""
     misreadings: tuple[tuple[str, str], ...]
@@ -223,7 +225,8 @@ def rule_record(rule: str) -> RuleRecord:
                    if c.rule == rule)
     legal = _mentions(record.legal_rule, rule)
     config = _mentions(record.config_rule, rule)
-    shown = {m.where for m in (*legal, *config)}
+    public = _mentions(record.check_public, rule)
+    shown = {m.where for m in (*legal, *config, *public)}
     diagnosis = tuple(m for part in _diagnosis_code(record.diagnose)
                       for m in _mentions(part, rule, whole_module=True)
                       if m.where not in shown)
@@ -238,7 +241,7 @@ def rule_record(rule: str) -> RuleRecord:
         views=tuple((v.part, "every step" if v.when is None else v.when.__name__.strip("_"),
                      v.says) for v in sorted(entry.views, key=lambda v: v.at)),
         checks=checks,
-        diagnosis=diagnosis, legal=legal, config=config,
+        diagnosis=diagnosis, legal=legal, config=config, public=public,
         readings=tuple((o.option, o.question, ", ".join(map(str, o.values)) or "every value")
                        for o in sorted(entry.options, key=lambda o: o.at)),
         misreadings=mine("explains"),
@@ -277,6 +280,7 @@ def render(found: RuleRecord) -> list[str]:
     section("diagnosis", code(found.diagnosis))
     section("named for a refused legal action", code(found.legal))
     section("named for a refused config", code(found.config))
+    section("checked in a reported public view", code(found.public))
     section("readings (option - question - values)", pairs(found.readings))
     section("misreadings (explanations)", pairs(found.misreadings))
     section("mutants (kill matrix)", pairs(found.mutants))

@@ -77,6 +77,15 @@ class TestRuleRecord:
         assert any("_OPTION_RULES" in m.text or '"HOPPER-13"' in m.text for m in found.config)
         assert not any('"HOPPER-13"' in m.text for m in found.diagnosis)
 
+    def test_a_public_view_check_is_shown_apart(self) -> None:
+        """RONDA's check_public names RONDA-15 for a view whose beans do not add up: shown
+        as a check of the reported view, not as diagnosis; the diagnosis's own check of the
+        beans is a row of its settled ladder."""
+        found = rule_record("RONDA-15")
+        assert any('"RONDA-15"' in m.text for m in found.public)
+        assert not found.diagnosis
+        assert ("public", "beans_differ") in found.checks
+
     def test_unknown_rule(self) -> None:
         """A rule the spec lacks is refused."""
         with pytest.raises(UnknownRule):

@@ -1,21 +1,19 @@
 """RONDA's diagnosis code: the predicates and the context its rule entries (:mod:`.rules`)
-refer to, the findings after a pair of the maximum, ``legal_rule`` and ``check_public``.
+refer to, ``legal_rule`` and ``check_public``.
 
 The public view (RONDA-14) shows the lifted cups with their beans, what the last lift
 showed, the total in the circle, the black cup, the beans out of the game, every supply, the
 phase and the seat to move; the arrangement is hidden. A view rule's ``when`` is a predicate
-on the divergence; the ``full_pair`` ladder's checks read a :class:`FullPair`. Rule IDs
-refer to ``specs/ronda.md``.
+on the divergence; the ``full_pair`` ladder's checks read a :class:`FullPair`, the
+``settled`` ladder's a :class:`Settled`. Rule IDs refer to ``specs/ronda.md``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import attrs
 
 from copa_ref.conformance.predicates import phases_after, reaches
-from copa_ref.conformance.vocabulary import Divergence, Finding
+from copa_ref.conformance.vocabulary import Divergence
 from copa_ref.core import JSON, InvariantViolation
 from copa_ref.ronda import (
     Action,
@@ -32,7 +30,7 @@ from copa_ref.ronda import (
 )
 from copa_ref.ronda.state import CIRCLE_BEANS
 
-__all__ = ["FullPair", "beans_and_turn", "check_public", "legal_rule"]
+__all__ = ["FullPair", "Settled", "check_public", "legal_rule"]
 
 RondaDivergence = Divergence[State, Action, Config, Observation]
 
@@ -150,25 +148,32 @@ def _other_size_says(f: FullPair) -> str:
             "with the added bean")
 
 
-def beans_and_turn(d: RondaDivergence) -> Iterator[Finding]:
-    """RONDA's findings after a pair of the maximum, re-derived from what the engine
-    reported: a reported view whose beans do not add up (RONDA-15), a turn passed to the
-    previous seat instead of the next (RONDA-4)."""
+class Settled:
+    """A step's decoded report with what the settled ladder compares: the beans the
+    reported view holds against those of the game, the seat the turn passes to against the
+    next and the previous seat."""
+
+    def __init__(self, d: RondaDivergence, seen: Observation) -> None:
+        config = d.before.config
+        self.d, self.seen, self.players = d, seen, config.players
+        self.total = seen.circle + seen.black + sum(seen.supplies) + seen.out
+        self.beans = CIRCLE_BEANS + config.players * config.beans_per_player
+        self.next = (d.before.turn + 1) % config.players
+        self.previous = (d.before.turn - 1) % config.players
+
+
+def _settled(d: RondaDivergence) -> Settled | None:
+    """The settled ladder's context: a step with an action and a decoded report."""
     seen = d.reported_view
-    if seen is None or d.action is None:
-        return
-    config = d.before.config
-    total = seen.circle + seen.black + sum(seen.supplies) + seen.out
-    expected = CIRCLE_BEANS + config.players * config.beans_per_player
-    if total != expected:
-        yield Finding("RONDA-15", f"the reported view holds {total} beans, not {expected}: "
-                      "circle + black cup + supplies + out of the game are conserved")
-    players = config.players
-    nxt = (d.before.turn + 1) % players
-    previous = (d.before.turn - 1) % players
-    if players > 2 and d.expected.turn == nxt and seen.turn == previous:
-        yield Finding("RONDA-4", f"the turn passed from seat {d.before.turn} to seat "
-                      f"{previous}, not to the next seat {nxt}: play goes on clockwise")
+    return None if seen is None or d.action is None else Settled(d, seen)
+
+
+def _beans_differ(s: Settled) -> bool:
+    return s.total != s.beans
+
+
+def _turn_to_previous(s: Settled) -> bool:
+    return s.players > 2 and s.d.expected.turn == s.next and s.seen.turn == s.previous
 
 
 _LEGAL_BY: tuple[tuple[type, str], ...] = (

@@ -1,13 +1,13 @@
 """What the conformance suite knows of each RONDA rule, one entry a rule.
 
 One :class:`~copa_ref.conformance.entries.RuleEntry` per rule of ``specs/ronda.md``, in its
-order: the parts of the public view (RONDA-14) it decides, the checks of a pair of the
-maximum naming it (the ``full_pair`` ladder), the ``Config`` options reading it, its wrong
-readings. ``at`` is an item's place in its table (the view rules, the ladder, the readings,
-a catalogue list), which is the order the runner names rules in. The tables the record
-uses (:data:`VIEW_RULES`, :data:`diagnose`, :data:`READINGS`, :data:`CATALOGUE`) are built
-from :data:`RULES` at the end. The predicates are :mod:`.diagnosis`'s, the misread
-functions :mod:`.misreadings`'s.
+order: the parts of the public view (RONDA-14) it decides, the checks naming it (the
+``full_pair`` ladder re-derives a pair of the maximum, the ``settled`` ladder the reported
+beans and turn), the ``Config`` options reading it, its wrong readings. ``at`` is an item's
+place in its table (the view rules, a ladder, the readings, a catalogue list), which is the
+order the runner names rules in. The tables the record uses (:data:`VIEW_RULES`,
+:data:`diagnose`, :data:`READINGS`, :data:`CATALOGUE`) are built from :data:`RULES` at the
+end. The predicates are :mod:`.diagnosis`'s, the misread functions :mod:`.misreadings`'s.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from copa_ref.conformance.predicates import action_is, at_start
 from copa_ref.conformance.ronda import misreadings as wrong
 from copa_ref.conformance.ronda.diagnosis import (
     FullPair,
+    Settled,
+    _beans_differ,
     _black_while_holding,
     _black_without_penalties,
     _both_stayed,
@@ -35,8 +37,9 @@ from copa_ref.conformance.ronda.diagnosis import (
     _other_size_says,
     _over,
     _penalty_step,
+    _settled,
     _stayed_says,
-    beans_and_turn,
+    _turn_to_previous,
 )
 from copa_ref.conformance.ronda.misreadings import (
     _ADDS_OR_STOP,
@@ -71,7 +74,7 @@ from copa_ref.conformance.tables import (
 )
 from copa_ref.ronda import Add, Again, Keep, Lift, Stop
 
-__all__ = ["CATALOGUE", "FULL_PAIR", "READINGS", "RULES", "VIEW_RULES", "diagnose"]
+__all__ = ["CATALOGUE", "FULL_PAIR", "READINGS", "RULES", "SETTLED", "VIEW_RULES", "diagnose"]
 
 RULES: tuple[RuleEntry, ...] = (
     RuleEntry(
@@ -110,6 +113,10 @@ RULES: tuple[RuleEntry, ...] = (
             ViewPart(at=22, part="public.turn", says="play goes on clockwise"),
             ViewPart(at=23, part="to_move", says="play goes on clockwise"),
         ),
+        checks=(Checked(ladder="settled", at=2, observable="public.turn", holds=_turn_to_previous,
+                        says=lambda s: f"the turn passed from seat {s.d.before.turn} to seat "
+                                       f"{s.previous}, not to the next seat {s.next}: play goes "
+                                       f"on clockwise"),),
         misread=(Misread(mutant=10, slug="counter-clockwise",
                          description="the turn passes counter-clockwise",
                          replacements={"next_seat": _counter_clockwise}),),
@@ -255,6 +262,11 @@ RULES: tuple[RuleEntry, ...] = (
                           "dealt"),
             ViewPart(at=25, part="public", says="the beans are conserved"),
         ),
+        checks=(Checked(ladder="settled", at=1, observable="public", holds=_beans_differ,
+                        go_on=True,
+                        says=lambda s: f"the reported view holds {s.total} beans, not {s.beans}: "
+                                       "circle + black cup + supplies + out of the game are "
+                                       "conserved"),),
         misread=(Misread(mutant=18, slug="circle-always-twenty",
                          description="the circle is reported as holding its twenty beans "
                                      "throughout",
@@ -316,10 +328,13 @@ FULL_PAIR: Ladder[FullPair] = Ladder(context=_full_pair_context,
 black cup's part (RONDA-18, RONDA-12), then the group's size under the maximum in force
 (RONDA-17 for four, RONDA-10)."""
 
-diagnose = Diagnosis((FULL_PAIR, beans_and_turn))
+SETTLED: Ladder[Settled] = Ladder(context=_settled, checks=ladder_checks(RULES, "settled"))
+"""A step's reported beans and turn: a reported view whose beans do not add up (RONDA-15), a
+turn passed to the previous seat instead of the next (RONDA-4)."""
+
+diagnose = Diagnosis((FULL_PAIR, SETTLED))
 """RONDA's own findings, re-derived from what the engine reported: a pair of the maximum
-settled wrongly (:data:`FULL_PAIR`), then the reported beans and turn
-(:func:`~.diagnosis.beans_and_turn`)."""
+settled wrongly (:data:`FULL_PAIR`), then the reported beans and turn (:data:`SETTLED`)."""
 
 READINGS = readings(RULES)
 """The ``Config`` options that implement readings of the register."""
