@@ -8,7 +8,7 @@ message), its ``Config`` options (:class:`Option`), its wrong readings (:class:`
 an explanation, a kill-matrix mutant, a rule-book picture, or several of these) and why it
 has no mutant. Naming depends on the order of each table, which is not the order of the
 rules (the most specific rule first), so every item carries its place (``at``, from 1) in
-its table: :mod:`copa_ref.conformance.tables` gathers the items of every entry and sorts
+its table: ``copa_ref.conformance.tables`` gathers the items of every entry and sorts
 them by that place, and the game's record holds the entries (``rules``). What is
 code (the predicates, the misread functions, ``events``, ``legal_rule``) stays a function of
 the game's ``diagnosis.py``, ``misreadings.py`` or ``record.py``; an entry refers to it.
@@ -29,8 +29,8 @@ __all__ = ["Checked", "Misread", "Option", "RuleEntry", "ViewPart"]
 
 @attrs.frozen(kw_only=True)
 class ViewPart:
-    """A part of the observables the rule decides (a :class:`~copa_ref.conformance.
-    vocabulary.ViewRule` once the entry's rule is put in)."""
+    """A part of the observables the rule decides (a ``ViewRule`` of
+    ``copa_ref.conformance.vocabulary`` once the entry's rule is put in)."""
 
     at: int
     """Its place in the game's view table (most specific first)."""
@@ -41,7 +41,7 @@ class ViewPart:
 
 @attrs.frozen(kw_only=True)
 class Checked:
-    """A diagnosis check naming the rule (a :class:`~copa_ref.conformance.ladder.Check`
+    """A diagnosis check naming the rule (a ``Check`` of ``copa_ref.conformance.ladder``
     once the entry's rule is put in)."""
 
     ladder: str
@@ -56,8 +56,8 @@ class Checked:
 
 @attrs.frozen(kw_only=True)
 class Option:
-    """A ``Config`` option reading the rule (a :class:`~copa_ref.conformance.vocabulary.
-    Reading` once the entry's rule is put in)."""
+    """A ``Config`` option reading the rule (a ``Reading`` of
+    ``copa_ref.conformance.vocabulary`` once the entry's rule is put in)."""
 
     at: int
     """Its place in the game's readings (the explanations try them in this order)."""

@@ -1,15 +1,15 @@
 """What the conformance suite knows of each Copas rule, one entry a rule.
 
-One :class:`~copa_ref.conformance.entries.RuleEntry` per rule of ``specs/copas.md``, in its
+One ``RuleEntry`` (``copa_ref.conformance.entries``) per rule of ``specs/copas.md``, in its
 order: the parts of the public view it decides, the checks naming it (the ``trick`` ladder
 re-derives a finished trick from its cards, the ``round`` ladder the end of a round and its
 booking, the ``legal`` ladder the cards the engine leaves out), the ``Config`` options
 reading it, its wrong readings and why it has none. ``at`` is an item's place in its table
 (the view rules, a ladder, the readings, a catalogue list), which is the order the runner
 names rules in; the round ladder's three stops are placed among its checks at the end. The
-tables the record uses (:data:`VIEW_RULES`, :data:`diagnose`, :data:`READINGS`,
-:data:`CATALOGUE`) are built from :data:`RULES` there. The predicates and the findings that
-are searches are :mod:`.diagnosis`'s, the misread functions :mod:`.misreadings`'s.
+tables the record uses (``VIEW_RULES``, ``diagnose``, ``READINGS``,
+``CATALOGUE``) are built from ``RULES`` there. The predicates and the findings that
+are searches are ``diagnosis.py``'s, the misread functions ``misreadings.py``'s.
 """
 
 from __future__ import annotations

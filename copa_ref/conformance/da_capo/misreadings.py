@@ -2,7 +2,7 @@
 :mod:`copa_ref.da_capo.rules` is given in place of the reference's.
 
 Each misreading (the reference with one rule read wrongly, as engine authors have read it)
-is declared with its rule in :mod:`.rules`, which builds the catalogue: the runner replays
+is declared with its rule in ``rules.py``, which builds the catalogue: the runner replays
 them to explain a failure ("your engine plays as if …"), the kill-matrix test uses them as
 mutants. What stays here is what those declarations refer to, and the kill matrix's lists
 by mutant (:data:`UNNAMED`, :data:`RARE`). Rule IDs refer to ``specs/da_capo.md``.
@@ -179,6 +179,6 @@ RARE: tuple[Rare, ...] = (
          (("players", 4), ("target_reached_when", "line_full"))),
     Rare("bids-above-reserve-listed", (("players", 5), ("tie_break", "beans_spent"))),
 )
-"""The mutants (``mutants`` of :data:`.rules.CATALOGUE`) that act only in a rare
+"""The mutants (``mutants`` of ``rules.CATALOGUE``) that act only in a rare
 situation (a combination of player count and options the corpus never plays): what an
 exploration must find beyond the corpus."""

@@ -1,14 +1,14 @@
 """What the conformance suite knows of each DA CAPO rule, one entry a rule.
 
-One :class:`~copa_ref.conformance.entries.RuleEntry` per rule of ``specs/da_capo.md``, in
+One ``RuleEntry`` (``copa_ref.conformance.entries``) per rule of ``specs/da_capo.md``, in
 its order: the parts of the view it decides, the checks naming it (the ``round`` ladder
 re-derives the round from the reported bids and winner, the ``raw_winner`` ladder the
 winner of a view that does not decode), the ``Config`` options reading it, its wrong
 readings. ``at`` is an item's place in its table (the view rules, a ladder, the readings, a
 catalogue list), which is the order the runner names rules in; the round ladder's two stops
-are placed among its checks at the end. The tables the record uses (:data:`VIEW_RULES`,
-:data:`diagnose`, :data:`READINGS`, :data:`CATALOGUE`) are built from :data:`RULES` there.
-The predicates are :mod:`.diagnosis`'s, the misread functions :mod:`.misreadings`'s.
+are placed among its checks at the end. The tables the record uses (``VIEW_RULES``,
+``diagnose``, ``READINGS``, ``CATALOGUE``) are built from ``RULES`` there.
+The predicates are ``diagnosis.py``'s, the misread functions ``misreadings.py``'s.
 """
 
 from __future__ import annotations

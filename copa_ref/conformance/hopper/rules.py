@@ -1,13 +1,13 @@
 """What the conformance suite knows of each HOPPER rule, one entry a rule.
 
-One :class:`~copa_ref.conformance.entries.RuleEntry` per rule of ``specs/hopper.md``, in its
+One ``RuleEntry`` (``copa_ref.conformance.entries``) per rule of ``specs/hopper.md``, in its
 order: the parts of the view it decides (the spec's table "Which rule decides which part of
 the public view"), the checks of the decoded report naming it (the ``report`` ladder), the
 ``Config`` options reading it, its wrong readings and why it has none. ``at`` is an item's
 place in its table (the view rules, the ladder, the readings, a catalogue list), which is
-the order the runner names rules in. The tables the record uses (:data:`VIEW_RULES`,
-:data:`diagnose`, :data:`READINGS`, :data:`CATALOGUE`) are built from :data:`RULES` at the
-end. The predicates are :mod:`.diagnosis`'s, the misread functions :mod:`.misreadings`'s.
+the order the runner names rules in. The tables the record uses (``VIEW_RULES``,
+``diagnose``, ``READINGS``, ``CATALOGUE``) are built from ``RULES`` at the
+end. The predicates are ``diagnosis.py``'s, the misread functions ``misreadings.py``'s.
 """
 
 from __future__ import annotations

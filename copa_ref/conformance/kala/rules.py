@@ -1,15 +1,15 @@
 """What the conformance suite knows of each KALA rule, one entry a rule.
 
-One :class:`~copa_ref.conformance.entries.RuleEntry` per rule of ``specs/kala.md``, in its
+One ``RuleEntry`` (``copa_ref.conformance.entries``) per rule of ``specs/kala.md``, in its
 order (P-11, the protocol's rule a diagnosis check names, last): the parts of the view it
 decides, the diagnosis checks naming it (the ``turn`` ladder compares a step's parts with
 the engine's reported state, the ``legal`` ladder the sowing paths it leaves out), the
 ``Config`` options reading it, its wrong readings and why it has none. ``at`` is an item's
 place in its table (the view rules, a ladder, the readings, a catalogue list), which is
-the order the runner names rules in. The tables the record uses (:data:`VIEW_RULES`,
-:data:`diagnose`, :data:`READINGS`, :data:`CATALOGUE`) are built from :data:`RULES` at the
-end. The predicates are :mod:`.diagnosis`'s, the misread functions :mod:`.misreadings`'s;
-what a step exercises is ``events`` and the record itself is :mod:`.record`.
+the order the runner names rules in. The tables the record uses (``VIEW_RULES``,
+``diagnose``, ``READINGS``, ``CATALOGUE``) are built from ``RULES`` at the
+end. The predicates are ``diagnosis.py``'s, the misread functions ``misreadings.py``'s;
+what a step exercises is ``events`` and the record itself is ``record.py``.
 """
 
 from __future__ import annotations

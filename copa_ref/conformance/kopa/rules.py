@@ -1,14 +1,14 @@
 """What the conformance suite knows of each Kopa rule, one entry a rule.
 
-One :class:`~copa_ref.conformance.entries.RuleEntry` per rule of ``specs/kopa.md``, in its
+One ``RuleEntry`` (``copa_ref.conformance.entries``) per rule of ``specs/kopa.md``, in its
 order: the parts of the public view it decides, the checks naming it (the ``round_start``
 ladder compares a round's first mover and dealer, the ``round_end`` ladder where a round
 ends), the ``Config`` options reading it, its wrong readings. ``at`` is an item's place in
 its table (the view rules, a ladder, the readings, a catalogue list), which is the order
-the runner names rules in. The tables the record uses (:data:`VIEW_RULES`,
-:data:`diagnose`, :data:`READINGS`, :data:`CATALOGUE`) are built from :data:`RULES` at the
-end. The predicates and the findings that are searches are :mod:`.diagnosis`'s, the misread
-functions :mod:`.misreadings`'s.
+the runner names rules in. The tables the record uses (``VIEW_RULES``,
+``diagnose``, ``READINGS``, ``CATALOGUE``) are built from ``RULES`` at the
+end. The predicates and the findings that are searches are ``diagnosis.py``'s, the misread
+functions ``misreadings.py``'s.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 :mod:`copa_ref.ronda.rules` is given in place of the reference's (see
 :mod:`copa_ref.core.misreading`).
 
-Each misreading is declared with its rule in :mod:`.rules`, which builds the catalogue: the
+Each misreading is declared with its rule in ``rules.py``, which builds the catalogue: the
 runner replays them to explain a failure ("your engine plays as if ..."), the kill-matrix
 test uses them as mutants. What stays here is what those declarations refer to, and the
 kill matrix's lists by mutant (:data:`UNNAMED`, :data:`RARE`).
@@ -169,7 +169,7 @@ RARE: tuple[Rare, ...] = (
     Rare("stop-keeps-the-turn", (("players", 3), ("max_beans", 4))),
     Rare("empty-cups-never-match", (("players", 4), ("beans_per_player", 9))),
 )
-"""The mutants (``mutants`` of :data:`.rules.CATALOGUE`) that act only in a rare
+"""The mutants (``mutants`` of ``rules.CATALOGUE``) that act only in a rare
 situation (a combination of player count and options the corpus never plays): what an
 exploration must find beyond the corpus."""
 

@@ -1,13 +1,13 @@
 """What the conformance suite knows of each RONDA rule, one entry a rule.
 
-One :class:`~copa_ref.conformance.entries.RuleEntry` per rule of ``specs/ronda.md``, in its
+One ``RuleEntry`` (``copa_ref.conformance.entries``) per rule of ``specs/ronda.md``, in its
 order: the parts of the public view (RONDA-14) it decides, the checks naming it (the
 ``full_pair`` ladder re-derives a pair of the maximum, the ``settled`` ladder the reported
 beans and turn), the ``Config`` options reading it, its wrong readings. ``at`` is an item's
 place in its table (the view rules, a ladder, the readings, a catalogue list), which is the
-order the runner names rules in. The tables the record uses (:data:`VIEW_RULES`,
-:data:`diagnose`, :data:`READINGS`, :data:`CATALOGUE`) are built from :data:`RULES` at the
-end. The predicates are :mod:`.diagnosis`'s, the misread functions :mod:`.misreadings`'s.
+order the runner names rules in. The tables the record uses (``VIEW_RULES``,
+``diagnose``, ``READINGS``, ``CATALOGUE``) are built from ``RULES`` at the
+end. The predicates are ``diagnosis.py``'s, the misread functions ``misreadings.py``'s.
 """
 
 from __future__ import annotations
