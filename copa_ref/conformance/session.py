@@ -42,6 +42,7 @@ refused ``new_game`` is not an error: it is the value :class:`Refused`.
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -53,6 +54,7 @@ from copa_ref.conformance.channel import Channel, EngineFailure
 from copa_ref.conformance.checks import shown
 from copa_ref.conformance.corpus import Case
 from copa_ref.conformance.observables import PROTOCOL_VERSION
+from copa_ref.conformance.schemas import problem, validator
 from copa_ref.core import JSON, canonical_json
 
 __all__ = [
@@ -214,10 +216,10 @@ class Session:
                 self.handshake_error = HandshakeError(
                     f"handshake refused: {shown(answer.get('error'))}")
                 raise self.handshake_error
-            problem = handshake_problem(answer)
-            if problem is not None:
+            wrong = handshake_problem(answer)
+            if wrong is not None:
                 self.handshake_error = HandshakeError(
-                    f"misshapen handshake: {problem}: {shown(answer)[:300]}")
+                    f"misshapen handshake: {wrong}: {shown(answer)[:300]}")
                 raise self.handshake_error
             self.hello = answer
         assert self.hello is not None
@@ -422,21 +424,14 @@ class Session:
         self._request(undo_request(), _OK)
 
 
+@functools.cache
+def _start_response() -> Any:
+    """The validator of the handshake's answer (made once)."""
+    return validator("messages.schema.json", ref="#/$defs/start_response")
+
+
 def handshake_problem(answer: Mapping[str, Any]) -> str | None:
-    """What is wrong with a handshake's shape (``None``: nothing)."""
-    for key, kind in (("name", str), ("version", str), ("games", dict), ("features", list)):
-        if not isinstance(answer.get(key), kind):
-            return f"{key!r} is not a {kind.__name__}"
-    if not all(isinstance(f, str) for f in answer["features"]):
-        return "'features' holds a non-string"
-    for name, declared in answer["games"].items():
-        if not isinstance(declared, dict):
-            return f"games.{name} is not an object"
-        options = declared.get("options", [])
-        if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
-            return f"games.{name}.options is not a list of strings"
-        readings = declared.get("readings", {})
-        if not isinstance(readings, dict) or not all(
-                isinstance(v, list) for v in readings.values()):
-            return f"games.{name}.readings is not an object of lists"
-    return None
+    """What is wrong with a handshake (``None``: nothing): where it breaks the messages
+    schema's ``start_response`` (``conformance/schema/messages.schema.json``), naming the
+    field (``games.kala.options: 5 is not of type 'array'``)."""
+    return problem(_start_response(), answer)
