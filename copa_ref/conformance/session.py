@@ -37,6 +37,12 @@ crashes, hangs, answers garbage or an error where the protocol wants an answer, 
 case's budget is spent; :class:`HandshakeError` (an ``EngineFailure``) when the handshake is
 refused or misshapen, again on every later :meth:`Session.start`, without a restart. A
 refused ``new_game`` is not an error: it is the value :class:`Refused`.
+
+**Shapes.** The handshake is read against ``start_response`` in the messages schema
+(``conformance/schema/messages.schema.json``). The other answers are checked for what the
+runner reads of them (an answer that is the line expected is not even parsed); one that
+lacks it is an ``EngineFailure`` naming the field where it breaks the schema
+(``observe answer of the wrong shape: outcome: missing``).
 """
 
 from __future__ import annotations
@@ -384,7 +390,7 @@ class Session:
             return _APPLIED
         accepted = answer.get("accepted")
         if type(accepted) is not bool:
-            raise EngineFailure(f"apply answer without \"accepted\": {shown(answer)[:300]}")
+            raise _misshapen("apply", answer)
         return Applied(accepted, answer.get("rule"), answer.get("message"))
 
     def legal(self, seat: int | None, expected: list[JSON] | None = None,
@@ -398,7 +404,7 @@ class Session:
             return expected
         actions = answer.get("actions")
         if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
-            raise EngineFailure(f"legal answer without a list of actions: {shown(answer)[:300]}")
+            raise _misshapen("legal", answer)
         return actions
 
     def observe(self, expected: Observation | None = None,
@@ -415,8 +421,9 @@ class Session:
                 and isinstance(mover.get("seats"), list)
                 and all(type(s) is int for s in mover["seats"])
                 and isinstance(answer.get("public"), dict)
-                and (answer.get("outcome") is None or isinstance(answer.get("outcome"), dict))):
-            raise EngineFailure(f"observe answer of the wrong shape: {shown(answer)[:300]}")
+                and "outcome" in answer
+                and (answer["outcome"] is None or isinstance(answer["outcome"], dict))):
+            raise _misshapen("observe", answer)
         return Observation(mover, answer["public"], answer["outcome"])
 
     def undo(self) -> None:
@@ -425,13 +432,21 @@ class Session:
 
 
 @functools.cache
-def _start_response() -> Any:
-    """The validator of the handshake's answer (made once)."""
-    return validator("messages.schema.json", ref="#/$defs/start_response")
+def _response(op: str) -> Any:
+    """The validator of the answer to *op*: ``<op>_response`` in the messages schema
+    (``conformance/schema/messages.schema.json``), made once."""
+    return validator("messages.schema.json", ref=f"#/$defs/{op}_response")
 
 
 def handshake_problem(answer: Mapping[str, Any]) -> str | None:
     """What is wrong with a handshake (``None``: nothing): where it breaks the messages
-    schema's ``start_response`` (``conformance/schema/messages.schema.json``), naming the
-    field (``games.kala.options: 5 is not of type 'array'``)."""
-    return problem(_start_response(), answer)
+    schema's ``start_response``, naming the field (``games.kala.options: 5 is not of type
+    'array'``)."""
+    return problem(_response("start"), answer)
+
+
+def _misshapen(op: str, answer: Message) -> EngineFailure:
+    """The failure for an answer to *op* the runner cannot read: where it breaks the
+    messages schema, the field named."""
+    return EngineFailure(f"{op} answer of the wrong shape: {problem(_response(op), answer)}: "
+                         f"{shown(answer)[:300]}")

@@ -1,6 +1,7 @@
-"""The handshake is read against the messages schema (``start_response`` in
-``conformance/schema/messages.schema.json``): a handshake that breaks it is refused with the
-field named; the handshakes of the reference and of the test engines follow it."""
+"""The engine's answers against the messages schema (``conformance/schema/messages.schema.json``):
+a handshake that breaks ``start_response`` is refused with the field named, the handshakes of
+the reference and of the test engines follow it; an ``observe``, ``legal`` or ``apply``
+answer the runner cannot read is an engine failure naming the field."""
 
 from __future__ import annotations
 
@@ -10,10 +11,17 @@ from typing import Any
 
 import pytest
 
-from copa_ref.conformance.channel import InProcessChannel
+from copa_ref.conformance.channel import EngineFailure, InProcessChannel
 from copa_ref.conformance.engine import ReferenceEngine
 from copa_ref.conformance.schemas import PROBLEM
-from copa_ref.conformance.session import HandshakeError, Message, Session, handshake_problem
+from copa_ref.conformance.session import (
+    HandshakeError,
+    Message,
+    Session,
+    Started,
+    handshake_problem,
+)
+from copa_ref.games import GAMES
 from tests.conformance.engines import WRONG, KalaMandatoryOnly, misbehaving
 
 
@@ -107,3 +115,48 @@ def test_the_session_refuses_a_misshapen_handshake_for_good() -> None:
     with pytest.raises(HandshakeError, match="features: missing"):
         session.start()
     assert len(channels) == 1 and channels[0].requests == 1
+
+
+class _Answers(ReferenceEngine):
+    """The reference, one of its answers changed by :attr:`change`."""
+
+    op = ""
+    change: Callable[[Message], Message] = staticmethod(lambda answer: answer)
+
+    def handle(self, request: Message) -> Message:
+        answer = super().handle(request)
+        return self.change(answer) if request.get("op") == self.op else answer
+
+
+def _drop(key: str) -> Callable[[Message], Message]:
+    return lambda answer: {k: v for k, v in answer.items() if k != key}
+
+
+@pytest.mark.parametrize(("op", "change", "named"), [
+    ("observe", _drop("outcome"), "observe answer of the wrong shape: outcome: missing: "),
+    ("observe", lambda a: {**a, "to_move": "seat 0"},
+     "observe answer of the wrong shape: to_move: 'seat 0' is not of type 'object'"),
+    ("observe", lambda a: {**a, "to_move": {"kind": "seat", "seats": ["0"]}},
+     "observe answer of the wrong shape: to_move.seats[0]: '0' is not of type 'integer'"),
+    ("legal", lambda a: {**a, "actions": [*a["actions"][:2], 7]},
+     "legal answer of the wrong shape: actions[2]: 7 is not of type 'object'"),
+    ("apply", _drop("accepted"), "apply answer of the wrong shape: accepted: missing: "),
+], ids=["no-outcome", "mover-text", "seat-text", "action-number", "no-accepted"])
+def test_an_answer_the_runner_cannot_read_names_the_field(
+        op: str, change: Callable[[Message], Message], named: str) -> None:
+    """An ``observe``, ``legal`` or ``apply`` answer without what the runner reads is an
+    engine failure naming the field where it breaks the messages schema (an ``observe``
+    without ``outcome`` is one too, not a crash of the runner)."""
+    engine = type("Changed", (_Answers,), {"op": op, "change": staticmethod(change)})
+    session = Session(lambda: InProcessChannel(engine))
+    session.start()
+    session.begin()
+    kala = GAMES["kala"]
+    assert session.new_game("kala", kala.to_json(kala.default_config())) == Started()
+    ask: dict[str, Callable[[], object]] = {
+        "observe": session.observe, "legal": lambda: session.legal(None),
+        "apply": lambda: session.apply(session.legal(None)[0])}
+    with pytest.raises(EngineFailure) as failure:
+        ask[op]()
+    assert str(failure.value).startswith(named), failure.value
+    session.close()
