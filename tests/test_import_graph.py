@@ -4,8 +4,7 @@ Read with the standard library's ``ast`` from the source (nothing imported): eve
 ``import`` and ``from ... import`` of every module, at module level and deferred inside a
 function alike; the imports under ``if TYPE_CHECKING:`` (read by the type checker only) are
 left out. A module-level cycle would fail at import in some order; a deferred one only
-hides the same tangle, so the graph with the deferred imports has no cycle either, except
-the ones listed in :data:`KNOWN` with the reason (the list only shrinks).
+hides the same tangle, so the graph with the deferred imports has no cycle either.
 """
 
 from __future__ import annotations
@@ -15,13 +14,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "copa_ref"
-
-KNOWN: dict[frozenset[str], str] = {
-    frozenset({"copa_ref.copas", "copa_ref.copas.demo"}): "the demo takes the game record",
-    frozenset({"copa_ref.da_capo", "copa_ref.da_capo.demo"}): "the demo takes the game record",
-    frozenset({"copa_ref.kala", "copa_ref.kala.demo"}): "the demo takes the game record",
-}
-"""Cycles through deferred imports still to untangle, with the reason each is there."""
 
 
 def modules() -> dict[str, Path]:
@@ -117,11 +109,9 @@ class TestImportGraph:
         assert cycles(graph(deferred=False)) == set()
 
     def test_no_cycle_through_deferred_imports(self) -> None:
-        """With the imports inside functions, no cycle but the known ones; each known one
-        is still there (fixed: drop it from the list)."""
+        """With the imports inside functions too, no cycle either."""
         found = cycles(graph(deferred=True))
-        assert found - set(KNOWN) == set(), sorted(sorted(c) for c in found - set(KNOWN))
-        assert set(KNOWN) - found == set(), "untangled: drop from KNOWN"
+        assert found == set(), sorted(sorted(c) for c in found)
 
     def test_the_walk_sees_a_cycle(self) -> None:
         """The walk finds a cycle where there is one (the test can fail)."""

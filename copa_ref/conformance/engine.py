@@ -39,6 +39,19 @@ class ProtocolError(Exception):
     """A request the engine cannot carry out; answered with ``{"ok": false, "error": ...}``."""
 
 
+def _named(game: JSON) -> Any:
+    """The registered game *game* names.
+
+    :raises ProtocolError: for anything else (not a string, or no such game).
+    """
+    if type(game) is not str:
+        raise ProtocolError(f"game must be a string, got {excerpt(game)}")
+    try:
+        return get_game(game)
+    except KeyError as exc:
+        raise ProtocolError(str(exc.args[0])) from None
+
+
 class Engine(abc.ABC):
     """A conformance engine as a Python object: one method per operation.
 
@@ -161,28 +174,17 @@ class ReferenceEngine(Engine):
 
     def new_game(self, game: str, config: JSON) -> None:
         """Start a game; on any failure the previous game (or none) stays as it was."""
-        if type(game) is not str:
-            raise ProtocolError(f"game must be a string, got {excerpt(game)}")
-        try:
-            chosen = get_game(game)
-        except KeyError as exc:
-            raise ProtocolError(str(exc.args[0])) from None
+        chosen = _named(game)
         try:
             state = chosen.new_game(chosen.config_from_json(config))
         except ValueError as exc:
             raise ProtocolError(f"bad config: {exc}") from None
-        self.game, self.state = chosen, state
-        self.history, self._played = deque(maxlen=self.MAX_UNDO), 0
+        self._begin(chosen, state)
 
     def load_state(self, game: str, config: JSON, state: JSON) -> None:
         """Start from *state*; it must be a state the rules allow, of the config given. On
         any failure the previous game (or none) stays as it was."""
-        if type(game) is not str:
-            raise ProtocolError(f"game must be a string, got {excerpt(game)}")
-        try:
-            chosen = get_game(game)
-        except KeyError as exc:
-            raise ProtocolError(str(exc.args[0])) from None
+        chosen = _named(game)
         try:
             loaded = chosen.state_from_json(state)
             wanted = chosen.config_from_json(config)
@@ -190,7 +192,11 @@ class ReferenceEngine(Engine):
             raise ProtocolError(f"bad state: {exc}") from None
         if getattr(loaded, "config", wanted) != wanted:
             raise ProtocolError("bad state: its config is not the config given")
-        self.game, self.state = chosen, loaded
+        self._begin(chosen, loaded)
+
+    def _begin(self, game: Any, state: Any) -> None:
+        """Play *game* from *state*, with nothing to take back."""
+        self.game, self.state = game, state
         self.history, self._played = deque(maxlen=self.MAX_UNDO), 0
 
     def _require_game(self) -> Any:
@@ -322,10 +328,7 @@ class MemoEngine(ReferenceEngine):
             assert key is not None
             self._roots[key] = found
             self._keep(len(key[1]))
-        else:
-            self.game = get_game(game)
-        self._position, self._trail = found, deque(maxlen=self.MAX_UNDO)
-        self.state, self.history, self._played = found.state, deque(maxlen=self.MAX_UNDO), 0
+        self._enter(get_game(game), found)
 
     def load_state(self, game: str, config: JSON, state: JSON) -> None:
         super().load_state(game, config, state)
@@ -334,8 +337,12 @@ class MemoEngine(ReferenceEngine):
         if found is None:
             found = self._roots[key] = _Position(self.state)
             self._keep(len(key[1]))  # the position's text is kept (as its key)
+        self._enter(self.game, found)
+
+    def _enter(self, game: Any, found: _Position) -> None:
+        """Play *game* from the kept position *found*, with nothing to take back."""
         self._position, self._trail = found, deque(maxlen=self.MAX_UNDO)
-        self.state, self.history, self._played = found.state, deque(maxlen=self.MAX_UNDO), 0
+        self._begin(game, found.state)
 
     def _here(self) -> _Position:
         self._require_game()

@@ -16,10 +16,12 @@ import referencing
 import referencing.exceptions
 import referencing.jsonschema
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+from jsonschema.exceptions import best_match  # type: ignore[import-untyped]
 
 from copa_ref.conformance.location import CORPUS_DIR
+from copa_ref.core.codec import clip
 
-__all__ = ["SchemaError", "registry", "schema", "validator"]
+__all__ = ["SchemaError", "problem", "registry", "schema", "validator"]
 
 
 class SchemaError(Exception):
@@ -66,6 +68,33 @@ def validator(name: str = "corpus.schema.json", corpus: Path = CORPUS_DIR,
     root = schema(name, corpus)
     target: dict[str, Any] = root if ref is None else {"$ref": f"{root.get('$id', '')}{ref}"}
     return Draft202012Validator(target, registry=registry(corpus))
+
+
+PROBLEM = 300
+"""The longest :func:`problem` (an engine's value is quoted in it)."""
+
+
+def problem(check: Any, instance: object) -> str | None:
+    """Where *instance* breaks the schema of *check* (a :func:`validator`), naming the field
+    (``games.kala.options: 5 is not of type 'array'``, ``features: missing``,
+    ``greeting: not a field here``); ``None`` when it follows the schema. Of several
+    problems, the one :func:`jsonschema.exceptions.best_match` picks (the highest field);
+    at most :data:`PROBLEM` characters, control characters escaped."""
+    error = best_match(check.iter_errors(instance))
+    if error is None:
+        return None
+    path = list(error.absolute_path)
+    message = str(error.message)
+    if error.validator == "required":
+        path.append(next(k for k in error.validator_value if k not in error.instance))
+        message = "missing"
+    elif error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        known = error.schema.get("properties", {})
+        path.append(next(k for k in sorted(error.instance) if k not in known))
+        message = "not a field here"
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" if i else str(p)
+                    for i, p in enumerate(path))
+    return clip(f"{where or 'the value'}: {message}", PROBLEM)
 
 
 def rule_patterns() -> dict[str, str]:

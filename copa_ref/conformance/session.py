@@ -37,11 +37,18 @@ crashes, hangs, answers garbage or an error where the protocol wants an answer, 
 case's budget is spent; :class:`HandshakeError` (an ``EngineFailure``) when the handshake is
 refused or misshapen, again on every later :meth:`Session.start`, without a restart. A
 refused ``new_game`` is not an error: it is the value :class:`Refused`.
+
+**Shapes.** The handshake is read against ``start_response`` in the messages schema
+(``conformance/schema/messages.schema.json``). The other answers are checked for what the
+runner reads of them (an answer that is the line expected is not even parsed); one that
+lacks it is an ``EngineFailure`` naming the field where it breaks the schema
+(``observe answer of the wrong shape: outcome: missing``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -53,6 +60,7 @@ from copa_ref.conformance.channel import Channel, EngineFailure
 from copa_ref.conformance.checks import shown
 from copa_ref.conformance.corpus import Case
 from copa_ref.conformance.observables import PROTOCOL_VERSION
+from copa_ref.conformance.schemas import problem, validator
 from copa_ref.core import JSON, canonical_json
 
 __all__ = [
@@ -214,10 +222,10 @@ class Session:
                 self.handshake_error = HandshakeError(
                     f"handshake refused: {shown(answer.get('error'))}")
                 raise self.handshake_error
-            problem = handshake_problem(answer)
-            if problem is not None:
+            wrong = handshake_problem(answer)
+            if wrong is not None:
                 self.handshake_error = HandshakeError(
-                    f"misshapen handshake: {problem}: {shown(answer)[:300]}")
+                    f"misshapen handshake: {wrong}: {shown(answer)[:300]}")
                 raise self.handshake_error
             self.hello = answer
         assert self.hello is not None
@@ -382,7 +390,7 @@ class Session:
             return _APPLIED
         accepted = answer.get("accepted")
         if type(accepted) is not bool:
-            raise EngineFailure(f"apply answer without \"accepted\": {shown(answer)[:300]}")
+            raise _misshapen("apply", answer)
         return Applied(accepted, answer.get("rule"), answer.get("message"))
 
     def legal(self, seat: int | None, expected: list[JSON] | None = None,
@@ -396,7 +404,7 @@ class Session:
             return expected
         actions = answer.get("actions")
         if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
-            raise EngineFailure(f"legal answer without a list of actions: {shown(answer)[:300]}")
+            raise _misshapen("legal", answer)
         return actions
 
     def observe(self, expected: Observation | None = None,
@@ -413,8 +421,9 @@ class Session:
                 and isinstance(mover.get("seats"), list)
                 and all(type(s) is int for s in mover["seats"])
                 and isinstance(answer.get("public"), dict)
-                and (answer.get("outcome") is None or isinstance(answer.get("outcome"), dict))):
-            raise EngineFailure(f"observe answer of the wrong shape: {shown(answer)[:300]}")
+                and "outcome" in answer
+                and (answer["outcome"] is None or isinstance(answer["outcome"], dict))):
+            raise _misshapen("observe", answer)
         return Observation(mover, answer["public"], answer["outcome"])
 
     def undo(self) -> None:
@@ -422,21 +431,22 @@ class Session:
         self._request(undo_request(), _OK)
 
 
+@functools.cache
+def _response(op: str) -> Any:
+    """The validator of the answer to *op*: ``<op>_response`` in the messages schema
+    (``conformance/schema/messages.schema.json``), made once."""
+    return validator("messages.schema.json", ref=f"#/$defs/{op}_response")
+
+
 def handshake_problem(answer: Mapping[str, Any]) -> str | None:
-    """What is wrong with a handshake's shape (``None``: nothing)."""
-    for key, kind in (("name", str), ("version", str), ("games", dict), ("features", list)):
-        if not isinstance(answer.get(key), kind):
-            return f"{key!r} is not a {kind.__name__}"
-    if not all(isinstance(f, str) for f in answer["features"]):
-        return "'features' holds a non-string"
-    for name, declared in answer["games"].items():
-        if not isinstance(declared, dict):
-            return f"games.{name} is not an object"
-        options = declared.get("options", [])
-        if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
-            return f"games.{name}.options is not a list of strings"
-        readings = declared.get("readings", {})
-        if not isinstance(readings, dict) or not all(
-                isinstance(v, list) for v in readings.values()):
-            return f"games.{name}.readings is not an object of lists"
-    return None
+    """What is wrong with a handshake (``None``: nothing): where it breaks the messages
+    schema's ``start_response``, naming the field (``games.kala.options: 5 is not of type
+    'array'``)."""
+    return problem(_response("start"), answer)
+
+
+def _misshapen(op: str, answer: Message) -> EngineFailure:
+    """The failure for an answer to *op* the runner cannot read: where it breaks the
+    messages schema, the field named."""
+    return EngineFailure(f"{op} answer of the wrong shape: {problem(_response(op), answer)}: "
+                         f"{shown(answer)[:300]}")

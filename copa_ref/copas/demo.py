@@ -8,9 +8,8 @@ from collections.abc import Iterator
 
 import attrs
 
-from copa_ref.copas.rules import legal_actions, new_game, outcome
+from copa_ref.copas.rules import apply, legal_actions, new_game, outcome, sample_chance
 from copa_ref.copas.state import Card, Config, Phase, Play, State, Suit, Trick
-from copa_ref.core import steps
 from copa_ref.core.wrap import wrap_told
 
 __all__ = [
@@ -165,8 +164,6 @@ def demo(seed: int, players: int | None = None, config: Config | None = None,
     lines of text: each deal, each trick, each round's scoring, the result. Only the first
     *rounds* rounds are played (default 1; 0 plays the whole match); a match cut short ends
     with the minus points so far (:func:`cut_lines`)."""
-    from copa_ref.copas import GAME
-
     rng = random.Random(seed)
     config = config or Config()
     if players is not None:
@@ -176,10 +173,12 @@ def demo(seed: int, players: int | None = None, config: Config | None = None,
     yield (f"Copas, seed {seed}: {n} simple players (each follows with its lowest card, "
            "discards its highest copa)")
     legend = True
-    for step in steps(GAME, lambda s, seat, legal, rng: simple_player(s, rng), rng,
-                      state=state):
-        before, after = step.before, step.after
-        if before.phase is Phase.DEAL:
+    while state.phase is not Phase.OVER:
+        before = state
+        dealing = before.phase is Phase.DEAL
+        action = sample_chance(before, rng) if dealing else simple_player(before, rng)
+        state = after = apply(before, action)
+        if dealing:
             bonus = (f", the bonus round of seat {before.pending}"
                      if before.pending is not None else "")
             yield f"-- round {before.round}, dealer seat {before.dealer}{bonus}"
@@ -192,7 +191,6 @@ def demo(seed: int, players: int | None = None, config: Config | None = None,
             continue
         if len(after.tricks) > len(before.tricks):
             yield from _wrap(describe_trick(len(after.tricks), after.tricks[-1]))
-        state = after
         if after.phase is not Phase.PLAY:
             for line in scoring(after, before.pending):
                 yield from _wrap(line)

@@ -7,8 +7,16 @@ from collections.abc import Iterator
 
 import attrs
 
-from copa_ref.core import steps
-from copa_ref.da_capo.rules import advance, is_over, legal_actions, new_game, outcome
+from copa_ref.da_capo.rules import (
+    advance,
+    apply,
+    is_over,
+    joint,
+    legal_actions,
+    new_game,
+    outcome,
+    to_move,
+)
 from copa_ref.da_capo.state import Bid, Config, Round, State
 
 __all__ = [
@@ -169,8 +177,6 @@ def demo(seed: int, players: int | None = None, config: Config | None = None
     """A seeded match between simple players (*players* of them, or 2–5 chosen by the seed),
     round by round: the revealed bids, why who advanced, the table after each round, the
     result and its reason."""
-    from copa_ref.da_capo import GAME
-
     rng = random.Random(seed)
     if config is None:
         config = Config(players=rng.randint(2, 5) if players is None else players)
@@ -180,11 +186,12 @@ def demo(seed: int, players: int | None = None, config: Config | None = None
     yield f"DA CAPO, seed {seed}: {config.players} simple players, 16 beans each"
     yield render(state)
     yield LEGEND
-    for step in steps(GAME, lambda s, seat, legal, rng: simple_bid(s, seat, rng), rng,
-                      state=state):
+    while not is_over(state):
+        bids = joint(state, tuple(simple_bid(state, seat, rng) for seat in to_move(state).seats))
+        after = apply(state, bids)
         yield ""
-        yield from narrate(step.before, step.after)
-        yield render(step.after, history=False)
-        state = step.after
+        yield from narrate(state, after)
+        yield render(after, history=False)
+        state = after
     yield ""
     yield result_line(state)

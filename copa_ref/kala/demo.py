@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from copa_ref.core import steps
 from copa_ref.kala.rules import apply, legal_actions, new_game, outcome
 from copa_ref.kala.state import (
     BOARD,
@@ -177,28 +176,26 @@ def demo(seed: int = 1, players: int | None = None, config: Config | None = None
     :param players: 2 (KALA is for two) or ``None``.
     :param config: the options (default: the default reading).
     """
-    from copa_ref.kala import GAME
-
     if players not in (None, PLAYERS):
         msg = f"KALA is for {PLAYERS} players, not {players}"
         raise ValueError(msg)
     rng = random.Random(seed)
     yield (f"KALA, seed {seed}: two greedy players (each takes what gains most beans at "
            "once). A (seat 0) starts on 0,0; B (seat 1) on 3,3.")
-    yield render(new_game(config))
+    state = new_game(config)
+    yield render(state)
     yield LEGEND
     turn_no = 1
-    final = new_game(config)
-    policy = lambda state, seat, legal, rng: greedy_action(state, rng)  # noqa: E731
-    for step in steps(GAME, policy, rng, config=config):
-        before, action, after = step.before, step.action, step.after
-        if before.phase is Phase.SOW:
+    while state.phase is not Phase.OVER:
+        action = greedy_action(state, rng)
+        after = apply(state, action)
+        if state.phase is Phase.SOW:
             yield f"turn {turn_no}, {NAMES[action.seat]}:"
-        yield f"  {describe(before, action)}"
-        for line in consequences(before, action, after):
+        yield f"  {describe(state, action)}"
+        for line in consequences(state, action, after):
             yield f"  {line}"
         if after.turn != action.seat or after.phase is Phase.OVER:
             yield render(after)
             turn_no += 1
-            final = after
-    yield result_line(final)
+        state = after
+    yield result_line(state)
