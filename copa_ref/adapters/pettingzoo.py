@@ -159,10 +159,15 @@ class UsualStep(wrappers.BaseWrapper):  # type: ignore[misc]  # untyped
     _cumulative_rewards = _read("_cumulative_rewards")
 
     def step(self, action: Any) -> None:
-        # the types for which Discrete.contains is a range check (an unsigned 64-bit
-        # integer does not cast to the space's int64: it takes the long way, and fails)
-        if type(action) in _INTEGER_TYPES and self.raw.is_legal(action):
-            self.raw.step(action)
+        raw = self.raw
+        if action is None:  # a finished agent's step: what the wrappers below do with it
+            agent = raw.agent_selection  # is the environment's dead step
+            usual = raw.terminations.get(agent, False) or raw.truncations.get(agent, False)
+        else:  # the types for which Discrete.contains is a range check (an unsigned 64-bit
+            # integer does not cast to the space's int64: it takes the long way, and fails)
+            usual = type(action) in _INTEGER_TYPES and raw.is_legal(action)
+        if usual:
+            raw.step(action)
         else:
             super().step(action)
 
@@ -226,6 +231,7 @@ class GameTable:
         self.ids: ActionIds
         self.coder, self.ids = tables(game, self.config)
         self._id_count = len(self.ids)
+        self._memo = self.ids.memo
         self.players = game.num_players(self.config)
         self.possible_agents = [f"player_{s}" for s in range(self.players)]
         self._seats = {a: s for s, a in enumerate(self.possible_agents)}
@@ -259,6 +265,8 @@ class GameTable:
         hidden information (KALA, HOPPER, DA CAPO) has ``observe(state, seat)`` return the
         state itself (``tests/test_games.py`` checks the declaration against play, an
         adapter test the views), so the view is the state, without the call."""
+        self._plain = self._whole and not self.information
+        """Whether a seat's tensor is the observation tensor of the state itself (KALA's)."""
         self._inner()
         self._start = game.new_game(self.config)
         """The starting state: ``new_game`` is a pure function of the config and a state an
@@ -280,8 +288,8 @@ class GameTable:
     def __getstate__(self) -> dict[str, Any]:
         data = dict(self.__dict__)
         data["game"] = self.game.name
-        for name in ("_to_move_of", "_legal_of", "_apply_of", "_joint_of"):
-            del data[name]
+        for name in ("_to_move_of", "_legal_of", "_apply_of", "_joint_of", "_memo"):
+            del data[name]  # the memo: the ids' own (its keys are identities here)
         data["_acting"] = None
         data["_views"], data["_entries"] = {}, {}
         return data
@@ -293,6 +301,7 @@ class GameTable:
         data["game"] = get_game(data["game"])
         self.__dict__.update(data)
         self._inner()
+        self._memo = self.ids.memo
 
     def _seat(self, agent: str) -> int:
         return self._seats[agent]
@@ -547,6 +556,9 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             mask = choice.mask.copy()  # a user may write to it
         else:
             mask = np.zeros(self.action_count, dtype=np.int8)
+        if self._plain:  # _vector's answer, without its call
+            return {"observation": self.coder.observation_tensor(self.game_state, seat),
+                    "action_mask": mask}
         return {"observation": self._vector(seat), "action_mask": mask}
 
     def is_legal(self, action: Any) -> bool:
@@ -623,7 +635,11 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             self._select()
             return
         seat = mover.seats[0]  # a Seat is an int
-        entry = self._entries[seat] = self.ids.legal(self._legal_of(after, None))
+        legal = self._legal_of(after, None)
+        entry = self._memo.get(id(legal))  # self.ids.legal(legal), inline
+        if entry is None:
+            entry = self.ids.legal(legal)
+        self._entries[seat] = entry
         self._acting = (seat,)
         self.agent_selection = self.possible_agents[seat]
         self._choice = entry
