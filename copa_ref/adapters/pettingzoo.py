@@ -231,7 +231,6 @@ class GameTable:
         self.ids: ActionIds
         self.coder, self.ids = tables(game, self.config)
         self._id_count = len(self.ids)
-        self._memo = self.ids.memo
         self.players = game.num_players(self.config)
         self.possible_agents = [f"player_{s}" for s in range(self.players)]
         self._seats = {a: s for s, a in enumerate(self.possible_agents)}
@@ -288,8 +287,8 @@ class GameTable:
     def __getstate__(self) -> dict[str, Any]:
         data = dict(self.__dict__)
         data["game"] = self.game.name
-        for name in ("_to_move_of", "_legal_of", "_apply_of", "_joint_of", "_memo"):
-            del data[name]  # the memo: the ids' own (its keys are identities here)
+        for name in ("_to_move_of", "_legal_of", "_apply_of", "_joint_of"):
+            del data[name]
         data["_acting"] = None
         data["_views"], data["_entries"] = {}, {}
         return data
@@ -301,7 +300,6 @@ class GameTable:
         data["game"] = get_game(data["game"])
         self.__dict__.update(data)
         self._inner()
-        self._memo = self.ids.memo
 
     def _seat(self, agent: str) -> int:
         return self._seats[agent]
@@ -603,46 +601,13 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             if chosen is None:
                 raise ValueError(self._illegal(agent, number))
         self._cumulative_rewards[agent] = 0.0
-        if self.fast and self._mover.kind is _SEAT and not self.coder.remembers:
-            self._usual_step(chosen)
-        else:
-            parts = self._parts  # the action, or the parts of a joint one chosen so far
-            parts.append(chosen)
-            if len(parts) == len(self._acting_seats()):
-                self._parts = []
-                self._apply(tuple(parts))
-            self._select()
+        parts = self._parts  # the action, or the parts of a joint one chosen so far
+        parts.append(chosen)
+        if len(parts) == len(self._acting_seats()):
+            self._parts = []
+            self._apply(tuple(parts))
+        self._select()
         self._accumulate_rewards()
-
-    fast = True
-    """Whether :meth:`step` takes :meth:`_usual_step` at a node where one seat chooses and
-    no seat remembers (a test plays with it off and compares every answer)."""
-
-    def _usual_step(self, chosen: Any) -> None:
-        """``_apply`` then ``_select`` where one seat chooses *chosen* and no seat keeps a
-        memory, inline while the next node is one seat's too (KALA's every decision, most
-        of the others'). Measured (``bench/adapters.py``, ``env()``'s loop): KALA 1.XXx."""
-        state = self.game_state
-        after = self._apply_of(state, chosen)
-        carry_mark(state, after)  # built from a checked state: valid
-        mover = self._to_move_of(after)
-        self.game_state, self._mover = after, mover  # _set_state, inline
-        self._views, self._acting, self._entries = {}, None, {}
-        steps = self.steps = self.steps + 1
-        limit = self.max_steps
-        if mover.kind is not _SEAT or (limit is not None and steps >= limit):
-            self._play_chance()
-            self._select()
-            return
-        seat = mover.seats[0]  # a Seat is an int
-        legal = self._legal_of(after, None)
-        entry = self._memo.get(id(legal))  # self.ids.legal(legal), inline
-        if entry is None:
-            entry = self.ids.legal(legal)
-        self._entries[seat] = entry
-        self._acting = (seat,)
-        self.agent_selection = self.possible_agents[seat]
-        self._choice = entry
 
     def _select(self) -> None:
         """Select the agent to act next (the next part of a joint action, or the seat to

@@ -261,9 +261,7 @@ class ActionIds:
     the game's ``action_space(config)``, in the encoder's documented order."""
 
     def __init__(self, actions: Iterable[Any], players: int, coder: Encoder) -> None:
-        self.memo: dict[int, LegalIds] = {}
-        """:meth:`legal`'s answers by the identity of their tuple (a cache: read it, and
-        call :meth:`legal` where it has none)."""
+        self._memo: dict[int, LegalIds] = {}
         free: dict[Any, None] = {}
         every = tuple(actions)
         for action in every:
@@ -290,11 +288,11 @@ class ActionIds:
 
         Keyed by the tuple's identity: an entry holds its tuple, so no other object can
         have that identity while the entry is kept."""
-        found = self.memo.get(id(actions))
+        found = self._memo.get(id(actions))
         if found is None:
-            if len(self.memo) >= MEMO_SIZE:
-                self.memo.clear()
-            found = self.memo[id(actions)] = LegalIds(actions, self.id, len(self.free))
+            if len(self._memo) >= MEMO_SIZE:
+                self._memo.clear()
+            found = self._memo[id(actions)] = LegalIds(actions, self.id, len(self.free))
         return found
 
     def of_seat(self, legal_actions: Callable[[Any, Seat | None], tuple[Any, ...]],
@@ -306,7 +304,7 @@ class ActionIds:
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled and copied without the memo (its keys are identities in this process)."""
-        return {**self.__dict__, "memo": {}}
+        return {**self.__dict__, "_memo": {}}
 
     def action(self, number: int, seat: int) -> Any:
         """The action id *number* stands for when *seat* plays it.

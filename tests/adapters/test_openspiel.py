@@ -290,7 +290,7 @@ class TestActionIds:
         again = tuple(list(legal))
         assert again is not legal and ids.legal(again) is not entry
         assert ids.legal(again).ids == entry.ids
-        assert pickle.loads(pickle.dumps(ids)).memo == {}
+        assert pickle.loads(pickle.dumps(ids))._memo == {}
 
     def test_an_illegal_id_is_refused(self) -> None:
         state = load("kala").new_initial_state()

@@ -289,50 +289,6 @@ def test_env_behaves_as_the_classic_wrappers_stacked(name: str) -> None:
 
 
 
-FAST_CASES = [pytest.param(name, label, config, kwargs,
-                           marks=() if label == "default" else pytest.mark.full,
-                           id=f"{name}-{label}-{'-'.join(map(str, kwargs.values())) or 'plain'}")
-              for name in sorted(GAMES) for label, config in option_configs(name)
-              for kwargs in ({}, {"max_steps": 7}, {"observation": "observation"},
-                             *([{"one_deal": True}] if name in ("copas", "kopa") else []))]
-"""The default config in every way an episode runs (cut, the plain observation, one
-deal); under ``--full`` each value of each option too."""
-NO_USUAL_STEP = {"da_capo", "ronda", "kopa"}
-"""The games where no seat moves alone with no seat remembering: no usual step."""
-
-
-@pytest.mark.parametrize(("name", "label", "config", "kwargs"), FAST_CASES)
-def test_the_usual_step_is_the_plain_one(name: str, label: str, config: Any,
-                                         kwargs: dict[str, Any]) -> None:
-    """``CopaEnv``'s usual step (``_usual_step``, inline) against the plain path
-    (``fast = False``), side by side, every answer compared at every step of three
-    seeded episodes: every agent's observation, ``last``, the rewards, flags and
-    selection (it fails if the inline path leaves out the chance after a move, the cut or
-    the next seat's mask)."""
-    fast, plain = make(name, config, bare=True, **kwargs), make(name, config, bare=True,
-                                                                **kwargs)
-    plain.fast = False
-    rng = random.Random(5)
-    took = 0
-    for episode in range(3):
-        for e in (fast, plain):
-            e.reset(seed=episode)
-        for agent in fast.agent_iter(2000):
-            assert agent == plain.agent_selection
-            assert _seen(fast) == _seen(plain)
-            for other in fast.possible_agents:
-                assert data_equivalence(fast.observe(other), plain.observe(other))
-            obs, _, terminated, truncated, _ = fast.last()
-            action = (None if terminated or truncated
-                      else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-            took += action is not None and fast._mover.kind is MoverKind.SEAT
-            fast.step(action)
-            plain.step(action)
-            assert fast.game_state == plain.game_state
-        assert _seen(fast) == _seen(plain) and not plain.agents
-    assert took or name in NO_USUAL_STEP or (name, label) in NO_DECISION
-
-
 def test_state_is_every_seats_observation() -> None:
     e = raw_env(GAMES["copas"])
     e.reset(seed=3)
