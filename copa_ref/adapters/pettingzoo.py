@@ -29,6 +29,7 @@ Chance actions are sampled inside the environment from its generator, seeded by
 
 from __future__ import annotations
 
+import operator
 import random
 import sys
 import types
@@ -118,17 +119,16 @@ def stacked_env(game: Game[Any, Any, Any, Any] | str, config: Any = None, *,
 
 
 def _read(name: str) -> Any:
-    """The environment's attribute *name*, read straight from it; before its ``reset`` it
-    has none, and the ``AttributeError`` sends the read to ``OrderEnforcingWrapper``'s
-    ``__getattr__``, which refuses it as before any reset."""
-
-    def read(self: UsualStep) -> Any:
-        return getattr(self.raw, name)
+    """The environment's attribute *name*, read straight from it (``operator.attrgetter``:
+    no Python frame, the read an agent loop makes several times a decision); before its
+    ``reset`` it has none, and the ``AttributeError`` sends the read to
+    ``OrderEnforcingWrapper``'s ``__getattr__``, which refuses it as before any reset."""
 
     def write(self: UsualStep, value: Any) -> None:
         setattr(self.raw, name, value)
 
-    return property(read, write, doc=f"The environment's ``{name}``.")
+    return property(operator.attrgetter(f"raw.{name}"), write,
+                    doc=f"The environment's ``{name}``.")
 
 
 class UsualStep(wrappers.BaseWrapper):  # type: ignore[misc]  # untyped
@@ -141,8 +141,8 @@ class UsualStep(wrappers.BaseWrapper):  # type: ignore[misc]  # untyped
     the mask).
 
     Measured (``bench/adapters.py --table pettingzoo``, the ``env()`` loop's median speed
-    over the ``stacked_env()`` one's): KALA 2.4x, DA CAPO 2.1x, HOPPER 2.0x, RONDA 2.0x,
-    Kopa 1.4x, Copas 1.5x.
+    over the ``stacked_env()`` one's): KALA 3.2x, DA CAPO 2.8x, HOPPER 2.6x, RONDA 2.8x,
+    Kopa 1.6x, Copas 1.5x.
     """
 
     def __init__(self, env: Any) -> None:
@@ -159,10 +159,15 @@ class UsualStep(wrappers.BaseWrapper):  # type: ignore[misc]  # untyped
     _cumulative_rewards = _read("_cumulative_rewards")
 
     def step(self, action: Any) -> None:
-        # the types for which Discrete.contains is a range check (an unsigned 64-bit
-        # integer does not cast to the space's int64: it takes the long way, and fails)
-        if type(action) in _INTEGER_TYPES and self.raw.is_legal(action):
-            self.raw.step(action)
+        raw = self.raw
+        if action is None:  # a finished agent's step: what the wrappers below do with it
+            agent = raw.agent_selection  # is the environment's dead step
+            usual = raw.terminations.get(agent, False) or raw.truncations.get(agent, False)
+        else:  # the types for which Discrete.contains is a range check (an unsigned 64-bit
+            # integer does not cast to the space's int64: it takes the long way, and fails)
+            usual = type(action) in _INTEGER_TYPES and raw.is_legal(action)
+        if usual:
+            raw.step(action)
         else:
             super().step(action)
 
@@ -245,6 +250,10 @@ class GameTable:
         layout = self.coder.information if self.information else self.coder.observation
         assert layout is not None
         self.observation_size = layout.size
+        self._scratch = np.zeros(layout.size, np.float32)
+        """The buffer an information-state tensor is filled in, then copied out: the same
+        one each time, so the layout's views of its segments are made once (a new buffer
+        each time costs RONDA's tensor nine reshapes)."""
         self._rng: random.Random | None = random.Random()
         """Chance's generator; ``None`` after a ``reset(seed=...)`` until chance first
         needs it (then made from :attr:`_seed`: seeding one costs more than a plain KALA
@@ -255,6 +264,8 @@ class GameTable:
         hidden information (KALA, HOPPER, DA CAPO) has ``observe(state, seat)`` return the
         state itself (``tests/test_games.py`` checks the declaration against play, an
         adapter test the views), so the view is the state, without the call."""
+        self._plain = self._whole and not self.information
+        """Whether a seat's tensor is the observation tensor of the state itself (KALA's)."""
         self._inner()
         self._start = game.new_game(self.config)
         """The starting state: ``new_game`` is a pure function of the config and a state an
@@ -278,7 +289,7 @@ class GameTable:
         data["game"] = self.game.name
         for name in ("_to_move_of", "_legal_of", "_apply_of", "_joint_of"):
             del data[name]
-        data["_mover"] = data["_acting"] = None
+        data["_acting"] = None
         data["_views"], data["_entries"] = {}, {}
         return data
 
@@ -302,11 +313,12 @@ class GameTable:
         self._play_chance()
 
     def _set_state(self, state: Any) -> None:
-        """Make *state* the current one; what is known of it (who moves, the seats' views
-        and legal ids) is worked out when first asked for, once."""
+        """Make *state* the current one, with who moves in it; the rest of what is known of
+        it (the seats' views and legal ids) is worked out when first asked for, once."""
         self.game_state = state
+        self._mover: Any = self._to_move_of(state)
+        """Who moves in the state (every step asks)."""
         self._views: dict[int, Any] = {}
-        self._mover: Any = None
         self._acting: tuple[int, ...] | None = None
         self._entries: dict[int, LegalIds] = {}
         """The seats' legal ids here, each once asked for."""
@@ -319,12 +331,6 @@ class GameTable:
             view = self._views[seat] = self.game.observe(self.game_state, Seat(seat))
         return view
 
-    def _to_move(self) -> Any:
-        mover = self._mover
-        if mover is None:
-            mover = self._mover = self._to_move_of(self.game_state)
-        return mover
-
     @property
     def truncated(self) -> bool:
         """Whether ``max_steps`` cut the game short (an adapter's limit, not a rule)."""
@@ -334,7 +340,7 @@ class GameTable:
         """The seats to choose now, in seat order (none when the game is over)."""
         found = self._acting
         if found is None:
-            mover = self._to_move()
+            mover = self._mover
             kind = mover.kind
             if kind is _SEAT:
                 found = (int(mover.seats[0]),)
@@ -353,8 +359,8 @@ class GameTable:
         entries = self._entries
         entry = entries.get(seat)
         if entry is None:
-            entry = entries[seat] = self.ids.of_seat(
-                self._legal_of, self.game_state, self._to_move(), seat)
+            entry = entries[seat] = self.ids.legal(self._legal_of(
+                self.game_state, None if self._mover.kind is _SEAT else Seat(seat)))
         return entry
 
     def _mask(self, seat: int, acting: bool, size: int) -> Any:
@@ -368,9 +374,13 @@ class GameTable:
         return mask
 
     def _vector(self, seat: int) -> Any:
-        if self.information:
-            return self.coder.information_tensor(self._view(seat), self._memories[seat], seat)
-        return self.coder.observation_tensor(self._view(seat), seat)
+        view = self.game_state if self._whole else self._view(seat)
+        if self.information:  # coder.information_tensor, in the environment's own buffer
+            out = self._scratch
+            out.fill(0.0)
+            self.coder.encode_information(view, self._memories[seat], seat, out)
+            return out.copy()
+        return self.coder.observation_tensor(view, seat)
 
     def _remember(self, before: list[Any], action: Any) -> None:
         """Fold every seat's memory over *action* (``None``: chance), given its views
@@ -395,7 +405,7 @@ class GameTable:
             self._remember(before, public)
 
     def _play_chance(self) -> None:
-        while self._to_move().kind is _CHANCE:
+        while self._mover.kind is _CHANCE:
             if self.one_deal and episode_over(self.game_state, self._start.round):
                 return  # the episode's deal is booked: the next one is not dealt
             rng = self._rng
@@ -441,7 +451,7 @@ class GameTable:
     def _apply(self, parts: tuple[Any, ...]) -> None:
         """Apply the acting seats' choices (one, or each part of a joint action)."""
         chosen, produced = parts[0], True
-        if len(parts) > 1 or self._to_move().kind is _JOINT:
+        if len(parts) > 1 or self._mover.kind is _JOINT:
             if self._joint_of is not None:
                 chosen = self._joint_of(self.game_state, parts)
             else:
@@ -539,23 +549,25 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             msg = f"{self.game.title}: no agent {excerpt(agent)} in {self.possible_agents}"
             raise KeyError(msg)
         choice = self._choice
-        if choice is not None and agent == self.agent_selection and self._live(agent):
+        if choice is not None and agent == self.agent_selection and not (
+                self.terminations.get(agent, True) or self.truncations[agent]):  # live
             mask = choice.mask.copy()  # a user may write to it
         else:
             mask = np.zeros(self.action_count, dtype=np.int8)
+        if self._plain:  # _vector's answer, without its call
+            return {"observation": self.coder.observation_tensor(self.game_state, seat),
+                    "action_mask": mask}
         return {"observation": self._vector(seat), "action_mask": mask}
-
-    def _live(self, agent: str) -> bool:
-        """Whether *agent* is in the game, neither terminated nor truncated."""
-        return agent in self.terminations and not (self.terminations[agent]
-                                                   or self.truncations[agent])
 
     def is_legal(self, action: Any) -> bool:
         """Whether *action* is an id the agent selected may play now: it is live and its
         action mask marks the id (a NumPy integer scalar is looked up as its ``int``)."""
         choice = self._choice
-        return (choice is not None and self._live(self.agent_selection)
-                and choice.by_id.get(action) is not None)
+        if choice is None or choice.by_id.get(action) is None:
+            return False
+        agent = self.agent_selection  # selected with its legal ids: in the game, unless
+        # an illegal action ended it in TerminateIllegalWrapper (which writes the flags)
+        return not (self.terminations.get(agent, True) or self.truncations[agent])
 
     # -- the AEC protocol ----------------------------------------------------------------
 
@@ -580,11 +592,14 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        number = self._number(agent, action)
         choice = self._choice  # live, so selected with its legal ids
-        chosen = None if choice is None else choice.by_id.get(number)
-        if chosen is None:
-            raise ValueError(self._illegal(agent, number))
+        chosen = (choice.by_id.get(action)  # a NumPy integer scalar: found as its int
+                  if type(action) in _INTEGER_TYPES and choice is not None else None)
+        if chosen is None:  # another value Discrete.contains takes (a 0-d array), or none
+            number = self._number(agent, action)
+            chosen = None if choice is None else choice.by_id.get(number)
+            if chosen is None:
+                raise ValueError(self._illegal(agent, number))
         self._cumulative_rewards[agent] = 0.0
         parts = self._parts  # the action, or the parts of a joint one chosen so far
         parts.append(chosen)
@@ -600,13 +615,14 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         short undecided) truncated. The rewards of every other step are 0: the dict of
         zeros stays as it is."""
         seats = self._acting_seats()
-        if seats and not self.truncated:
+        cut = self.max_steps is not None and self.steps >= self.max_steps  # truncated
+        if seats and not cut:
             seat = seats[len(self._parts)]
             self.agent_selection = self.possible_agents[seat]
             self._choice = self._entry(seat)
             return
         self._choice = None
-        if self.truncated and self.game.outcome(self.game_state) is None:
+        if cut and self.game.outcome(self.game_state) is None:
             self.truncations = dict.fromkeys(self.agents, True)
             self.rewards = dict.fromkeys(self.agents, 0.0)  # the dead steps' own to empty
             return

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from copa_ref.adapters.tensors import Encoder, Layout, Segment, one_hot, relative
+from copa_ref.adapters.tensors import Encoder, Layout, Segment
 from copa_ref.da_capo.rules import line_length
 from copa_ref.da_capo.state import MAX_BID, START_BEANS
 
@@ -38,24 +38,34 @@ class DaCapoEncoder(Encoder):
             Segment("played", (self.rounds,), "1 for each round played"),
         ))
         self.information = self.observation
+        self._at = self.observation.offsets()
 
     def encode(self, observation: Any, seat: int, out: Any) -> None:
-        o, v, n = observation, self.observation.views(out), self.players
+        """Every value written at its flat offset, the ones gathered and set at once (the
+        bids of every round so far: numpy's item writes, one by one, cost the most)."""
+        o, n, at = observation, self.players, self._at
+        ones = []
         for s in range(n):
-            r = relative(s, seat, n)
-            v["lines"][r, :len(o.lines[s])] = o.lines[s]
-            v["reserves"][r] = o.reserves[s]
-        v["target"][0], v["box"][0] = o.target, o.box
+            r = (s - seat) % n  # relative(s, seat, n)
+            line = o.lines[s]
+            start = at["lines"] + r * self.length
+            out[start:start + len(line)] = line
+            out[at["reserves"] + r] = o.reserves[s]
+        out[at["target"]], out[at["box"]] = o.target, o.box
         if o.finisher is not None:
-            v["finisher"][relative(o.finisher, seat, n)] = 1.0
+            ones.append(at["finisher"] + (o.finisher - seat) % n)
         if o.last_step is not None:
-            v["last_step"][relative(o.last_step.seat, seat, n)] = o.last_step.beans
+            out[at["last_step"] + (o.last_step.seat - seat) % n] = o.last_step.beans
+        width = MAX_BID + 1
         for k, played in enumerate(o.rounds):
-            v["played"][k] = 1.0
+            ones.append(at["played"] + k)
+            bids = at["bids"] + k * n * width
             for s, bid in enumerate(played.bids):
-                v["bids"][k, relative(s, seat, n), 0 if bid is None else bid] = 1.0
+                ones.append(bids + (s - seat) % n * width + (0 if bid is None else bid))
             if played.winner is not None:
-                one_hot(v["winners"][k], relative(played.winner, seat, n))
+                ones.append(at["winners"] + k * n + (played.winner - seat) % n)
+        if ones:
+            out[ones] = 1.0
 
     def encode_information(self, observation: Any, memory: Any, seat: int, out: Any) -> None:
         self.encode(observation, seat, out)

@@ -37,9 +37,11 @@ KOPA_STEPS = 300
 """Kopa's random matches need not end (KOPA-Q14): its environments here truncate after this
 many steps (about three rounds) by the adapter's ``max_steps``, not by a rule."""
 
-NO_DECISION = {("hopper", "aiming=false"): "without aiming a HOPPER game is chance alone: it "
-                                          "is decided at reset, and api_test asserts that no "
-                                          "agent is terminated after reset "
+NO_DECISION = {("hopper", "aiming=false"): "without aiming (HOPPER-5) a HOPPER game is chance "
+                                          "alone, no seat ever has an action: it is decided "
+                                          "at reset, and api_test asserts 'terminations must "
+                                          "all be False after reset'; passing it would take "
+                                          "an action the rules do not have "
                                           "(test_a_game_decided_before_any_choice plays it)"}
 SAMPLE = [pytest.param(name, label, config, marks=pytest.mark.skip(reason=NO_DECISION[name, label]))
           if (name, label) in NO_DECISION else (name, label, config)
