@@ -49,6 +49,9 @@ def _replays(search: Search) -> None:
     ("kopa", "KOPA-18/pass-on-empty-stock", {"players": 2}),
     ("ronda", "RONDA-13/winner-plays-last-bean", {}),
     ("da_capo", "DACAPO-13/out-while-others-bid", {"players": 3}),
+    ("kopa", "KOPA-22/fires", {"players": 5}),
+    ("kopa", "KOPA-22/exactly-the-target", {"players": 5}),
+    ("hopper", "HOPPER-11/fires", {}),
 ])
 def test_rare_situation_planned_and_replayed(game: str, name: str,
                                              options: dict[str, Any]) -> None:
@@ -239,3 +242,45 @@ def test_never_met_under_a_random_combination_says_it_was_played_in_passing() ->
     director.record("kala", "random:harvest=mandatory", [], [], config=config)
     assert set(director.never_met("kala", "default").values()) == {NOT_PLANNED}
     assert set(director.never_met("kala", "random:harvest=mandatory").values()) == {IN_PASSING}
+
+
+def test_a_search_in_vain_is_tried_again_under_a_fresh_seed() -> None:
+    """A situation searched in vain under a config is searched for again there in a later
+    game, under another seed, up to ``again`` times; then the config's why says so."""
+    from copa_ref.conformance.explore.planner import Director
+
+    config = GAMES["copas"].default_config()
+    director = Director(budget=Budget(nodes=50, seconds=5.0), tries=1, again=2)
+    director.record("copas", "default", [], [], config=config)
+    wanted = "COPAS-21/tied-burst-totals"
+    director.met["copas"]["default"] = {s.name for s in catalogue("copas")} - {wanted}
+    assert director.next_plan("copas", "default", config) is None
+    assert director.vain["copas"]["default"][wanted] == 1
+    assert director.left("copas", "default", config)
+    assert "in 1 search under this config" in director.never_met("copas", "default")[wanted]
+    assert director.next_plan("copas", "default", config) is None
+    assert director.vain["copas"]["default"][wanted] == 2
+    assert not director.left("copas", "default", config)
+    assert "searched 2 times under this config" in director.never_met(
+        "copas", "default")[wanted]
+
+
+def test_a_situation_met_elsewhere_is_not_given_up() -> None:
+    """Searches in vain under other configs give a situation up only while no config has
+    met it: one met elsewhere is still searched for under each config."""
+    from copa_ref.conformance.explore.planner import Director
+
+    config = GAMES["copas"].default_config()
+    wanted = "COPAS-21/tied-burst-totals"
+    director = Director(budget=Budget(nodes=50, seconds=5.0), tries=1, give_up=1)
+    director.record("copas", "default", [], [], config=config)
+    director.record("copas", "other", [], [], config=config)
+    every = {s.name for s in catalogue("copas")}
+    director.met["copas"]["default"] = every - {wanted}
+    director.met["copas"]["other"] = every - {wanted}
+    director.next_plan("copas", "default", config)
+    assert not director.left("copas", "other", config)
+    assert director.next_plan("copas", "other", config) is None
+    assert "met under none" in director.never_met("copas", "other")[wanted]
+    director.met["copas"]["third"] = {wanted}
+    assert director.left("copas", "other", config)

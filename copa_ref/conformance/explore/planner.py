@@ -287,9 +287,10 @@ it), where nothing was aimed at there."""
 UNREACHABLE = "unreachable under this config"
 """How the why of a situation its config excludes begins."""
 
-EXPLORE_BUDGET = Budget(nodes=20_000, seconds=10.0)
-"""The planner's budget for a situation within an exploration: 20,000 nodes (about 0.3 s on
-a quiet core), the time guard far above it."""
+EXPLORE_BUDGET = Budget(nodes=200_000, seconds=10.0)
+"""The planner's budget for a situation within an exploration: 200,000 nodes (most searches
+end within 0.1 s; the rarest, a Copas burst at exactly the limit or a tie of bursts, take
+20,000 to 150,000 nodes, about 2 s on a quiet core), the time guard far above it."""
 
 
 @attrs.define
@@ -308,11 +309,18 @@ class Director:
     budget: Budget = EXPLORE_BUDGET
     seed: int | str = 0
     tries: int = 3
-    give_up: int = 1
-    """After this many searches in vain (under any configs), a situation is not searched
-    for again in the exploration (its other configs say so)."""
+    give_up: int = 3
+    """After this many searches in vain (under any configs), a situation met under no config
+    is not searched for again in the exploration (its other configs say so); one met under
+    another config is searched for under each config until :attr:`again` searches there
+    were in vain."""
+    again: int = 2
+    """Searches in vain under one config (each under a fresh seed) before the situation is
+    left there, with why."""
     failed: dict[str, dict[str, int]] = attrs.Factory(dict)
-    """By game and situation: the searches in vain."""
+    """By game and situation: the searches in vain (under any config)."""
+    vain: dict[str, dict[str, dict[str, int]]] = attrs.Factory(dict)
+    """By game, config label and situation: the searches in vain under that config."""
     met: dict[str, dict[str, set[str]]] = attrs.Factory(dict)
     why: dict[str, dict[str, dict[str, str]]] = attrs.Factory(dict)
     """By game, config label and situation: why it was not met (excluded, not found)."""
@@ -363,22 +371,36 @@ class Director:
 
     def unmet_anywhere(self, name: str, label: str) -> bool:
         """Whether a situation not yet met under any config is left to aim at under the
-        config *label* (neither excluded there nor searched in vain)."""
+        config *label* (neither excluded there nor left there)."""
         self._see(name, label)
-        why, aimed = self.why[name][label], self.aimed[name][label]
         elsewhere = {n for names in self.met.get(name, {}).values() for n in names}
-        return any(s.name not in elsewhere and s.name not in why and s.name not in aimed
+        return any(s.name not in elsewhere and self._open(name, label, s.name)
                    for s in self.pending(name, label))
+
+    def _vain(self, name: str, label: str) -> dict[str, int]:
+        return self.vain.setdefault(name, {}).setdefault(label, {})
+
+    def _given_up(self, name: str, situation: str) -> bool:
+        """Whether *situation* was searched in vain :attr:`give_up` times and met under no
+        config: it is not searched for again."""
+        if self.failed.get(name, {}).get(situation, 0) < self.give_up:
+            return False
+        return not any(situation in met for met in self.met.get(name, {}).values())
+
+    def _open(self, name: str, label: str, situation: str) -> bool:
+        """Whether *situation* may still be searched for under the config *label*: not
+        excluded or left there (:attr:`why`), not aimed at there, not searched in vain
+        there :attr:`again` times, not given up."""
+        return (situation not in self.why[name][label]
+                and situation not in self.aimed[name][label]
+                and self._vain(name, label).get(situation, 0) < self.again
+                and not self._given_up(name, situation))
 
     def left(self, name: str, label: str, config: Any) -> bool:
         """Whether a situation not met under the config *label* is left to aim at there:
-        not excluded by *config*, neither aimed at nor searched in vain there, and not given
-        up (searched in vain :attr:`give_up` times)."""
+        not excluded by *config*, and open there (:meth:`_open`)."""
         self._see(name, label, config)
-        why, aimed = self.why[name][label], self.aimed[name][label]
-        failures = self.failed.get(name, {})
-        return any(s.name not in why and s.name not in aimed
-                   and failures.get(s.name, 0) < self.give_up and s.why_not(config) is None
+        return any(self._open(name, label, s.name) and s.why_not(config) is None
                    for s in self.pending(name, label))
 
     def next_plan(self, name: str, label: str, config: Any, deadline: float | None = None,
@@ -386,26 +408,23 @@ class Director:
         """A plan for the next situation not met under the config *label* (``None``: none
         left to aim at, or none found within *tries* searches), of at most *max_steps*
         actions, through no step exercising a rule in *avoid* but the situation's own; the
-        search stops at *deadline* (``time.monotonic()``)."""
+        search stops at *deadline* (``time.monotonic()``). A situation searched in vain is
+        searched for again in a later game under a fresh seed, up to :attr:`again` times
+        under one config."""
         self._see(name, label, config)
-        why, aimed = self.why[name][label], self.aimed[name][label]
+        why = self.why[name][label]
+        vain = self._vain(name, label)
+        failures = self.failed.setdefault(name, {})
         game = GAMES[name]
         searched = 0
         for situation in self.pending(name, label):
-            if situation.name in why or situation.name in aimed:
+            if not self._open(name, label, situation.name):
                 continue
             if deadline is not None and time.monotonic() >= deadline:
                 return None
             excluded = situation.why_not(config)
             if excluded is not None:
                 why[situation.name] = f"{UNREACHABLE}: {excluded}"
-                continue
-            failures = self.failed.setdefault(name, {})
-            if failures.get(situation.name, 0) >= self.give_up:
-                why[situation.name] = (f"not found within the budget under "
-                                       f"{failures[situation.name]} other config"
-                                       f"{'s' if failures[situation.name] > 1 else ''}; "
-                                       "not searched again")
                 continue
             if searched >= self.tries:
                 return None
@@ -417,15 +436,20 @@ class Director:
                 left = max(0.0, deadline - time.monotonic())
                 budget = attrs.evolve(budget, seconds=left if budget.seconds is None
                                       else min(budget.seconds, left))
-            search = plan(game, config, situation, budget=budget,
-                          seed=f"{self.seed}/{label}", avoid=avoid)
+            tried = vain.get(situation.name, 0)
+            seed = f"{self.seed}/{label}" if not tried else f"{self.seed}/{label}/{tried}"
+            search = plan(game, config, situation, budget=budget, seed=seed, avoid=avoid)
             self.cut += search.cut
             if search.plan is None:
                 if deadline is not None and time.monotonic() >= deadline:
                     return None  # the exploration's time ran out, not the search's budget
-                why[situation.name] = search.why or "not found"
                 failures[situation.name] = failures.get(situation.name, 0) + 1
+                vain[situation.name] = tried + 1
+                if tried + 1 >= self.again:
+                    why[situation.name] = (f"{search.why or 'not found'}; searched "
+                                           f"{tried + 1} times under this config")
                 continue
+            aimed = self.aimed[name][label]
             aimed[situation.name] = len(search.plan.actions)
             self.planned_games += 1
             return search.plan
@@ -445,6 +469,17 @@ class Director:
                 found[situation.name] = f"{UNREACHABLE}: {excluded}"
             elif situation.name in why:
                 found[situation.name] = why[situation.name]
+            elif self._given_up(name, situation.name):
+                count = self.failed[name][situation.name]
+                found[situation.name] = (
+                    f"not found within the budget in {count} searches under other configs, "
+                    "and met under none; not searched again")
+            elif self._vain(name, label).get(situation.name):
+                tried = self._vain(name, label)[situation.name]
+                found[situation.name] = (
+                    f"not found within the budget in {tried} search"
+                    f"{'es' if tried > 1 else ''} under this config; the exploration's "
+                    "budget ended before another")
             elif situation.name in aimed:
                 found[situation.name] = (
                     f"planned ({aimed[situation.name]} actions) and played, but the game "

@@ -11,7 +11,8 @@ Every rule of a game has at least its ``<RULE>/fires`` situation: a step the rec
 the rule. The per-game tables (``copa_ref.conformance.<game>.situations``: ``SITUATIONS``;
 ``PROGRESS``, how far a state is towards the game's end, the heuristic of its ``/fires``
 situations; ``REQUIRES``, for a rule only some configs exercise, why the others do not;
-``AIMS``, for a rule, the aimed chance outcome of its ``/fires`` situation) add
+``AIMS``, for a rule, the aimed chance outcome of its ``/fires`` situation; ``HEURISTICS``,
+for a rule whose ``/fires`` a game's progress does not steer to, its own heuristic) add
 the rare branches and boundaries, each with what excludes it under a config (``why_not``) and a
 heuristic that steers the planner (:mod:`~copa_ref.conformance.explore.planner`) towards it.
 
@@ -149,6 +150,7 @@ def catalogue(name: str) -> tuple[Situation, ...]:
     progress: Callable[[Any], float] = _flat
     requires: dict[str, Callable[[Any], str | None]] = {}
     aims: dict[str, Callable[[Any, Any, Any], Any]] = {}
+    heuristics: dict[str, Callable[[Any], float]] = {}
     try:
         module = importlib.import_module(f"copa_ref.conformance.{name}.situations")
     except ModuleNotFoundError:
@@ -158,10 +160,11 @@ def catalogue(name: str) -> tuple[Situation, ...]:
         progress = getattr(module, "PROGRESS", _flat)
         requires = dict(getattr(module, "REQUIRES", {}))
         aims = dict(getattr(module, "AIMS", {}))
+        heuristics = dict(getattr(module, "HEURISTICS", {}))
     found: list[Situation] = []
     for rule in rules_of(game):
-        found.append(fires(game, rule, progress, requires.get(rule, _always),
-                           aims.get(rule)))
+        found.append(fires(game, rule, heuristics.get(rule, progress),
+                           requires.get(rule, _always), aims.get(rule)))
         found.extend(s for s in table if s.rule == rule)
     stray = [s.name for s in table if s.rule not in rules_of(game)]
     if stray:

@@ -1,5 +1,6 @@
-"""HOPPER's situations (besides each rule's ``<RULE>/fires``, steered by the cups claimed):
-a landing outside every cup, the last loose bean. See
+"""HOPPER's situations (besides each rule's ``<RULE>/fires``, steered by the cups claimed;
+HOPPER-11's by a seat running out of beans with none loose): a landing outside every cup,
+the last loose bean. See
 :mod:`copa_ref.conformance.explore.situations`.
 """
 
@@ -11,7 +12,7 @@ from typing import Any
 from copa_ref.conformance.explore.situations import Situation
 from copa_ref.hopper import Config, Ending, Land, State
 
-__all__ = ["PROGRESS", "REQUIRES", "SITUATIONS"]
+__all__ = ["HEURISTICS", "PROGRESS", "REQUIRES", "SITUATIONS"]
 
 
 def PROGRESS(state: State) -> float:
@@ -38,6 +39,20 @@ SITUATIONS: tuple[Situation, ...] = (
               text="a seat takes the last loose bean", fires=_last_loose, heuristic=_loose),
 )
 """HOPPER's situations beyond each rule's ``/fires``."""
+
+
+def _starved(state: State) -> float:
+    """How near a seat is to being skipped, out of beans with none loose (HOPPER-11): while
+    some seat holds more than the poorest seat and the loose beans together, those two
+    going down; then the loose beans going down as the poorest seat's hand does not."""
+    poorest = min(state.hands)
+    if max(state.hands) > poorest + state.loose:
+        return -float(poorest + state.loose)
+    return float(state.loose - poorest)
+
+
+HEURISTICS = {"HOPPER-11": _starved}
+"""A seat skipped with no bean to shoot is aimed at by starving one seat, not by claims."""
 
 
 def _ending(wanted: Ending) -> Callable[[Config], str | None]:

@@ -64,16 +64,21 @@ def _penalised(state: State) -> float:
     return 3.0 * min(state.penalties[worst], 5) - min(others)
 
 
+PLAYABLE_ALONE = (*range(1, 8), *range(15, 8, -1), 8)
+"""The numbers of one suit in an order one seat can play them alone, one a turn: up from 1
+to 7, down from 15 to 9, then the 8 that bridges them (KOPA-8 to KOPA-13)."""
+
+
 def _run_deal(game: Any, state: State, rng: random.Random) -> Any:
     """A deal giving the first player (the dealer's left, KOPA-5) runs it can play out one
-    card a turn (one suit 1 to 15, then the next suit from 1), the rest shuffled round: a
-    round it can end while the others still hold every card."""
+    card a turn (one suit in :data:`PLAYABLE_ALONE`'s order, then the next suit), the rest
+    shuffled round: a round it can end while the others still hold every card."""
     if state.phase is not Phase.DEAL:
         return None
     n = state.config.players
     lists, size = deal_shape(n)
     suits = sorted({card.value[0] for card in DECK})
-    run = [f"{suit}{number}" for suit in suits for number in range(1, 16)][:size]
+    run = [f"{suit}{number}" for suit in suits for number in PLAYABLE_ALONE][:size]
     rest = [card.value for card in DECK if card.value not in run]
     rng.shuffle(rest)
     first = (state.dealer + 1) % n
@@ -90,6 +95,20 @@ def PROGRESS(state: State) -> float:
     stay full (the round's winner gains a point for each card they hold, KOPA-20)."""
     sizes = sorted(len(h) for h in state.hands)
     return 10.0 * max(state.scores) - 3.0 * sizes[0] + sum(sizes[1:])
+
+
+def _toward_target(state: State) -> float:
+    """How near a seat is to ending a round on exactly the target: the best of each seat's
+    score after the round if it went out now (its score, a point for each card the others
+    hold, less its penalties) measured against the target, a short hand counting towards
+    it (KOPA-20, KOPA-22)."""
+    target = state.config.target
+    best = float("-inf")
+    for seat, hand in enumerate(state.hands):
+        others = sum(len(h) for s, h in enumerate(state.hands) if s != seat)
+        projected = state.scores[seat] + others - state.penalties[seat]
+        best = max(best, -abs(target - projected) - 3.0 * len(hand))
+    return best
 
 
 SITUATIONS: tuple[Situation, ...] = (
@@ -110,7 +129,7 @@ SITUATIONS: tuple[Situation, ...] = (
               fires=_pass_on_empty_stock, why_not=_two_players, heuristic=_stock_drawn),
     Situation(name="KOPA-22/exactly-the-target", rule="KOPA-22",
               text="the match ends with a seat on exactly the target", fires=_reaches_target,
-              heuristic=PROGRESS, chance=_run_deal),
+              heuristic=_toward_target, chance=_run_deal),
 )
 """Kopa's situations beyond each rule's ``/fires``."""
 
