@@ -240,8 +240,8 @@ def add_explore_parsers(csub: Any, add: Any, add_progress: Any) -> None:
                          help='the engine command, e.g. "copa-ref engine"')
     explore.add_argument("--games", type=number(int, 1, "a number of games, 1 or more"),
                          default=None,
-                         help="stop after this many games (default 100, or no limit with "
-                              "--time)")
+                         help="stop after this many games in all (default 100 for each "
+                              "game explored, or no limit with --time)")
     explore.add_argument("--time", type=SECONDS, default=None, metavar="S",
                          help="stop after this many seconds")
     explore.add_argument("--seed", type=int, default=0, help="the exploration's seed "
@@ -308,14 +308,16 @@ def _shard(text: str) -> tuple[int, int]:
 
 def _settings(args: argparse.Namespace, shard: tuple[int, int]) -> Any:
     from copa_ref.conformance.explore import Settings
+    from copa_ref.conformance.explore.loop import PER_GAME
 
-    games = args.games if args.games is not None else (None if args.time else 100)
+    games = args.games
+    per_game = None if args.time and games is None else PER_GAME
     if (games is not None and games < 0) or args.max_steps < 1 or args.probes < 0 or (
             args.shrink_tries < 0) or args.jobs < 1:
         msg = "--games, --max-steps, --probes, --shrink-tries and --jobs must not be negative"
         raise UsageError(msg)
-    return Settings(games=games, seconds=args.time, seed=args.seed, only=tuple(args.game),
-                    max_steps=args.max_steps, probes=args.probes,
+    return Settings(games=games, per_game=per_game, seconds=args.time, seed=args.seed,
+                    only=tuple(args.game), max_steps=args.max_steps, probes=args.probes,
                     shrink_tries=args.shrink_tries, steer=not args.no_steer, shard=shard,
                     load_state=not args.no_load_state, plan=not args.no_plan)
 

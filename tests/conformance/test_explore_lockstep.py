@@ -56,10 +56,12 @@ def _one_rule(game: str, slug: str) -> BuggyEngine:
 
 # -- lockstep -----------------------------------------------------------------------------
 
-LOCKSTEP_BUDGET = {"kala": 12, "da_capo": 16, "copas": 24, "ronda": 30, "hopper": 24}
+LOCKSTEP_BUDGET = {"kala": 12, "da_capo": 16, "copas": 24, "ronda": 50, "hopper": 24}
 """The games each three-bug exploration may play (seed 0, no load_state). HOPPER's
 second bug (a fifth cup to win) shows only after its first (claimed beans out of the game)
-has changed the loose count for good: the engine's reading of the first is its model."""
+has changed the loose count for good: the engine's reading of the first is its model.
+RONDA's third bug (a stop that keeps the turn, three players and ``max_beans=4``) shows at
+game 45, a planned game under the sweep's one config with both; RONDA plays 50."""
 
 
 @pytest.mark.parametrize("game", sorted(LOCKSTEP_BUDGET))

@@ -236,7 +236,6 @@ def test_never_met_under_a_random_combination_says_it_was_played_in_passing() ->
     from copa_ref.conformance.explore.planner import IN_PASSING, NOT_PLANNED, Director
 
     director = Director(budget=SMALL)
-    director.swept = {"kala": ["default"]}
     config = GAMES["kala"].default_config()
     director.record("kala", "default", [], [], config=config)
     director.record("kala", "random:harvest=mandatory", [], [], config=config)

@@ -22,7 +22,15 @@ from copa_ref.conformance.observables import options_of
 from copa_ref.conformance.registry import record_of
 from copa_ref.core import JSON, RuleViolation, canonical_json
 
-__all__ = ["Swept", "option_values", "pairs", "sweep"]
+__all__ = ["AROUND", "RANDOM", "Swept", "option_values", "pairs", "sweep"]
+
+RANDOM = "random:"
+"""How the label of a config outside the sweep begins (a random combination of option
+values, played after the sweep)."""
+
+AROUND = "around:"
+"""How the label of a config around a known difference begins: a config of the sweep whose
+games diverged at a difference, with one of its options set back to its default."""
 
 CANDIDATES = 40
 """How many random combinations each pick of the pairwise sweep chooses from."""

@@ -129,7 +129,9 @@ class _Part:
                    if line.get("type") == "explore_game"]
         first = max(numbers) + 1 if numbers else self.settings.start
         number = first + (shard - 1 - first) % shards
-        games = self.settings.games
+        header = self.header()
+        games = (header.get("games_budget") if header is not None
+                 else self.settings.games)
         return None if games is not None and number >= games else number
 
 

@@ -6,10 +6,11 @@ its game (the engine's declared games in turn), its config (every config of the 
 in order, by the game's number; then half of the games under a fresh random combination of
 option values, the others under a config of the sweep steered towards the configs whose
 games exercised the rules seen least), its moves
-(:func:`~copa_ref.conformance.explore.play.play`; after the sweep every other game of a
-game is planned instead, under the first config of the sweep with a situation left to aim
-at: a sequence searched on the reference for a situation not yet met under it, then random
-moves, :mod:`~copa_ref.conformance.explore.planner`) and its
+(:func:`~copa_ref.conformance.explore.play.play`; after the sweep every game under a
+config of the sweep is planned instead, every other one under the config of the sweep with
+a situation left to aim at that was aimed at least: a sequence searched on the reference for
+a situation not yet met under it, then random moves,
+:mod:`~copa_ref.conformance.explore.planner`) and its
 probes. The game is judged as a
 trace case of the corpus (:meth:`Runner.run_case`), so a step is checked exactly as a trace
 checks it and a difference is named by the runner's own naming.
@@ -63,7 +64,7 @@ from copa_ref.conformance.cases import remember as _remember
 from copa_ref.conformance.channel import printable
 from copa_ref.conformance.corpus import Case
 from copa_ref.conformance.explore import lockstep
-from copa_ref.conformance.explore.configs import Swept, option_values, sweep
+from copa_ref.conformance.explore.configs import AROUND, RANDOM, Swept, option_values, sweep
 from copa_ref.conformance.explore.planner import Director, Plan, continued
 from copa_ref.conformance.explore.play import Played, play, rule_key, trace_case
 from copa_ref.conformance.explore.shrink import Shrunk, shrink_rejection, shrink_trace
@@ -77,10 +78,15 @@ from copa_ref.games import GAMES
 __all__ = ["Difference", "Exploration", "Explorer", "Settings"]
 
 
-PLANNED = 2
-"""After the sweep, every PLANNED-th game of a game plays a planned sequence first (when a
-situation is still to aim at under its config); the sweep's games are all played as
-before."""
+PER_GAME = 100
+"""The default budget in games: this many for each game explored (the command line's
+``--games`` and ``--time`` replace it)."""
+
+AIMED = 2
+"""After the sweep, every AIMED-th game of a game is played under the config of the sweep
+with a situation left to aim at that was aimed at least; every game after the sweep under a
+config of the sweep plays a planned sequence first (when a situation is still to aim at
+there); the sweep's games are all played as before."""
 
 DETOURS = 4
 """At most this many detours a game (without ``load_state``, where the engine refused a
@@ -95,8 +101,11 @@ values (the others under a config of the sweep, steered)."""
 class Settings:
     """What an exploration plays and how long."""
 
-    games: int | None = 100
-    """Stop after this many games (``None``: no limit in games)."""
+    games: int | None = None
+    """Stop after this many games in all (``None``: :attr:`per_game` decides)."""
+    per_game: int | None = PER_GAME
+    """Without :attr:`games`: stop after this many games for each game explored (``None``
+    as well: no limit in games)."""
     seconds: float | None = None
     """Stop after this many seconds (checked at every step; ``None``: no limit in time)."""
     seed: int = 0
@@ -120,6 +129,13 @@ class Settings:
     start: int = 0
     """Play no game numbered below this (a ``--jobs`` worker that takes over the shard of
     one that ended goes on from the game after the one it was playing)."""
+
+    def budget(self, explored: int) -> int | None:
+        """The games the exploration may play, *explored* games being explored (``None``:
+        no limit in games)."""
+        if self.games is not None:
+            return self.games
+        return None if self.per_game is None else self.per_game * explored
 
     def as_json(self) -> dict[str, JSON]:
         """The settings as JSON (the report's header)."""
@@ -289,6 +305,10 @@ class Explorer:
         self._by_config: dict[tuple[str, str], Counter[str]] = {}
         self._played_config: Counter[tuple[str, str]] = Counter()
         self._aimed_config: Counter[tuple[str, str]] = Counter()
+        self._diverged: dict[tuple[str, str], set[str]] = {}
+        """By game and config label: the known differences a game under it diverged at."""
+        self._around: dict[str, list[Swept]] = {}
+        """By game: the configs around a known difference (:meth:`_add_around`)."""
         self._names: list[str] | None = None
         self._deadline: float | None = None
         self._current = -1
@@ -333,7 +353,6 @@ class Explorer:
             self.state.universe[name] = sorted(rules, key=rule_key)
             self.state.fired.setdefault(name, Counter())
         self.sweeps = {n: s for n, s in self.sweeps.items() if s}
-        self.director.swept = {n: [s.label for s in swept] for n, swept in self.sweeps.items()}
         self.state.load_state = (self.settings.load_state
                                  and "load_state" in self.runner.session.features)
         self._names = [n for n in names if n in self.sweeps]
@@ -362,10 +381,11 @@ class Explorer:
                 self.state.timed_out = True
                 names = []
             shard, shards = settings.shard
+            limit = settings.budget(len(names))
             number = -1
             while names:
                 number += 1
-                if settings.games is not None and number >= settings.games:
+                if limit is not None and number >= limit:
                     break
                 if self._time_up():
                     self.state.timed_out = True
@@ -401,7 +421,7 @@ class Explorer:
         engine = {k: hello.get(k) for k in ("name", "version", "games", "features")}
         return {"type": "explore_header", "protocol": PROTOCOL_VERSION,
                 "runner": f"copa-ref {__version__}", "engine": _plain(engine),
-                "seed": settings.seed, "games_budget": settings.games,
+                "seed": settings.seed, "games_budget": settings.budget(len(names)),
                 "shard": f"{settings.shard[0]}/{settings.shard[1]}",
                 "settings": settings.as_json(), "explored": list(names),
                 "configs": {n: [s.label for s in self.sweeps[n]] for n in names}}
@@ -415,8 +435,9 @@ class Explorer:
         fired = self.state.fired[name]
         if turn < len(swept):
             return swept[turn]
-        if self.settings.plan and turn % PLANNED == 1:
-            left = [s for s in swept if self.director.left(name, s.label, s.config)]
+        if self.settings.plan and turn % AIMED == 1:
+            aimable: list[Swept] = [*swept, *self._around.get(name, ())]
+            left = [s for s in aimable if self.director.left(name, s.label, s.config)]
             if left:
                 # the config aimed at least so far (the sweep's order among equals): every
                 # config's situations get their turn, not the first config's alone
@@ -455,21 +476,55 @@ class Explorer:
             options = options_of(game, config)
             canonical: dict[str, JSON] = game.to_json(config)
             if self._declared(name)(canonical, options):
-                label = "random:" + (",".join(options) or "default")
+                label = RANDOM + (",".join(options) or "default")
                 found = Swept(config, canonical, tuple(options), game.num_players(config),
                               label)
                 if not self._played_config[(name, label)]:
                     return found
         return found
 
-    def _avoid(self, name: str) -> set[str]:
+    def _avoid(self, name: str, label: str | None = None) -> set[str]:
         """The rules a game's moves stay away from: those found broken where a difference
         of theirs ended a game (the engine's position diverged), when the engine cannot be
-        put back on the reference's position."""
+        put back on the reference's position; with *label*, only those that ended a game
+        under that config."""
         if self.state.load_state:
             return set()
+        if label is not None:
+            return set(self._diverged.get((name, label), ()))
         past = self.state.past.get(name, {})
         return {key for key, p in past.items() if p.diverged}
+
+    def _add_around(self, name: str, swept: Swept) -> None:
+        """The configs around the config *swept*, whose game diverged at a known difference:
+        the config with one of its options set back to its default, each one the rules
+        admit, the engine declared, and no config of the sweep or around already is. A
+        difference that acts only under a combination of options (and every game under it
+        diverges at) is then passed by in a config that keeps the other pairs of values:
+        planned games aim at their situations as at the sweep's."""
+        game = GAMES[name]
+        base: dict[str, JSON] = game.to_json(game.default_config())
+        around = self._around.setdefault(name, [])
+        known = {canonical_json(s.data) for s in (*self.sweeps[name], *around)}
+        for key in sorted(swept.data):
+            if key not in base or swept.data[key] == base[key]:
+                continue
+            data = {**swept.data, key: base[key]}
+            try:
+                config = game.config_from_json(data)
+                game.new_game(config)
+            except (ValueError, RuleViolation):
+                continue
+            canonical: dict[str, JSON] = game.to_json(config)
+            options = options_of(game, config)
+            if (canonical_json(canonical) in known
+                    or not self._declared(name)(canonical, options)):
+                continue
+            known.add(canonical_json(canonical))
+            value = base[key] if isinstance(base[key], str) else canonical_json(base[key])
+            label = f"{AROUND}{swept.label},{key}={value}"
+            around.append(Swept(config, canonical, tuple(options), game.num_players(config),
+                                label))
 
     # -- one game -----------------------------------------------------------------------------
 
@@ -540,14 +595,15 @@ class Explorer:
         yet met under the config (:class:`~copa_ref.conformance.explore.planner.Director`),
         then random moves to the end, both away from the rules found broken (as
         :meth:`_avoid` says); ``None`` when this game is not planned (a game of the sweep,
-        or not a planned turn) or no plan is found. Drawn from its own stream, so the
-        game's other draws are unchanged."""
+        or one under a random combination, played in passing) or no plan is found. Drawn
+        from its own stream, so the game's other draws are unchanged."""
         turn = self._current // len(self._names or [name])
-        if turn < len(self.sweeps[name]) or turn % PLANNED != 1:
+        if turn < len(self.sweeps[name]) or swept.label.startswith(RANDOM):
             return None
         avoid = self._avoid(name)
         found = self.director.next_plan(name, swept.label, swept.config, self._deadline,
-                                        self.settings.max_steps, avoid)
+                                        self.settings.max_steps, avoid,
+                                        self._avoid(name, swept.label))
         if found is None:
             return None
         choice = random.Random(f"explore-plan/{self.settings.seed}/{self._current}")
@@ -668,6 +724,12 @@ class Explorer:
                 status = "diverged"
             for key in set(met_here) - diverged_after:
                 past.setdefault(key, Past()).diverged += 1
+            if met_here:
+                first = (name, swept.label) not in self._diverged
+                self._diverged.setdefault((name, swept.label), set()).update(met_here)
+                if first and self.settings.plan and not swept.label.startswith(
+                        (RANDOM, AROUND)):
+                    self._add_around(name, swept)
             diverged_after |= set(met_here)
             if not self.state.load_state:
                 detour = self._detour(number, played, lock, end, detours)

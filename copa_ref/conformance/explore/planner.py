@@ -31,6 +31,7 @@ from typing import Any
 
 import attrs
 
+from copa_ref.conformance.explore.configs import RANDOM
 from copa_ref.conformance.explore.situations import (
     Situation,
     catalogue,
@@ -97,6 +98,8 @@ class Search:
     restarts: int
     cut: bool = False
     """Whether the guard in time cut the search (its result depends on the clock)."""
+    blocked: bool = False
+    """Whether it ended because every path it found passed through a rule to avoid."""
 
     @property
     def found(self) -> bool:
@@ -173,11 +176,14 @@ def plan(game: Any, config: Any, situation: Situation, *, budget: Budget = DEFAU
     cut = False
     heuristic, test = situation.heuristic, situation.fires
     avoided = frozenset(avoid) - {situation.rule}
-    while nodes < budget.nodes and not cut:
+    blocked = 0
+    """Restarts in a row whose beam died with only avoided children left."""
+    while nodes < budget.nodes and not cut and blocked < BLOCKED:
         beam = [_Node(start, None)]
         depth = 0
         while beam and depth < budget.max_steps:
             ranked: list[tuple[float, _Node]] = []
+            skipped = False
             for node in beam:
                 for action, after in _children(game, inner, node.state, situation, rng,
                                                budget):
@@ -189,6 +195,7 @@ def plan(game: Any, config: Any, situation: Situation, *, budget: Budget = DEFAU
                     if inner.to_move(after).is_over:
                         continue
                     if avoided and avoided & step_rules(game, node.state, action, after):
+                        skipped = True
                         continue
                     child = _Node(after, (action, node.state, node.path))
                     ranked.append((heuristic(after) + NOISE * rng.random(), child))
@@ -198,16 +205,30 @@ def plan(game: Any, config: Any, situation: Situation, *, budget: Budget = DEFAU
                 cut = True
             if nodes >= budget.nodes or cut:
                 break
+            if not ranked:
+                blocked = blocked + 1 if skipped else 0
             ranked.sort(key=lambda pair: pair[0], reverse=True)
             beam = [child for _, child in ranked[:budget.beam]]
             depth += 1
         restarts += 1
     spent = time.perf_counter() - started
-    why = (f"not found within the budget ({nodes} steps searched, {restarts} restarts)"
-           if not cut else
-           f"cut by the time guard ({budget.seconds} s) after {nodes} steps searched")
+    if blocked >= BLOCKED:
+        why = (f"every path searched passes through {', '.join(sorted(avoided))}, avoided "
+               f"(the engine's games diverged there; {restarts} restarts)")
+    elif not cut:
+        why = f"not found within the budget ({nodes} steps searched, {restarts} restarts)"
+    else:
+        why = f"cut by the time guard ({budget.seconds} s) after {nodes} steps searched"
+    if avoided and blocked < BLOCKED:
+        why += f", avoiding {', '.join(sorted(avoided))}"
     return Search(game=game.name, config=config, situation=situation.name, plan=None,
-                  why=why, nodes=nodes, seconds=spent, restarts=restarts, cut=cut)
+                  why=why, nodes=nodes, seconds=spent, restarts=restarts, cut=cut,
+                  blocked=blocked >= BLOCKED)
+
+
+BLOCKED = 200
+"""Restarts in a row that die with every child left exercising an avoided rule: the search
+ends there (the avoided rules stand on every path it finds)."""
 
 
 def _found(game: Any, config: Any, situation: Situation, start: Any, node: _Node,
@@ -331,9 +352,6 @@ class Director:
     configs: dict[str, dict[str, Any]] = attrs.Factory(dict)
     """By game and config label: the config."""
     planned_games: int = 0
-    swept: dict[str, list[str]] = attrs.Factory(dict)
-    """By game: the labels of the sweep's configs (the others are random combinations,
-    played in passing); empty: every config counts as the sweep's."""
     cut: int = 0
     """The searches the time guard (or the exploration's end) cut."""
 
@@ -404,13 +422,15 @@ class Director:
                    for s in self.pending(name, label))
 
     def next_plan(self, name: str, label: str, config: Any, deadline: float | None = None,
-                  max_steps: int | None = None, avoid: Collection[str] = ()) -> Plan | None:
+                  max_steps: int | None = None, avoid: Collection[str] = (),
+                  fallback: Collection[str] | None = None) -> Plan | None:
         """A plan for the next situation not met under the config *label* (``None``: none
         left to aim at, or none found within *tries* searches), of at most *max_steps*
-        actions, through no step exercising a rule in *avoid* but the situation's own; the
-        search stops at *deadline* (``time.monotonic()``). A situation searched in vain is
-        searched for again in a later game under a fresh seed, up to :attr:`again` times
-        under one config."""
+        actions, through no step exercising a rule in *avoid* but the situation's own (where
+        every path passes through one of them, through no step exercising a rule in
+        *fallback*, when given); the search stops at *deadline* (``time.monotonic()``). A
+        situation searched in vain is searched for again in a later game under a fresh seed,
+        up to :attr:`again` times under one config."""
         self._see(name, label, config)
         why = self.why[name][label]
         vain = self._vain(name, label)
@@ -439,6 +459,9 @@ class Director:
             tried = vain.get(situation.name, 0)
             seed = f"{self.seed}/{label}" if not tried else f"{self.seed}/{label}/{tried}"
             search = plan(game, config, situation, budget=budget, seed=seed, avoid=avoid)
+            if search.blocked and fallback is not None and set(fallback) != set(avoid):
+                search = plan(game, config, situation, budget=budget, seed=seed,
+                              avoid=fallback)
             self.cut += search.cut
             if search.plan is None:
                 if deadline is not None and time.monotonic() >= deadline:
@@ -484,7 +507,7 @@ class Director:
                 found[situation.name] = (
                     f"planned ({aimed[situation.name]} actions) and played, but the game "
                     "ended before it (at a difference the engine's position did not survive)")
-            elif name in self.swept and label not in self.swept[name]:
+            elif label.startswith(RANDOM):
                 found[situation.name] = IN_PASSING
             else:
                 found[situation.name] = NOT_PLANNED

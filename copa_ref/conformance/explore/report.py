@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any
 
+from copa_ref.conformance.explore.configs import AROUND, RANDOM
 from copa_ref.conformance.explore.planner import UNREACHABLE
 from copa_ref.conformance.explore.play import rule_key
 
@@ -88,26 +89,42 @@ def summary(footer: Line, differences: list[Line], out: IO[str]) -> None:
         past = footer["untested_past_difference"].get(game, [])
         if past:
             print(f"{game}: not tested past a known difference: {', '.join(past)}", file=out)
-    situations = (footer.get("situations") or {}).get("games") or {}
+    planning = footer.get("situations") or {}
+    situations = planning.get("games") or {}
     for game, by_label in situations.items():
-        met = sum(e["met"] for e in by_label.values())
-        total = sum(e["situations"] for e in by_label.values())
-        excluded = sum(1 for e in by_label.values() for why in e["never_met"].values()
+        swept = {k: e for k, e in by_label.items()
+                 if not k.startswith(RANDOM) and not k.startswith(AROUND)}
+        passing = {k: e for k, e in by_label.items() if k.startswith(RANDOM)}
+        around = {k: e for k, e in by_label.items() if k.startswith(AROUND)}
+        met = sum(e["met"] for e in swept.values())
+        total = sum(e["situations"] for e in swept.values())
+        excluded = sum(1 for e in swept.values() for why in e["never_met"].values()
                        if why.startswith(UNREACHABLE))
-        print(f"{game}: situations met {met} of {total} over {len(by_label)} configs, "
-              f"{excluded} unreachable under their config (the report says why); "
-              f"{(footer.get('situations') or {}).get('planned_games', 0)} planned games "
-              "in all"
-              + (f"; {cut} planner searches cut by the time guard (not reproducible)"
-                 if (cut := (footer.get('situations') or {}).get('searches_cut', 0)) else ""),
-              file=out)
-        for label, entry in by_label.items():
+        never = total - met - excluded
+        text = (f"{game}: situations met {met} of {total} over the sweep's {len(swept)} "
+                f"configs, {excluded} unreachable under their config, {never} never met")
+        if passing:
+            text += (f"; {len(passing)} random combination"
+                     f"{'s' if len(passing) != 1 else ''} played in passing, "
+                     f"{sum(e['met'] for e in passing.values())} of "
+                     f"{sum(e['situations'] for e in passing.values())} met there")
+        if around:
+            text += (f"; {len(around)} config{'s' if len(around) != 1 else ''} around a "
+                     f"known difference, {sum(e['met'] for e in around.values())} of "
+                     f"{sum(e['situations'] for e in around.values())} met there")
+        print(text, file=out)
+        for label, entry in swept.items():
             by_why: dict[str, list[str]] = {}
             for name, why in entry["never_met"].items():
                 if not why.startswith(UNREACHABLE):
                     by_why.setdefault(why, []).append(name)
             for why, names in by_why.items():
                 print(f"{game} {label}: never met: {', '.join(names)}: {why}", file=out)
+    if situations:
+        cut = planning.get("searches_cut", 0)
+        print(f"planned games: {planning.get('planned_games', 0)} in all"
+              + (f"; {cut} planner searches cut by the time guard (not reproducible)"
+                 if cut else ""), file=out)
     for error in footer.get("errors") or ():
         print(f"errored: {error['case']}: {error['reason']}", file=out)
     seconds = footer["seconds"]
