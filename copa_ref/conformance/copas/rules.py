@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from copa_ref.conformance.copas import diagnosis as diag
 from copa_ref.conformance.copas import misreadings as wrong
-from copa_ref.conformance.entries import Checked, Misread, Option, RuleEntry, ViewPart
+from copa_ref.conformance.entries import Checked, Misread, Option, RuleEntry, ViewPart, view_parts
 from copa_ref.conformance.ladder import Diagnosis, Ladder, Stop
 from copa_ref.conformance.predicates import at_start
 from copa_ref.conformance.tables import (
@@ -147,10 +147,8 @@ RULES: tuple[RuleEntry, ...] = (
         views=(
             ViewPart(at=2, part="public.leader", when=at_start,
                      says="the shuffler, the dealer's right, leads the first trick"),
-            ViewPart(at=5, part="public.leader", when=diag._dealt,
-                     says="the shuffler, the dealer's right, leads the first trick"),
-            ViewPart(at=6, part="to_move", when=diag._dealt,
-                     says="the shuffler, the dealer's right, leads the first trick"),
+            *view_parts({"public.leader": 5, "to_move": 6}, when=diag._dealt,
+                        says="the shuffler, the dealer's right, leads the first trick"),
             ViewPart(at=18, part="public.leader", when=diag._first_trick,
                      says="the shuffler leads the first trick of a round"),
         ),
@@ -266,12 +264,8 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "COPAS-16",
-        views=(
-            ViewPart(at=14, part="public.scores", when=diag._round_ended,
-                     says="each seat books one minus point per copa taken"),
-            ViewPart(at=15, part="public.last_round", when=diag._round_ended,
-                     says="each seat books one minus point per copa taken"),
-        ),
+        views=view_parts({"public.scores": 14, "public.last_round": 15}, when=diag._round_ended,
+                         says="each seat books one minus point per copa taken"),
         checks=(
             Checked(ladder="round", at=13, observable="public.last_round",
                     holds=diag._booked_otherwise,
@@ -312,12 +306,9 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "COPAS-18",
-        views=(
-            ViewPart(at=12, part="public.scores", when=diag._pending_involved,
-                     says="the bonus round erases the pending ten or books them"),
-            ViewPart(at=13, part="public.last_round", when=diag._pending_involved,
-                     says="the bonus round erases the pending ten or books them"),
-        ),
+        views=view_parts({"public.scores": 12, "public.last_round": 13},
+                         when=diag._pending_involved,
+                         says="the bonus round erases the pending ten or books them"),
         checks=(Checked(ladder="round", at=11, observable="public.last_round",
                         holds=diag._bonus_round,
                         go_on=True, says=lambda r: f"the bonus round of seat {r.pending}: "

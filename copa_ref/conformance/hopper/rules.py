@@ -12,7 +12,7 @@ end. The predicates are ``diagnosis.py``'s, the misread functions ``misreadings.
 
 from __future__ import annotations
 
-from copa_ref.conformance.entries import Checked, Misread, Option, RuleEntry, ViewPart
+from copa_ref.conformance.entries import Checked, Misread, Option, RuleEntry, ViewPart, view_parts
 from copa_ref.conformance.hopper import diagnosis as diag
 from copa_ref.conformance.hopper import misreadings as wrong
 from copa_ref.conformance.ladder import Diagnosis, Ladder
@@ -45,14 +45,9 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "HOPPER-3",
-        views=(
-            ViewPart(at=1, part="public.hands", when=at_start,
-                     says="the beans are dealt evenly; the remainder goes where Config.remainder "
-                          "says"),
-            ViewPart(at=2, part="public.loose", when=at_start,
-                     says="the beans are dealt evenly; the remainder goes where Config.remainder "
-                          "says"),
-        ),
+        views=view_parts({"public.hands": 1, "public.loose": 2}, when=at_start,
+                         says="the beans are dealt evenly; the remainder goes where "
+                              "Config.remainder says"),
         options=(Option(at=3, option="remainder", question="HOPPER-Q3"),),
         misread=(
             Misread(mutant=3, slug="remainder-dealt",
@@ -65,10 +60,7 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "HOPPER-4",
-        views=(
-            ViewPart(at=24, part="public.turn", says="the turn passes clockwise"),
-            ViewPart(at=25, part="to_move", says="the turn passes clockwise"),
-        ),
+        views=view_parts({"public.turn": 24, "to_move": 25}, says="the turn passes clockwise"),
         options=(Option(at=5, option="first_player", question="HOPPER-Q10", values=(0, 1)),),
         misread=(
             Misread(explains=4, mutant=21, slug="counter-clockwise",
@@ -82,14 +74,10 @@ RULES: tuple[RuleEntry, ...] = (
     RuleEntry(
         "HOPPER-5",
         views=(
-            ViewPart(at=22, part="public.phase", when=diag._shot_started,
-                     says="a shot is the shooter's decision only when it chooses among aims; with "
-                          "aiming off (or one cup) a seat that alone may shoot starts its shot at "
-                          "once"),
-            ViewPart(at=23, part="to_move", when=diag._shot_started,
-                     says="a shot is the shooter's decision only when it chooses among aims; with "
-                          "aiming off (or one cup) a seat that alone may shoot starts its shot at "
-                          "once"),
+            *view_parts({"public.phase": 22, "to_move": 23}, when=diag._shot_started,
+                        says="a shot is the shooter's decision only when it chooses among aims; "
+                             "with aiming off (or one cup) a seat that alone may shoot starts its "
+                             "shot at once"),
             ViewPart(at=26, part="public.aim", says="a shot is aimed at a cup in the tray"),
             ViewPart(at=27, part="public.phase", says="every shot is followed by its landing"),
             ViewPart(at=28, part="legal", says="a shot is aimed at any cup in the tray"),
@@ -170,12 +158,8 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "HOPPER-10",
-        views=(
-            ViewPart(at=16, part="public.hands", when=diag._replenished,
-                     says="a seat with no beans first takes all the loose beans"),
-            ViewPart(at=17, part="public.loose", when=diag._replenished,
-                     says="a seat with no beans first takes all the loose beans"),
-        ),
+        views=view_parts({"public.hands": 16, "public.loose": 17}, when=diag._replenished,
+                         says="a seat with no beans first takes all the loose beans"),
         misread=(
             Misread(explains=2, mutant=19, slug="replenish-one-bean",
                     description="a player who runs out takes one loose bean, not all of them",

@@ -14,7 +14,7 @@ what a step exercises is ``events`` and the record itself is ``record.py``.
 
 from __future__ import annotations
 
-from copa_ref.conformance.entries import Checked, Misread, Option, RuleEntry, ViewPart
+from copa_ref.conformance.entries import Checked, Misread, Option, RuleEntry, ViewPart, view_parts
 from copa_ref.conformance.kala import diagnosis as diag
 from copa_ref.conformance.kala import misreadings as wrong
 from copa_ref.conformance.ladder import Diagnosis, Ladder
@@ -52,12 +52,9 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "KALA-3",
-        views=(ViewPart(at=2, part="public.turn", when=at_start,
-                        says="the nominated first player moves first"),
-               ViewPart(at=3, part="to_move", when=at_start,
-                        says="the nominated first player moves first"),
-               ViewPart(at=20, part="public.turn", says="the players take turns"),
-               ViewPart(at=21, part="to_move", says="the players take turns")),
+        views=(*view_parts({"public.turn": 2, "to_move": 3}, when=at_start,
+                           says="the nominated first player moves first"),
+               *view_parts({"public.turn": 20, "to_move": 21}, says="the players take turns")),
         checks=(Checked(ladder="turn", at=20, observable="public.turn", holds=diag._turn_passed,
                         says=lambda t: f"seat {t.want.turn} moves next; the engine has seat "
                                        f"{t.seen.turn}"),),

@@ -13,7 +13,7 @@ functions ``misreadings.py``'s.
 
 from __future__ import annotations
 
-from copa_ref.conformance.entries import Checked, Misread, Option, RuleEntry, ViewPart
+from copa_ref.conformance.entries import Checked, Misread, Option, RuleEntry, ViewPart, view_parts
 from copa_ref.conformance.kopa import diagnosis as diag
 from copa_ref.conformance.kopa import misreadings as wrong
 from copa_ref.conformance.ladder import Diagnosis, Ladder
@@ -71,10 +71,8 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "KOPA-6",
-        views=(
-            ViewPart(at=15, part="public.turn", says="play proceeds clockwise, one turn each"),
-            ViewPart(at=19, part="to_move", says="play proceeds clockwise, one turn each"),
-        ),
+        views=view_parts({"public.turn": 15, "to_move": 19},
+                         says="play proceeds clockwise, one turn each"),
         misread=(Misread(mutant=6, slug="counter-clockwise",
                          description="play proceeds counter-clockwise",
                          replacements={"next_seat": wrong._counter_clockwise}),),
@@ -210,14 +208,9 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "KOPA-20",
-        views=(
-            ViewPart(at=10, part="public.scores",
-                     says="the winner gains one point per card in the other hands; penalties are "
-                          "subtracted"),
-            ViewPart(at=11, part="public.last_round",
-                     says="the winner gains one point per card in the other hands; penalties are "
-                          "subtracted"),
-        ),
+        views=view_parts({"public.scores": 10, "public.last_round": 11},
+                         says="the winner gains one point per card in the other hands; penalties "
+                              "are subtracted"),
         misread=(
             Misread(explains=4, mutant=22, slug="stock-scored",
                     description="the round's winner also scores the cards left in the two-player "

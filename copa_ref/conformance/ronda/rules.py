@@ -12,7 +12,7 @@ end. The predicates are ``diagnosis.py``'s, the misread functions ``misreadings.
 
 from __future__ import annotations
 
-from copa_ref.conformance.entries import Checked, Misread, Option, RuleEntry, ViewPart
+from copa_ref.conformance.entries import Checked, Misread, Option, RuleEntry, ViewPart, view_parts
 from copa_ref.conformance.ladder import Diagnosis, Ladder
 from copa_ref.conformance.predicates import action_is, at_start
 from copa_ref.conformance.ronda import diagnosis as diag
@@ -60,10 +60,7 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "RONDA-4",
-        views=(
-            ViewPart(at=22, part="public.turn", says="play goes on clockwise"),
-            ViewPart(at=23, part="to_move", says="play goes on clockwise"),
-        ),
+        views=view_parts({"public.turn": 22, "to_move": 23}, says="play goes on clockwise"),
         checks=(Checked(ladder="settled", at=2, observable="public.turn",
                         holds=diag._turn_to_previous,
                         says=lambda s: f"the turn passed from seat {s.d.before.turn} to seat "
