@@ -13,6 +13,8 @@ The predicates are ``diagnosis.py``'s, the misread functions ``misreadings.py``'
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from copa_ref.conformance.da_capo import diagnosis as diag
 from copa_ref.conformance.da_capo import misreadings as wrong
 from copa_ref.conformance.entries import Checked, Misread, Option, RuleEntry, ViewPart
@@ -26,6 +28,19 @@ from copa_ref.conformance.tables import (
 )
 
 __all__ = ["CATALOGUE", "RAW_WINNER", "READINGS", "ROUND", "RULES", "VIEW_RULES", "diagnose"]
+
+
+def _who_advances(*, raw_at: int, raw: Callable[[diag.RawWinner], bool], at: int,
+                  holds: Callable[[diag.Round], bool]) -> tuple[Checked, Checked]:
+    """The two checks of ``public.rounds.winner`` by a rule that decides who advances
+    (DACAPO-9, DACAPO-11, DACAPO-12): *raw* on the winner read from the reported JSON, at
+    place *raw_at* of the ``raw_winner`` ladder, and *holds* on the round re-derived from
+    the reported bids, at place *at* of the ``round`` ladder."""
+    return (Checked(ladder="raw_winner", at=raw_at, observable="public.rounds.winner",
+                    holds=raw, says=diag._raw_says),
+            Checked(ladder="round", at=at, observable="public.rounds.winner", holds=holds,
+                    says=diag._winner_has))
+
 
 RULES: tuple[RuleEntry, ...] = (
     RuleEntry(
@@ -119,10 +134,7 @@ RULES: tuple[RuleEntry, ...] = (
                      says="the winning bid fills the winner's next empty cup"),
         ),
         checks=(
-            Checked(ladder="raw_winner", at=3, observable="public.rounds.winner",
-                    holds=diag._raw_highest, says=diag._raw_says),
-            Checked(ladder="round", at=6, observable="public.rounds.winner",
-                    holds=diag._highest_advances, says=diag._winner_has),
+            *_who_advances(raw_at=3, raw=diag._raw_highest, at=6, holds=diag._highest_advances),
             Checked(ladder="round", at=12, observable="public.lines", holds=diag._into_line,
                     says=diag._line_says),
         ),
@@ -150,12 +162,7 @@ RULES: tuple[RuleEntry, ...] = (
         "DACAPO-11",
         views=(ViewPart(at=6, part="public.rounds.winner", when=diag._tied_top,
                         says="tied bids cancel; the next level down bid by one player advances"),),
-        checks=(
-            Checked(ladder="raw_winner", at=1, observable="public.rounds.winner",
-                    holds=diag._raw_tied, says=diag._raw_says),
-            Checked(ladder="round", at=4, observable="public.rounds.winner",
-                    holds=diag._tied_cancel, says=diag._winner_has),
-        ),
+        checks=_who_advances(raw_at=1, raw=diag._raw_tied, at=4, holds=diag._tied_cancel),
         options=(Option(at=1, option="tie_resolution", question="DACAPO-Q3"),),
         misread=(
             Misread(explains=4, mutant=4, slug="tied-top-nobody-advances",
@@ -171,10 +178,7 @@ RULES: tuple[RuleEntry, ...] = (
         views=(ViewPart(at=7, part="public.rounds.winner", when=diag._nobody,
                         says="with no single highest bid nobody advances"),),
         checks=(
-            Checked(ladder="raw_winner", at=2, observable="public.rounds.winner",
-                    holds=diag._raw_nobody, says=diag._raw_says),
-            Checked(ladder="round", at=5, observable="public.rounds.winner",
-                    holds=diag._nobody_advances, says=diag._winner_has),
+            *_who_advances(raw_at=2, raw=diag._raw_nobody, at=5, holds=diag._nobody_advances),
             Checked(ladder="round", at=8, observable="public.reserves", holds=diag._returned_nobody,
                     says=diag._returned_says),
         ),
