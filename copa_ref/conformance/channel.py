@@ -38,7 +38,7 @@ from copa_ref.conformance.processes import become_subreaper as _become_subreaper
 from copa_ref.conformance.processes import end_orphans
 from copa_ref.conformance.processes import end_tree as _end_tree
 from copa_ref.core import JSON, MalformedInputError
-from copa_ref.core.codec import LIMITS, Limits, canonical_json, clip, escape_controls, loads
+from copa_ref.core.codec import LIMITS, Limits, canonical_json, clip, escape_strings, loads
 
 __all__ = [
     "STDERR_TAIL",
@@ -71,18 +71,6 @@ def printable(text: object, limit: int = 600) -> str:
 class EngineFailure(Exception):
     """The engine crashed, hung past the timeout, or answered with something that is not a
     message; the runner reports the case as errored and restarts the engine."""
-
-
-def _printable_strings(value: JSON) -> JSON:
-    """*value* with the control characters of every string (keys too) escaped."""
-    kind = type(value)
-    if kind is str:
-        return escape_controls(value)
-    if kind is list:
-        return [_printable_strings(v) for v in value]
-    if kind is dict:
-        return {_printable_strings(k): _printable_strings(v) for k, v in value.items()}
-    return value
 
 
 def _no_duplicates(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
@@ -186,7 +174,7 @@ def _checked(line: bytes | str, limits: Limits) -> Message:
         # No control character can be in it: JSON text holds none raw in a string, and
         # this line escapes nothing (the walk below is most of the cost of an answer).
         return response
-    result: Message = _printable_strings(response)
+    result: Message = escape_strings(response)
     return result
 
 

@@ -26,7 +26,7 @@ from typing import Any
 import attrs
 
 from copa_ref.conformance.location import CORPUS_DIR, PACKAGE, checkout_root, corpus_dir
-from copa_ref.core.codec import CONTROL, clip, escape_controls
+from copa_ref.core.codec import CONTROL, clip, escape_strings
 
 __all__ = [
     "CORPUS_DIR",
@@ -149,19 +149,6 @@ them only escaped), so a text without a backslash and without these holds no str
 control character."""
 
 
-def _escaped(value: Any) -> Any:
-    """*value* with the control characters of every string (keys too) escaped, as an
-    engine's answers are: no corpus text reaches a terminal or a report raw."""
-    kind = type(value)
-    if kind is str:
-        return escape_controls(value)
-    if kind is list:
-        return [_escaped(v) for v in value]
-    if kind is dict:
-        return {_escaped(k): _escaped(v) for k, v in value.items()}
-    return value
-
-
 def corpus_version(corpus: Path = CORPUS_DIR) -> str:
     """The version of the corpus in *corpus* (its ``VERSION`` file), printable."""
     return clip(read_corpus_file(corpus / "VERSION", 1 << 10).strip(), 100)
@@ -189,7 +176,7 @@ def load_corpus(corpus: Path = CORPUS_DIR, *, validate: bool = False) -> list[Ca
         if validator is not None:
             validator.validate(data)
         if "\\" in text or _STRAY.search(text):
-            data = _escaped(data)  # (else no string can hold a control character)
+            data = escape_strings(data)  # (else no string can hold a control character)
         cases.extend(data["cases"])
     return cases
 

@@ -2,10 +2,11 @@
 
 Each game declares, in ``copa_ref/conformance/<game>/rules.py``, one :class:`RuleEntry` per
 rule ID in the order of its spec: everything the suite knows of the rule that is data. Its
-view parts (:class:`ViewPart`: which part of the observables it decides, and when), its
-diagnosis checks (:class:`Checked`: which ladder, the observable, the predicate and the
-message), its ``Config`` options (:class:`Option`), its wrong readings (:class:`Misread`:
-an explanation, a kill-matrix mutant, a rule-book picture, or several of these) and why it
+view parts (:class:`ViewPart`: which part of the observables it decides, and when;
+:func:`view_parts` for several parts it decides with one saying), its diagnosis checks
+(:class:`Checked`: which ladder, the observable, the predicate and the message), its
+``Config`` options (:class:`Option`), its wrong readings (:class:`Misread`: an
+explanation, a kill-matrix mutant, a rule-book picture, or several of these) and why it
 has no mutant. Naming depends on the order of each table, which is not the order of the
 rules (the most specific rule first), so every item carries its place (``at``, from 1) in
 its table: ``copa_ref.conformance.tables`` gathers the items of every entry and sorts
@@ -24,7 +25,7 @@ import attrs
 from copa_ref.core import JSON
 from copa_ref.core.misreading import Deferred
 
-__all__ = ["Checked", "Misread", "Option", "RuleEntry", "ViewPart"]
+__all__ = ["Checked", "Misread", "Option", "RuleEntry", "ViewPart", "view_parts"]
 
 
 @attrs.frozen(kw_only=True)
@@ -37,6 +38,14 @@ class ViewPart:
     part: str
     says: str
     when: Callable[[Any], bool] | None = None
+
+
+def view_parts(places: Mapping[str, int], *, says: str,
+               when: Callable[[Any], bool] | None = None) -> tuple[ViewPart, ...]:
+    """The parts of the observables a rule decides with one saying and under one condition:
+    a :class:`ViewPart` for each part of *places*, at its place in the view table."""
+    return tuple(ViewPart(at=at, part=part, says=says, when=when)
+                 for part, at in places.items())
 
 
 @attrs.frozen(kw_only=True)

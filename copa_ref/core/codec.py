@@ -44,6 +44,7 @@ __all__ = [
     "canonical_json",
     "clip",
     "escape_controls",
+    "escape_strings",
     "excerpt",
     "loads",
     "make_converter",
@@ -145,6 +146,20 @@ def _escape(match: re.Match[str]) -> str:
 def escape_controls(text: str) -> str:
     """*text* with every :data:`CONTROL` character written as an escape (``\\x1b``)."""
     return CONTROL.sub(_escape, text)
+
+
+def escape_strings(value: JSON) -> JSON:
+    """*value* (decoded JSON) with the control characters of every string, keys too,
+    written as escapes (:func:`escape_controls`): for an engine's answers and the corpus's
+    cases, so that no text from outside reaches a terminal or a report raw."""
+    kind = type(value)
+    if kind is str:
+        return escape_controls(value)
+    if kind is list:
+        return [escape_strings(v) for v in value]
+    if kind is dict:
+        return {escape_strings(k): escape_strings(v) for k, v in value.items()}
+    return value
 
 
 def clip(text: str, limit: int = MESSAGE) -> str:

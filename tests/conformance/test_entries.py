@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-from copa_ref.conformance.entries import Misread, Option, RuleEntry, ViewPart
+from copa_ref.conformance.entries import Misread, Option, RuleEntry, ViewPart, view_parts
 from copa_ref.conformance.registry import RECORDS
 from copa_ref.conformance.tables import misreadings, readings, view_rules
 from tests.conformance.test_kill_matrix import spec_rules
@@ -21,6 +21,16 @@ class TestPlaces:
                    RuleEntry("X-2", views=(ViewPart(at=1, part="legal", says="b"),)))
         assert [(v.rule, v.part) for v in view_rules(entries)] == [
             ("X-2", "legal"), ("X-1", "public")]
+
+    def test_several_parts_with_one_saying(self) -> None:
+        """``view_parts`` gives a view part for each part, at its place, with the one saying
+        and condition."""
+        def when(step: object) -> bool:
+            return True
+
+        assert view_parts({"public.turn": 2, "to_move": 5}, says="s", when=when) == (
+            ViewPart(at=2, part="public.turn", says="s", when=when),
+            ViewPart(at=5, part="to_move", says="s", when=when))
 
     @pytest.mark.parametrize("places", [(1, 3), (1, 1), (0, 1), (2,)])
     def test_places_must_run_from_one_without_gaps(self, places: tuple[int, ...]) -> None:

@@ -12,51 +12,9 @@ end. The predicates are ``diagnosis.py``'s, the misread functions ``misreadings.
 
 from __future__ import annotations
 
-from copa_ref.conformance.entries import Checked, Misread, Option, RuleEntry, ViewPart
+from copa_ref.conformance.entries import Checked, Misread, Option, RuleEntry, ViewPart, view_parts
+from copa_ref.conformance.hopper import diagnosis as diag
 from copa_ref.conformance.hopper import misreadings as wrong
-from copa_ref.conformance.hopper.diagnosis import (
-    Reported,
-    _beans_differ,
-    _black_joins,
-    _empty_shooter,
-    _end_1,
-    _end_2,
-    _foursome,
-    _into_cup,
-    _landing,
-    _outside,
-    _overfull_cup,
-    _replenished,
-    _shoot_out,
-    _shot_started,
-    _skip,
-    _stray,
-    report_context,
-)
-from copa_ref.conformance.hopper.misreadings import (
-    _aimed_shot_model_only,
-    _anyone_shoots,
-    _empty_cup_bounces,
-    _end_2_ends_at_four,
-    _fifteen_cups,
-    _five_cups_win,
-    _foursome_at_five,
-    _no_check,
-    _no_shoot_out,
-    _outside_bean_lost,
-    _remainder_dealt,
-    _remainder_ignored,
-    _seat_0_first,
-    _tie_to_lowest_seat,
-    _unaimed_shot_decided,
-    black_joins_at_four,
-    close_up_moving_the_last_cup,
-    counter_clockwise,
-    drop_bean_claimed_beans_to_box,
-    last_cup_bonus_added,
-    replenish_one_bean,
-    replenish_while_holding,
-)
 from copa_ref.conformance.ladder import Diagnosis, Ladder
 from copa_ref.conformance.predicates import at_start
 from copa_ref.conformance.tables import (
@@ -75,7 +33,7 @@ RULES: tuple[RuleEntry, ...] = (
         misread=(Misread(mutant=1, slug="any-seat-number",
                          description="a shot by a seat that does not exist is not "
                                      "refused for that reason",
-                         replacements={"check_seat": _no_check}),),
+                         replacements={"check_seat": wrong._no_check}),),
     ),
     RuleEntry(
         "HOPPER-2",
@@ -83,60 +41,48 @@ RULES: tuple[RuleEntry, ...] = (
                         says="the 16 neutral cups start in the tray, empty; the black cup "
                              "aside"),),
         misread=(Misread(mutant=2, slug="fifteen-cups", description="the tray starts with 15 cups",
-                         replacements={"initial_tray": _fifteen_cups}),),
+                         replacements={"initial_tray": wrong._fifteen_cups}),),
     ),
     RuleEntry(
         "HOPPER-3",
-        views=(
-            ViewPart(at=1, part="public.hands", when=at_start,
-                     says="the beans are dealt evenly; the remainder goes where Config.remainder "
-                          "says"),
-            ViewPart(at=2, part="public.loose", when=at_start,
-                     says="the beans are dealt evenly; the remainder goes where Config.remainder "
-                          "says"),
-        ),
+        views=view_parts({"public.hands": 1, "public.loose": 2}, when=at_start,
+                         says="the beans are dealt evenly; the remainder goes where "
+                              "Config.remainder says"),
         options=(Option(at=3, option="remainder", question="HOPPER-Q3"),),
         misread=(
             Misread(mutant=3, slug="remainder-dealt",
                     description="the remainder is dealt to the first seats",
-                    replacements={"deal": _remainder_dealt}),
+                    replacements={"deal": wrong._remainder_dealt}),
             Misread(mutant=4, slug="remainder-ignored",
-                    description="the remainder stays in the box whatever "
-                                "Config.remainder says", replacements={"deal": _remainder_ignored}),
+                    description="the remainder stays in the box whatever Config.remainder says",
+                    replacements={"deal": wrong._remainder_ignored}),
         ),
     ),
     RuleEntry(
         "HOPPER-4",
-        views=(
-            ViewPart(at=24, part="public.turn", says="the turn passes clockwise"),
-            ViewPart(at=25, part="to_move", says="the turn passes clockwise"),
-        ),
+        views=view_parts({"public.turn": 24, "to_move": 25}, says="the turn passes clockwise"),
         options=(Option(at=5, option="first_player", question="HOPPER-Q10", values=(0, 1)),),
         misread=(
             Misread(explains=4, mutant=21, slug="counter-clockwise",
                     description="the turn passes to the right (seat - 1) instead of clockwise",
-                    replacements={"next_turn": counter_clockwise}),
+                    replacements={"next_turn": wrong.counter_clockwise}),
             Misread(mutant=5, slug="first-player-ignored",
                     description="seat 0 shoots first whoever is nominated",
-                    replacements={"first_turn": _seat_0_first}),
+                    replacements={"first_turn": wrong._seat_0_first}),
         ),
     ),
     RuleEntry(
         "HOPPER-5",
         views=(
-            ViewPart(at=22, part="public.phase", when=_shot_started,
-                     says="a shot is the shooter's decision only when it chooses among aims; with "
-                          "aiming off (or one cup) a seat that alone may shoot starts its shot at "
-                          "once"),
-            ViewPart(at=23, part="to_move", when=_shot_started,
-                     says="a shot is the shooter's decision only when it chooses among aims; with "
-                          "aiming off (or one cup) a seat that alone may shoot starts its shot at "
-                          "once"),
+            *view_parts({"public.phase": 22, "to_move": 23}, when=diag._shot_started,
+                        says="a shot is the shooter's decision only when it chooses among aims; "
+                             "with aiming off (or one cup) a seat that alone may shoot starts its "
+                             "shot at once"),
             ViewPart(at=26, part="public.aim", says="a shot is aimed at a cup in the tray"),
             ViewPart(at=27, part="public.phase", says="every shot is followed by its landing"),
             ViewPart(at=28, part="legal", says="a shot is aimed at any cup in the tray"),
         ),
-        checks=(Checked(ladder="report", at=2, observable="legal", holds=_stray, go_on=True,
+        checks=(Checked(ladder="report", at=2, observable="legal", holds=diag._stray, go_on=True,
                         says=lambda r: "the engine's legal shots and its own reported tray "
                                        f"disagree on cups {', '.join(map(str, r.stray))}: a shot "
                                        "may be aimed at every cup in the tray and no other"),),
@@ -145,10 +91,10 @@ RULES: tuple[RuleEntry, ...] = (
             Misread(mutant=6, slug="unaimed-shot-decided",
                     description="with aiming off the shooter still decides each turn-play shot "
                                 "(an unaimed shoot) instead of every shot being pure chance",
-                    replacements={"aim_chosen": _unaimed_shot_decided}),
+                    replacements={"aim_chosen": wrong._unaimed_shot_decided}),
             Misread(mutant=8, slug="aim-anywhere",
                     description="a shot may be aimed at any cup name, or none",
-                    replacements={"check_aim": _no_check}),
+                    replacements={"check_aim": wrong._no_check}),
         ),
     ),
     RuleEntry(
@@ -157,148 +103,144 @@ RULES: tuple[RuleEntry, ...] = (
             Misread(mutant=7, slug="aimed-shot-model-only",
                     description="only the default aimed-shot model is accepted: a config with a "
                                 "per-seat accuracy model is refused",
-                    replacements={"check_shot_model": _aimed_shot_model_only}),
+                    replacements={"check_shot_model": wrong._aimed_shot_model_only}),
             Misread(mutant=9, slug="land-anywhere",
                     description="a bean may land in a cup that is not in the tray",
-                    replacements={"check_landing": _no_check}),
+                    replacements={"check_landing": wrong._no_check}),
         ),
     ),
     RuleEntry(
         "HOPPER-7",
         views=(
-            ViewPart(at=14, part="public.tray", when=_into_cup,
+            ViewPart(at=14, part="public.tray", when=diag._into_cup,
                      says="a bean into a cup holding fewer than 3 stays in it"),
-            ViewPart(at=15, part="public.loose", when=_outside,
+            ViewPart(at=15, part="public.loose", when=diag._outside,
                      says="a bean landing outside the cups lies loose"),
         ),
         misread=(
             Misread(mutant=10, slug="empty-cup-bounces",
                     description="a bean bounces out of an empty cup",
-                    replacements={"drop_bean": _empty_cup_bounces}),
+                    replacements={"drop_bean": wrong._empty_cup_bounces}),
             Misread(mutant=11, slug="outside-bean-lost",
                     description="a bean landing outside the cups leaves the game instead of lying "
                                 "loose (back in play for a seat that runs out)",
-                    replacements={"drop_bean": _outside_bean_lost}),
+                    replacements={"drop_bean": wrong._outside_bean_lost}),
         ),
     ),
     RuleEntry(
         "HOPPER-8",
         views=(
-            ViewPart(at=10, part="public.claims", when=_foursome,
+            ViewPart(at=10, part="public.claims", when=diag._foursome,
                      says="a bean into a cup holding 3 makes a foursome: the shooter claims the "
                           "cup"),
-            ViewPart(at=11, part="public.loose", when=_foursome,
+            ViewPart(at=11, part="public.loose", when=diag._foursome,
                      says="a claimed cup's four beans go back into play as loose beans"),
-            ViewPart(at=13, part="public.claims", when=_landing,
+            ViewPart(at=13, part="public.claims", when=diag._landing,
                      says="a cup is claimed only by a foursome"),
         ),
-        checks=(Checked(ladder="report", at=1, observable="public.tray", holds=_overfull_cup,
+        checks=(Checked(ladder="report", at=1, observable="public.tray", holds=diag._overfull_cup,
                         go_on=True,
                         says=lambda r: f"a cup in the reported tray holds more than {CUP_BEANS} "
                                        "beans: a foursome claims the cup"),),
         misread=(Misread(mutant=12, slug="foursome-at-five",
                          description="a cup is claimed by its fifth bean, not its fourth",
-                         replacements={"is_foursome": _foursome_at_five}),),
+                         replacements={"is_foursome": wrong._foursome_at_five}),),
     ),
     RuleEntry(
         "HOPPER-9",
-        views=(ViewPart(at=12, part="public.tray", when=_foursome,
+        views=(ViewPart(at=12, part="public.tray", when=diag._foursome,
                         says="the claimed cup leaves the tray; the others close up, keeping their "
                              "order"),),
         misread=(Misread(explains=5, mutant=22, slug="close-up-moving-last-cup",
                          description="the gap of a claimed cup is filled by moving the last cup "
                                      "into it instead of shifting the others closer",
-                         replacements={"close_up": close_up_moving_the_last_cup}),),
+                         replacements={"close_up": wrong.close_up_moving_the_last_cup}),),
     ),
     RuleEntry(
         "HOPPER-10",
-        views=(
-            ViewPart(at=16, part="public.hands", when=_replenished,
-                     says="a seat with no beans first takes all the loose beans"),
-            ViewPart(at=17, part="public.loose", when=_replenished,
-                     says="a seat with no beans first takes all the loose beans"),
-        ),
+        views=view_parts({"public.hands": 16, "public.loose": 17}, when=diag._replenished,
+                         says="a seat with no beans first takes all the loose beans"),
         misread=(
             Misread(explains=2, mutant=19, slug="replenish-one-bean",
                     description="a player who runs out takes one loose bean, not all of them",
-                    replacements={"replenish": replenish_one_bean}),
+                    replacements={"replenish": wrong.replenish_one_bean}),
             Misread(explains=3, mutant=20, slug="replenish-while-holding",
                     description="every shooter takes up the loose beans, even with beans in hand",
-                    replacements={"replenish": replenish_while_holding}),
+                    replacements={"replenish": wrong.replenish_while_holding}),
         ),
     ),
     RuleEntry(
         "HOPPER-11",
-        views=(ViewPart(at=18, part="public.turn", when=_skip,
+        views=(ViewPart(at=18, part="public.turn", when=diag._skip,
                         says="a seat with no beans, none loose, is skipped"),),
-        checks=(Checked(ladder="report", at=3, observable="to_move, legal", holds=_empty_shooter,
-                        go_on=True,
+        checks=(Checked(ladder="report", at=3, observable="to_move, legal",
+                        holds=diag._empty_shooter, go_on=True,
                         says=lambda r: f"the engine lists seat {r.empty[0]} to shoot, which by "
                                        "its own report holds no beans while none are loose: such "
                                        "a seat cannot shoot"),),
         misread=(Misread(mutant=13, slug="no-skip",
                          description="an empty-handed seat is not skipped when none are loose",
-                         replacements={"can_shoot": _anyone_shoots}),),
+                         replacements={"can_shoot": wrong._anyone_shoots}),),
     ),
     RuleEntry(
         "HOPPER-12",
         views=(
-            ViewPart(at=5, part="public", when=_end_1,
+            ViewPart(at=5, part="public", when=diag._end_1,
                      says="under End 1 the first seat to claim four cups wins at once"),
-            ViewPart(at=9, part="outcome", when=_end_1,
+            ViewPart(at=9, part="outcome", when=diag._end_1,
                      says="under End 1 the first seat to claim four cups wins"),
         ),
         options=(Option(at=2, option="ending", question="HOPPER-Q5", values=("end_2",)),),
         misread=(Misread(mutant=14, slug="five-cups-win", description="End 1 is won with 5 cups",
-                         replacements={"winner_end_1": _five_cups_win}),),
+                         replacements={"winner_end_1": wrong._five_cups_win}),),
     ),
     RuleEntry(
         "HOPPER-13",
-        views=(ViewPart(at=6, part="public.phase", when=_end_2,
+        views=(ViewPart(at=6, part="public.phase", when=diag._end_2,
                         says="under End 2 the game ends when the last cup is shot down"),),
         options=(Option(at=1, option="ending", question="HOPPER-Q5", values=("end_1",)),),
         misread=(Misread(mutant=15, slug="end-2-at-four-cups",
                          description="End 2 also ends when a seat has 4 cups",
-                         replacements={"game_over": _end_2_ends_at_four}),),
+                         replacements={"game_over": wrong._end_2_ends_at_four}),),
     ),
     RuleEntry(
         "HOPPER-14",
-        views=(ViewPart(at=4, part="public.tray", when=_black_joins,
+        views=(ViewPart(at=4, part="public.tray", when=diag._black_joins,
                         says="under End 2 the black cup joins, empty, when three cups are left"),),
         misread=(Misread(explains=6, mutant=23, slug="black-cup-at-four",
                          description="the black cup joins when four cups are left, not three",
-                         replacements={"black_joins": black_joins_at_four}),),
+                         replacements={"black_joins": wrong.black_joins_at_four}),),
     ),
     RuleEntry(
         "HOPPER-15",
         views=(
-            ViewPart(at=19, part="to_move", when=_shoot_out,
+            ViewPart(at=19, part="to_move", when=diag._shoot_out,
                      says="in the shoot-out any seat that may shoot shoots next"),
-            ViewPart(at=20, part="public.turn", when=_shoot_out,
+            ViewPart(at=20, part="public.turn", when=diag._shoot_out,
                      says="in the shoot-out nobody has the turn"),
-            ViewPart(at=21, part="legal", when=_shoot_out,
+            ViewPart(at=21, part="legal", when=diag._shoot_out,
                      says="in the shoot-out every seat that may shoot, at every cup"),
         ),
         misread=(Misread(mutant=16, slug="no-shoot-out",
                          description="the turns go on after the black cup has joined",
-                         replacements={"shoot_out": _no_shoot_out}),),
+                         replacements={"shoot_out": wrong._no_shoot_out}),),
     ),
     RuleEntry(
         "HOPPER-16",
-        views=(ViewPart(at=7, part="outcome.scores", when=_end_2,
+        views=(ViewPart(at=7, part="outcome.scores", when=diag._end_2,
                         says="a neutral cup counts 1, the black cup 2, the last cup 3"),),
         misread=(Misread(explains=7, mutant=24, slug="last-cup-bonus-added",
                          description="the last cup scores 3 on top of its value instead of 3 in "
                                      "all",
-                         replacements={"points": last_cup_bonus_added}),),
+                         replacements={"points": wrong.last_cup_bonus_added}),),
     ),
     RuleEntry(
         "HOPPER-17",
-        views=(ViewPart(at=8, part="outcome", when=_end_2,
+        views=(ViewPart(at=8, part="outcome", when=diag._end_2,
                         says="the most points win; a tie is a shared win"),),
         misread=(Misread(mutant=17, slug="tie-to-lowest-seat",
                          description="a tie on points goes to the lowest seat",
-                         replacements={"outcome": _tie_to_lowest_seat}),),
+                         replacements={"outcome": wrong._tie_to_lowest_seat}),),
     ),
     RuleEntry(
         "HOPPER-18",
@@ -309,17 +251,18 @@ RULES: tuple[RuleEntry, ...] = (
     RuleEntry(
         "HOPPER-19",
         views=(
-            ViewPart(at=29, part="public.hands", when=_landing,
+            ViewPart(at=29, part="public.hands", when=diag._landing,
                      says="a landing takes one bean from the shooter's hand"),
             ViewPart(at=30, part="public", says="the beans in play are conserved"),
         ),
-        checks=(Checked(ladder="report", at=4, observable="public", holds=_beans_differ, go_on=True,
+        checks=(Checked(ladder="report", at=4, observable="public",
+                        holds=diag._beans_differ, go_on=True,
                         says=lambda r: f"{r.beans[1]} beans in play reported, {r.beans[0]} before "
                                        "the step"),),
         misread=(Misread(explains=1, mutant=18, slug="claimed-beans-to-box",
                          description="a claimed cup's four beans are taken out of the game "
                                      "instead of being put back into play as loose beans",
-                         replacements={"drop_bean": drop_bean_claimed_beans_to_box}),),
+                         replacements={"drop_bean": wrong.drop_bean_claimed_beans_to_box}),),
     ),
 )
 """What the suite knows of each HOPPER rule."""
@@ -331,7 +274,7 @@ VIEW_RULES = view_rules(RULES)
 """Which rule decides which part of HOPPER's public view (the whole state, HOPPER-18), most
 specific first: the bean conservation of HOPPER-19 last."""
 
-REPORT: Ladder[Reported] = Ladder(context=report_context(VIEW_RULES),
+REPORT: Ladder[diag.Reported] = Ladder(context=diag.report_context(VIEW_RULES),
                                   checks=ladder_checks(RULES, "report"))
 """Each check of the decoded report, every one that holds: a reported cup holding 4 or more
 beans (HOPPER-8), legal shots aimed otherwise than at the cups of the engine's own reported

@@ -14,49 +14,9 @@ what a step exercises is ``events`` and the record itself is ``record.py``.
 
 from __future__ import annotations
 
-from copa_ref.conformance.entries import Checked, Misread, Option, RuleEntry, ViewPart
+from copa_ref.conformance.entries import Checked, Misread, Option, RuleEntry, ViewPart, view_parts
+from copa_ref.conformance.kala import diagnosis as diag
 from copa_ref.conformance.kala import misreadings as wrong
-from copa_ref.conformance.kala.diagnosis import (
-    Listed,
-    Turn,
-    _bonus_decision_store,
-    _bonus_excess_store,
-    _bonus_given,
-    _bonus_lengths,
-    _bonus_phase,
-    _bonus_phase_named,
-    _bonus_sown_short,
-    _bonus_sown_straight,
-    _bonus_started,
-    _cup_moved,
-    _cup_moved_before_harvest,
-    _cup_placed,
-    _cups_hidden,
-    _ended,
-    _excess,
-    _excess_elsewhere,
-    _first_bean,
-    _harvest_counted,
-    _harvest_decided,
-    _harvest_phase,
-    _harvested,
-    _into_opponent,
-    _lengths,
-    _lengths_says,
-    _listed,
-    _only_straight,
-    _opponent_store,
-    _over,
-    _over_opponent,
-    _own_store,
-    _passing_left_out,
-    _regular_sow,
-    _sown_into_path,
-    _sown_over_opponent,
-    _turn,
-    _turn_passed,
-    _turning_left_out,
-)
 from copa_ref.conformance.ladder import Diagnosis, Ladder
 from copa_ref.conformance.predicates import at_start
 from copa_ref.conformance.tables import (
@@ -92,13 +52,10 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "KALA-3",
-        views=(ViewPart(at=2, part="public.turn", when=at_start,
-                        says="the nominated first player moves first"),
-               ViewPart(at=3, part="to_move", when=at_start,
-                        says="the nominated first player moves first"),
-               ViewPart(at=20, part="public.turn", says="the players take turns"),
-               ViewPart(at=21, part="to_move", says="the players take turns")),
-        checks=(Checked(ladder="turn", at=20, observable="public.turn", holds=_turn_passed,
+        views=(*view_parts({"public.turn": 2, "to_move": 3}, when=at_start,
+                           says="the nominated first player moves first"),
+               *view_parts({"public.turn": 20, "to_move": 21}, says="the players take turns")),
+        checks=(Checked(ladder="turn", at=20, observable="public.turn", holds=diag._turn_passed,
                         says=lambda t: f"seat {t.want.turn} moves next; the engine has seat "
                                        f"{t.seen.turn}"),),
         options=(Option(at=1, option="first_player", question="KALA-Q1", values=(0, 1)),),
@@ -108,18 +65,18 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "KALA-4",
-        views=(ViewPart(at=17, part="public.stores", when=_regular_sow,
+        views=(ViewPart(at=17, part="public.stores", when=diag._regular_sow,
                         says="a regular sowing takes 4 beans from the store"),),
         checks=(
-            Checked(ladder="turn", at=10, observable="public.stores", holds=_opponent_store,
+            Checked(ladder="turn", at=10, observable="public.stores", holds=diag._opponent_store,
                     says=lambda t: f"the opponent's store holds {t.want.stores[t.other]}; the "
                                    f"engine has {t.seen.stores[t.other]}"),
-            Checked(ladder="turn", at=12, observable="public.stores", holds=_own_store,
+            Checked(ladder="turn", at=12, observable="public.stores", holds=diag._own_store,
                     says=lambda t: "a regular sowing takes 4 beans from the store: "
                                    f"{t.want.stores[t.seat]}; the engine has "
                                    f"{t.seen.stores[t.seat]}"),
-            Checked(ladder="legal", at=3, observable="legal", holds=_lengths,
-                    says=_lengths_says),
+            Checked(ladder="legal", at=3, observable="legal", holds=diag._lengths,
+                    says=diag._lengths_says),
         ),
         misread=(Misread(mutant=12, slug="sowing-of-five",
                          description="a regular sowing puts 5 beans into play: the cup's and "
@@ -129,7 +86,7 @@ RULES: tuple[RuleEntry, ...] = (
         "KALA-5",
         views=(ViewPart(at=19, part="public.field",
                         says="one bean into each cup of the path, cup by cup"),),
-        checks=(Checked(ladder="turn", at=4, observable="public.field", holds=_sown_into_path,
+        checks=(Checked(ladder="turn", at=4, observable="public.field", holds=diag._sown_into_path,
                         says=lambda t: "one bean into each cup of the path: the cup at "
                                        f"{list(t.sown_wrong or ())} holds "
                                        f"{t.field(t.sown_wrong or (0, 0))}, the engine has "
@@ -141,9 +98,9 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "KALA-6",
-        views=(ViewPart(at=18, part="public.cup_beans", when=_regular_sow,
+        views=(ViewPart(at=18, part="public.cup_beans", when=diag._regular_sow,
                         says="the first bean goes into the own playing cup"),),
-        checks=(Checked(ladder="turn", at=18, observable="public.cup_beans", holds=_first_bean,
+        checks=(Checked(ladder="turn", at=18, observable="public.cup_beans", holds=diag._first_bean,
                         says=lambda t: "the first bean goes into the own playing cup: cups hold "
                                        f"{list(t.want.cup_beans)}; the engine has "
                                        f"{list(t.seen.cup_beans)}"),),
@@ -155,17 +112,17 @@ RULES: tuple[RuleEntry, ...] = (
         "KALA-7",
         checks=(
             Checked(ladder="turn", at=1, observable="the bonus sowing's path",
-                    holds=_bonus_sown_straight,
+                    holds=diag._bonus_sown_straight,
                     says=lambda t: "a path may turn by 90 degrees once, the bonus sowing too (its "
                                    "own turn, KALA-Q5): with the turn a path holds all "
                                    f"{bonus_length(t.want)} beans; the engine sowed them straight "
                                    f"along {len(t.bonus_sown or ())} squares"),
-            Checked(ladder="legal", at=1, observable="legal", holds=_only_straight,
+            Checked(ladder="legal", at=1, observable="legal", holds=diag._only_straight,
                     says=lambda x: "a path may turn by 90 degrees once, the bonus sowing too (its "
                                    "own turn, KALA-Q5): with the turn a path holds all "
                                    f"{x.length} beans; the engine lists only straight paths, of "
                                    f"{x.straight_only} squares"),
-            Checked(ladder="legal", at=4, observable="legal", holds=_turning_left_out,
+            Checked(ladder="legal", at=4, observable="legal", holds=diag._turning_left_out,
                     go_on=True,
                     says=lambda x: "one 90-degree turn per sowing is allowed: the engine leaves "
                                    f"out {len(x.missing)} paths that turn once"),
@@ -195,7 +152,7 @@ RULES: tuple[RuleEntry, ...] = (
         "KALA-8",
         views=(ViewPart(at=16, part="public.cups",
                         says="the playing cup moves onto the cup that took the last bean"),),
-        checks=(Checked(ladder="turn", at=15, observable="public.cups", holds=_cup_moved,
+        checks=(Checked(ladder="turn", at=15, observable="public.cups", holds=diag._cup_moved,
                         says=lambda t: f"the playing cup goes to {list(t.want.cups[t.seat])}; the "
                                        f"engine has {list(t.seen.cups[t.seat])}"),),
         misread=(Misread(mutant=14, slug="cup-stays",
@@ -204,17 +161,17 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "KALA-9",
-        views=(ViewPart(at=12, part="public.cup_beans", when=_over_opponent,
+        views=(ViewPart(at=12, part="public.cup_beans", when=diag._over_opponent,
                         says="a bean sown on the opponent's playing cup goes into that cup"),
-               ViewPart(at=13, part="public.field", when=_over_opponent,
+               ViewPart(at=13, part="public.field", when=diag._over_opponent,
                         says="the field cup beneath the opponent's playing cup receives "
                         "nothing")),
         checks=(
-            Checked(ladder="turn", at=3, observable="public.field", holds=_sown_over_opponent,
+            Checked(ladder="turn", at=3, observable="public.field", holds=diag._sown_over_opponent,
                     says=lambda t: "the bean sown on the opponent's cup at "
                                    f"{list(t.sown_wrong or ())} goes into that cup, not the field "
                                    "cup beneath"),
-            Checked(ladder="legal", at=5, observable="legal", holds=_passing_left_out,
+            Checked(ladder="legal", at=5, observable="legal", holds=diag._passing_left_out,
                     says=lambda x: "a path may pass over the opponent's cup: the engine leaves "
                                    f"out {len(x.missing)} paths that do"),
         ),
@@ -230,11 +187,11 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "KALA-10",
-        views=(ViewPart(at=14, part="public.cups", when=_into_opponent,
+        views=(ViewPart(at=14, part="public.cups", when=diag._into_opponent,
                         says="the playing cup goes next to the opponent's cup, never onto it"),
-               ViewPart(at=15, part="public.phase", when=_into_opponent,
+               ViewPart(at=15, part="public.phase", when=diag._into_opponent,
                         says="the player chooses a neighbouring cup of the opponent's cup")),
-        checks=(Checked(ladder="turn", at=14, observable="public.cups", holds=_cup_placed,
+        checks=(Checked(ladder="turn", at=14, observable="public.cups", holds=diag._cup_placed,
                         says=lambda t: f"the playing cup goes to {list(t.want.cups[t.seat])}; the "
                                        f"engine has {list(t.seen.cups[t.seat])}"),),
         misread=(Misread(mutant=15, slug="placed-diagonally",
@@ -244,7 +201,7 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "KALA-11",
-        checks=(Checked(ladder="turn", at=5, observable="public.cup_beans", holds=_cups_hidden,
+        checks=(Checked(ladder="turn", at=5, observable="public.cup_beans", holds=diag._cups_hidden,
                         says=lambda t: "nothing is hidden: the playing cups hold "
                                        f"{list(t.want.cup_beans)} beans; the engine's public view "
                                        "shows none"),),
@@ -254,12 +211,12 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "KALA-12",
-        views=(ViewPart(at=10, part="public", when=_bonus_started,
+        views=(ViewPart(at=10, part="public", when=diag._bonus_started,
                         says="4 or more beans in the playing cup after moving give a bonus "
                         "move"),),
         checks=(
             Checked(ladder="turn", at=11, observable="public.stores",
-                    holds=_bonus_decision_store,
+                    holds=diag._bonus_decision_store,
                     says=lambda t: "a declined bonus leaves the beans in the playing cup: store "
                                    f"{t.want.stores[t.seat]}, cup {t.want.cup_beans[t.seat]}; the "
                                    f"engine has store {t.seen.stores[t.seat]}, cup "
@@ -268,7 +225,7 @@ RULES: tuple[RuleEntry, ...] = (
                                    "a bonus taken sows the playing cup's beans: store "
                                    f"{t.want.stores[t.seat]}; the engine has "
                                    f"{t.seen.stores[t.seat]}"),
-            Checked(ladder="turn", at=17, observable="public.phase", holds=_bonus_given,
+            Checked(ladder="turn", at=17, observable="public.phase", holds=diag._bonus_given,
                     says=lambda t: "4 or more beans in the playing cup after it moved give a "
                                    f"bonus move: the cup holds {t.want.cup_beans[t.seat]}, phase "
                                    f"{t.want.phase.value}; the engine has {t.seen.phase.value}"),
@@ -286,18 +243,18 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "KALA-13",
-        views=(ViewPart(at=11, part="legal", when=_bonus_phase,
+        views=(ViewPart(at=11, part="legal", when=diag._bonus_phase,
                         says="every bean of the bonus is sown: the path is as long as the "
                         "beans allow"),),
         checks=(
             Checked(ladder="turn", at=2, observable="the bonus sowing's path",
-                    holds=_bonus_sown_short,
+                    holds=diag._bonus_sown_short,
                     says=lambda t: "every bean of the bonus is sown: the path holds "
                                    f"{bonus_length(t.want)} beans; the engine sowed "
                                    f"{len(t.bonus_sown or ())} along "
                                    f"{[list(sq) for sq in t.bonus_sown or ()]}"),
-            Checked(ladder="legal", at=2, observable="legal", holds=_bonus_lengths,
-                    says=_lengths_says),
+            Checked(ladder="legal", at=2, observable="legal", holds=diag._bonus_lengths,
+                    says=diag._lengths_says),
         ),
         misread=(Misread(explains=5, mutant=5, slug="bonus-sows-four",
                          description="the bonus move sows 4 beans like a regular sowing; the "
@@ -306,15 +263,15 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "KALA-14",
-        views=(ViewPart(at=5, part="public.stores", when=_excess,
+        views=(ViewPart(at=5, part="public.stores", when=diag._excess,
                         says="the beans of a bonus that no path holds go to the opponent's "
                         "store"),),
         checks=(
-            Checked(ladder="turn", at=6, observable="public.stores", holds=_excess_elsewhere,
+            Checked(ladder="turn", at=6, observable="public.stores", holds=diag._excess_elsewhere,
                     says=lambda t: "the beans of a bonus that no path holds go to the opponent's "
                                    f"store: {t.want.stores[t.other]}; the engine has "
                                    f"{t.seen.stores[t.other]} (bank {t.seen.bank})"),
-            Checked(ladder="turn", at=9, observable="public.stores", holds=_bonus_excess_store,
+            Checked(ladder="turn", at=9, observable="public.stores", holds=diag._bonus_excess_store,
                     says=lambda t: f"the opponent's store holds {t.want.stores[t.other]}; the "
                                    f"engine has {t.seen.stores[t.other]} (the beans of a bonus no "
                                    "path holds go to it)"),
@@ -333,19 +290,19 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "KALA-15",
-        views=(ViewPart(at=8, part="public", when=_harvested,
+        views=(ViewPart(at=8, part="public", when=diag._harvested,
                         says="a harvested cup gives one bean to the bank and the rest to the "
                         "store"),
-               ViewPart(at=9, part="public.phase", when=_harvest_phase,
+               ViewPart(at=9, part="public.phase", when=diag._harvest_phase,
                         says="a cup holding 4 or more beans after the last bean may be "
                         "harvested")),
         checks=(
-            Checked(ladder="turn", at=7, observable="public.bank", holds=_harvest_counted,
+            Checked(ladder="turn", at=7, observable="public.bank", holds=diag._harvest_counted,
                     says=lambda t: "a harvest gives one bean to the bank and the rest to the "
                                    f"store: bank {t.want.bank}, store {t.want.stores[t.seat]}; "
                                    f"the engine has bank {t.seen.bank}, store "
                                    f"{t.seen.stores[t.seat]}"),
-            Checked(ladder="turn", at=8, observable="public.phase", holds=_harvest_decided,
+            Checked(ladder="turn", at=8, observable="public.phase", holds=diag._harvest_decided,
                     says=lambda t: "a cup with 4 or more beans after the last bean is harvested: "
                                    f"phase {t.want.phase.value}, the engine has "
                                    f"{t.seen.phase.value}"),
@@ -366,7 +323,7 @@ RULES: tuple[RuleEntry, ...] = (
     RuleEntry(
         "KALA-16",
         checks=(Checked(ladder="turn", at=13, observable="public.cups",
-                        holds=_cup_moved_before_harvest,
+                        holds=diag._cup_moved_before_harvest,
                         says=lambda t: "the harvest is decided before the playing cup moves: it "
                                        f"stays on {list(t.want.cups[t.seat])} while the harvest "
                                        "is pending; the engine has it on "
@@ -385,12 +342,12 @@ RULES: tuple[RuleEntry, ...] = (
     ),
     RuleEntry(
         "KALA-17",
-        views=(ViewPart(at=6, part="public", when=_over,
+        views=(ViewPart(at=6, part="public", when=diag._over,
                         says="the game ends when a player has fewer than 4 beans for his "
                         "turn"),
                ViewPart(at=7, part="outcome",
                         says="once a player cannot finish a turn, the other player wins")),
-        checks=(Checked(ladder="turn", at=19, observable="public.phase", holds=_ended,
+        checks=(Checked(ladder="turn", at=19, observable="public.phase", holds=diag._ended,
                         says=lambda t: "the game ends when a player has fewer than 4 beans for "
                                        f"his turn: stores {list(t.want.stores)}, phase "
                                        f"{t.want.phase.value}; the engine has "
@@ -415,7 +372,7 @@ RULES: tuple[RuleEntry, ...] = (
     RuleEntry(
         "P-11",
         checks=(Checked(ladder="turn", at=16, observable="public.phase",
-                        holds=_bonus_phase_named,
+                        holds=diag._bonus_phase_named,
                         says=lambda t: f"the phase is {t.want.phase.value}: bonus_sow while the "
                                        "bonus sowing's path is chosen, bonus only for the "
                                        "decision to take it (bonus=optional); the engine has "
@@ -431,12 +388,12 @@ VIEW_RULES = view_rules(RULES)
 """Which rule decides which part of KALA's public view (the whole state, KALA-11), most
 specific first: the bean conservation of KALA-18 last."""
 
-TURN: Ladder[Turn] = Ladder(context=_turn, checks=ladder_checks(RULES, "turn"))
+TURN: Ladder[diag.Turn] = Ladder(context=diag._turn, checks=ladder_checks(RULES, "turn"))
 """The parts of a turn in their order, each compared with what the engine reports: the
 sowing, the harvest, the sixth bean, the stores, the cup's move, the bonus, the end and the
 turn."""
 
-LEGAL: Ladder[Listed] = Ladder(context=_listed, checks=ladder_checks(RULES, "legal"))
+LEGAL: Ladder[diag.Listed] = Ladder(context=diag._listed, checks=ladder_checks(RULES, "legal"))
 """Legal paths the engine leaves out, named by what they share (KALA-7, KALA-9)."""
 
 diagnose = Diagnosis((TURN, LEGAL))
