@@ -241,7 +241,8 @@ def add_explore_parsers(csub: Any, add: Any, add_progress: Any) -> None:
     explore.add_argument("--games", type=number(int, 1, "a number of games, 1 or more"),
                          default=None,
                          help="stop after this many games in all (default 100 for each "
-                              "game explored, or no limit with --time)")
+                              "game explored, or 6 for each config of the largest sweep where "
+                              "that is more; no limit with --time)")
     explore.add_argument("--time", type=SECONDS, default=None, metavar="S",
                          help="stop after this many seconds")
     explore.add_argument("--seed", type=int, default=0, help="the exploration's seed "

@@ -73,6 +73,16 @@ def test_reference_explored_finds_nothing() -> None:
         validator.validate(line)
 
 
+def test_default_budget_is_per_game_and_per_config() -> None:
+    """100 games for each game explored, or 6 for each config of the largest sweep where
+    that is more; ``games`` is the total; no ``per_game`` and no ``games``: no limit."""
+    assert Settings().budget(1, 3) == 100
+    assert Settings().budget(6, 25) == 6 * 150
+    assert Settings(games=7).budget(6, 25) == 7
+    assert Settings(per_game=None).budget(6, 25) is None
+    assert max(len(sweep(GAMES[name])) for name in GAMES) * 6 > 100
+
+
 def test_same_seed_same_games_and_report() -> None:
     settings = Settings(games=6, only=("kala",), probes=1, shrink_tries=3, seed=5)
     first = _untimed(lines_of(_kala_engine(), settings))

@@ -80,7 +80,12 @@ __all__ = ["Difference", "Exploration", "Explorer", "Settings"]
 
 PER_GAME = 100
 """The default budget in games: this many for each game explored (the command line's
-``--games`` and ``--time`` replace it)."""
+``--games`` and ``--time`` replace it), or :data:`PER_CONFIG` for each config of the largest
+sweep where that is more."""
+
+PER_CONFIG = 6
+"""Games for each config of the largest sweep in the default budget (HOPPER's 25 configs:
+150 games a game): the sweep's game, and planned games for the rare situations of each."""
 
 AIMED = 2
 """After the sweep, every AIMED-th game of a game is played under the config of the sweep
@@ -130,12 +135,16 @@ class Settings:
     """Play no game numbered below this (a ``--jobs`` worker that takes over the shard of
     one that ended goes on from the game after the one it was playing)."""
 
-    def budget(self, explored: int) -> int | None:
-        """The games the exploration may play, *explored* games being explored (``None``:
-        no limit in games)."""
+    def budget(self, explored: int, configs: int = 0) -> int | None:
+        """The games the exploration may play, *explored* games being explored, the largest
+        sweep holding *configs* configs (``None``: no limit in games): :attr:`games`, else
+        :attr:`per_game` for each game explored, and at least :data:`PER_CONFIG` for each
+        config of the largest sweep."""
         if self.games is not None:
             return self.games
-        return None if self.per_game is None else self.per_game * explored
+        if self.per_game is None:
+            return None
+        return max(self.per_game, PER_CONFIG * configs) * explored
 
     def as_json(self) -> dict[str, JSON]:
         """The settings as JSON (the report's header)."""
@@ -381,7 +390,7 @@ class Explorer:
                 self.state.timed_out = True
                 names = []
             shard, shards = settings.shard
-            limit = settings.budget(len(names))
+            limit = settings.budget(len(names), self._largest())
             number = -1
             while names:
                 number += 1
@@ -411,6 +420,10 @@ class Explorer:
         tell(self.state.footer())
         return self.state
 
+    def _largest(self) -> int:
+        """The configs of the largest sweep explored."""
+        return max((len(s) for s in self.sweeps.values()), default=0)
+
     def _time_up(self) -> bool:
         return self._deadline is not None and time.monotonic() >= self._deadline
 
@@ -421,7 +434,7 @@ class Explorer:
         engine = {k: hello.get(k) for k in ("name", "version", "games", "features")}
         return {"type": "explore_header", "protocol": PROTOCOL_VERSION,
                 "runner": f"copa-ref {__version__}", "engine": _plain(engine),
-                "seed": settings.seed, "games_budget": settings.budget(len(names)),
+                "seed": settings.seed, "games_budget": settings.budget(len(names), self._largest()),
                 "shard": f"{settings.shard[0]}/{settings.shard[1]}",
                 "settings": settings.as_json(), "explored": list(names),
                 "configs": {n: [s.label for s in self.sweeps[n]] for n in names}}
