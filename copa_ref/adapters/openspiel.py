@@ -732,7 +732,8 @@ def _unpath(steps: list[tuple[Any, Any]]) -> _Trail:
 
 class _Held:
     """A state's values: a clone shares them (``deepcopy`` gives the same); only its caches
-    (who moves, the current player, the legal ids) are filled in later, each once."""
+    are filled in later, each once: who moves and the current player when a state takes
+    the values, the legal ids and chance outcomes when first asked for."""
 
     __slots__ = ("legal", "length", "mover", "outcome_ids", "outcomes", "player", "prefix",
                  "round", "trail")
