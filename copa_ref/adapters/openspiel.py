@@ -91,6 +91,7 @@ INITIAL = "initial_state"
 the game's."""
 
 _TERMINAL = -4  # pyspiel.PlayerId values, as plain ints (faster than the enum each time)
+_UNKNOWN = -100  # no player id: the current player not worked out yet
 _CHANCE = -1
 _SIMULTANEOUS = -2
 _SEAT, _CHANCE_NODE, _JOINT, _NOBODY = (MoverKind.SEAT, MoverKind.CHANCE, MoverKind.JOINT,
@@ -244,22 +245,36 @@ class CopaState(pyspiel.State):  # type: ignore[misc]  # pyspiel.State is untype
 
     name: ClassVar[str]
     """The reference game's registry name."""
-    __slots__ = ("table",)
-    """The game's ``_Table``, set by ``__init__``, so a clone's too: OpenSpiel's
+    __slots__ = ("_held", "table")
+    """``table``: the game's ``_Table``, set by ``__init__``, so a clone's too: OpenSpiel's
     ``Clone`` makes a new state and deep-copies each attribute in ``__dict__``, and
     ``held`` is the one there (a depth-3 tree walk on one-deal Copas 1.04x as fast, min
-    1.03, max 1.10, 6 rounds interleaved)."""
+    1.03, max 1.10, 6 rounds interleaved). ``_held``: the same values as ``held``, read
+    from a slot (several times a step; an attribute in pyspiel's ``__dict__`` takes the
+    slow path); :attr:`held`'s setter writes both."""
 
     def __init__(self, game: CopaGame) -> None:
         super().__init__(game)
         self.table: _Table = game.table
         start = self.table.start
-        self._hold(_Held(_Trail(None, start, None), (), 0,
-                         start.round if self.table.rounds else 0))
+        self.held = _Held(_Trail(None, start, None), (), 0,
+                          start.round if self.table.rounds else 0)
 
-    def _hold(self, held: _Held) -> None:
-        """Make *held* the state's values (``held``, in ``__dict__``)."""
-        self.held = held  # type: ignore[misc]  # pyspiel's base class gives a __dict__
+    @property
+    def held(self) -> _Held:
+        """The state's values (shared by clones: immutable, but for their caches)."""
+        return self._held
+
+    @held.setter
+    def held(self, held: _Held) -> None:
+        """Set the values, with the current player worked out (once a state: OpenSpiel
+        asks for it several times a step): in ``__dict__`` too, which OpenSpiel's ``Clone``
+        copies to a new state and its ``Serialize`` pickles (both write ``held`` back, so
+        through here)."""
+        self._held = held
+        self.__dict__["held"] = held
+        if held.player == _UNKNOWN:
+            held.player = self._find_player()
 
     @property
     def players(self) -> int:
@@ -267,32 +282,32 @@ class CopaState(pyspiel.State):  # type: ignore[misc]  # pyspiel.State is untype
 
     @property
     def state(self) -> Any:
-        return self.held.trail.state
+        return self._held.trail.state
 
     @property
     def prefix(self) -> tuple[int, ...]:
-        return self.held.prefix
+        return self._held.prefix
 
     @property
     def truncated(self) -> bool:
         """Whether the adapter's ``max_game_length`` cut the game short (not a rule)."""
-        return bool(self.table.limit) and self.held.length >= self.table.limit
+        return bool(self.table.limit) and self._held.length >= self.table.limit
 
     @property
     def deal_over(self) -> bool:
         """With :data:`ONE_DEAL`: whether the deal the episode started in is scored."""
         if not self.table.one_deal:
             return False
-        return episode_over(self.held.trail.state, self.held.round)
+        return episode_over(self._held.trail.state, self._held.round)
 
     def observation_text(self, seat: int) -> str:
         """The canonical JSON of ``observe(state, seat)``."""
         game = self.table.game
-        return game.dumps(self.held.trail.view(game, seat))
+        return game.dumps(self._held.trail.view(game, seat))
 
     def information_text(self, seat: int) -> str:
         """The compact text of *seat*'s view and memory."""
-        trail, coder, game = self.held.trail, self.table.coder, self.table.game
+        trail, coder, game = self._held.trail, self.table.coder, self.table.game
         memory = trail.memory(game, coder, seat) if coder.remembers else None
         return (f"p{seat} {coder.brief(trail.view(game, seat), seat)}"
                 f"{coder.brief_memory(memory)}")
@@ -300,19 +315,20 @@ class CopaState(pyspiel.State):  # type: ignore[misc]  # pyspiel.State is untype
     # -- who acts: worked out once per state (OpenSpiel asks several times a step) ---------
 
     def _mover(self) -> ToMove:
-        held = self.held
+        held = self._held
         mover = held.mover
         if mover is None:
             mover = held.mover = self.table.to_move(held.trail.state)
         return mover
 
     def current_player(self) -> int:
-        """The seat to act, or OpenSpiel's chance, simultaneous or terminal player."""
-        held = self.held
-        player = held.player
-        if player is not None:
-            return player
-        table = self.table
+        """The seat to act, or OpenSpiel's chance, simultaneous or terminal player (worked
+        out when the state is set: :meth:`_find_player`)."""
+        return self._held.player
+
+    def _find_player(self) -> int:
+        """:meth:`current_player`'s answer in the values just set."""
+        held, table = self._held, self.table
         if (table.limit and held.length >= table.limit) or (
                 table.one_deal and episode_over(held.trail.state, held.round)):
             player = _TERMINAL  # cut short (truncated), or the deal is booked (one deal)
@@ -330,11 +346,10 @@ class CopaState(pyspiel.State):  # type: ignore[misc]  # pyspiel.State is untype
             else:  # any of the seats: the lowest one with a legal action
                 able = [s for s in mover.seats if self._entry(s).ids]
                 player = int(able[0] if able else mover.seats[0])
-        held.player = player
         return player
 
     def is_terminal(self) -> bool:
-        return self.current_player() == _TERMINAL
+        return self._held.player == _TERMINAL
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """OpenSpiel's ``legal_actions``; the usual calls, the current player's own at a
@@ -342,7 +357,7 @@ class CopaState(pyspiel.State):  # type: ignore[misc]  # pyspiel.State is untype
         round trip through C++ (OpenSpiel's random play on KALA 1.21x as fast, min 1.15,
         max 1.59; on DA CAPO the simultaneous call 1.31x more, min 1.27, max 2.10; rounds
         interleaved); every other call is OpenSpiel's own."""
-        current = self.current_player()
+        current = self._held.player
         if current >= 0 and (player is None or player == current):
             return list(self._entry(current).ids)
         if current == _SIMULTANEOUS and player is not None and player >= 0:
@@ -357,18 +372,19 @@ class CopaState(pyspiel.State):  # type: ignore[misc]  # pyspiel.State is untype
         """*player*'s legal ids at a decision node (OpenSpiel asks for the current player,
         and at a simultaneous node for each): a seat with no part to play at a joint node
         has the one action "no part"."""
-        if self.current_player() == _SIMULTANEOUS and player not in self._mover().seats:
+        if self._held.player == _SIMULTANEOUS and player not in self._mover().seats:
             return [len(self.table.ids)]
         return list(self._entry(player).ids)
 
     def _entry(self, seat: int) -> LegalIds:
         """*seat*'s legal actions at a decision node, by id (kept for the state)."""
-        held = self.held
+        held = self._held
         entry = held.legal.get(seat)
         if entry is None:
-            table = self.table
-            entry = held.legal[seat] = table.ids.of_seat(
-                table.legal_of, held.trail.state, self._mover(), seat)
+            table = self.table  # at a one-seat node the mover's, at another the seat's own
+            entry = held.legal[seat] = table.ids.legal(table.legal_of(
+                held.trail.state,
+                None if (held.mover or self._mover()).kind is _SEAT else Seat(seat)))
         return entry
 
     # -- chance --------------------------------------------------------------------------
@@ -376,7 +392,7 @@ class CopaState(pyspiel.State):  # type: ignore[misc]  # pyspiel.State is untype
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The chance outcomes here, as (id, probability): the steps of a
         ``chance_step`` game's deal, else the ``k``-th outcome of ``chance_outcomes``."""
-        held = self.held
+        held = self._held
         listed = held.outcomes  # kept for the state: OpenSpiel asks more than once
         if listed is None:
             outcomes = self.table.outcomes(self.state, self.prefix)
@@ -389,17 +405,18 @@ class CopaState(pyspiel.State):  # type: ignore[misc]  # pyspiel.State is untype
     def _play(self, action: Any, public: Any, produced: bool) -> None:
         """Apply *action*: through the game's inner ``apply`` when the game produced it
         for this state (its legal actions, its joint), else the public, checked one."""
-        held, table = self.held, self.table
+        held, table = self._held, self.table
+        trail = held.trail
+        before = trail.state
         if produced:
-            after = table.apply(held.trail.state, action)
-            carry_mark(held.trail.state, after)  # built from a checked state: valid
+            after = table.apply(before, action)
+            carry_mark(before, after)  # built from a checked state: valid
         else:
-            after = table.game.apply(held.trail.state, action)
-        self._hold(_Held(_Trail(held.trail, after, public), (), held.length + 1,
-                         held.round))
+            after = table.game.apply(before, action)
+        self.held = _Held(_Trail(trail, after, public), (), held.length + 1, held.round)
 
     def _apply_action(self, action: int) -> None:
-        player = self.current_player()
+        player = self._held.player
         if player == _CHANCE:
             self._chance(action)
             return
@@ -412,7 +429,7 @@ class CopaState(pyspiel.State):  # type: ignore[misc]  # pyspiel.State is untype
         self._play(chosen, chosen, True)
 
     def _chance(self, action: int) -> None:
-        held, table = self.held, self.table
+        held, table = self._held, self.table
         if held.outcome_ids is None:
             self.chance_outcomes()
         if action not in held.outcome_ids:  # type: ignore[operator]  # set just above
@@ -426,7 +443,7 @@ class CopaState(pyspiel.State):  # type: ignore[misc]  # pyspiel.State is untype
         prefix = (*held.prefix, action)
         step = table.chance_step(self.state, prefix)
         if isinstance(step, tuple):  # the deal goes on: a step of it
-            self._hold(_Held(held.trail, prefix, held.length + 1, held.round, held.mover))
+            self.held = _Held(held.trail, prefix, held.length + 1, held.round, held.mover)
         else:
             self._play(step, None, False)
 
@@ -464,10 +481,12 @@ class CopaState(pyspiel.State):  # type: ignore[misc]  # pyspiel.State is untype
 
     def __setstate__(self, data: Any) -> None:
         """Unpickled with its game string: its game registered first (a new process);
-        ``held`` comes back in ``__dict__``, the table from the game."""
+        ``held`` comes back in ``__dict__`` (its slot read from there), the table from the
+        game."""
         _register_name(self.name)
         super().__setstate__(data)
         self.table = self.get_game().table
+        self.held = self.__dict__["held"]
 
 
 def _register_name(name: str) -> None:
@@ -713,7 +732,8 @@ def _unpath(steps: list[tuple[Any, Any]]) -> _Trail:
 
 class _Held:
     """A state's values: a clone shares them (``deepcopy`` gives the same); only its caches
-    (who moves, the current player, the legal ids) are filled in later, each once."""
+    are filled in later, each once: who moves and the current player when a state takes
+    the values, the legal ids and chance outcomes when first asked for."""
 
     __slots__ = ("legal", "length", "mover", "outcome_ids", "outcomes", "player", "prefix",
                  "round", "trail")
@@ -727,7 +747,9 @@ class _Held:
         self.round = round
         """The round the episode started in (for :data:`ONE_DEAL`)."""
         self.mover = mover
-        self.player: int | None = None
+        self.player = _UNKNOWN
+        """The current player (:meth:`CopaState.current_player`), worked out when a state
+        takes these values."""
         self.legal: dict[int, LegalIds] = {}
         self.outcomes: tuple[tuple[int, float], ...] | None = None
         """The chance outcomes here, once asked for."""

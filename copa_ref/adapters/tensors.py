@@ -21,16 +21,13 @@ from __future__ import annotations
 import abc
 import functools
 import importlib
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 import attrs
 import numpy as np
 
 from copa_ref.core import Game
-from copa_ref.core.types import MoverKind, Seat, ToMove
-
-_SEAT = MoverKind.SEAT
 
 __all__ = [
     "ActionIds",
@@ -294,13 +291,6 @@ class ActionIds:
                 self._memo.clear()
             found = self._memo[id(actions)] = LegalIds(actions, self.id, len(self.free))
         return found
-
-    def of_seat(self, legal_actions: Callable[[Any, Seat | None], tuple[Any, ...]],
-                state: Any, mover: ToMove, seat: int) -> LegalIds:
-        """*seat*'s legal actions in *state* by id (:meth:`legal`), with the game's
-        *legal_actions* function: at a one-seat node the mover's (*mover* moves in
-        *state*), at another the seat's own."""
-        return self.legal(legal_actions(state, None if mover.kind is _SEAT else Seat(seat)))
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled and copied without the memo (its keys are identities in this process)."""

@@ -115,8 +115,13 @@ def mark_checked(state: object, key: object) -> None:
 
 def carry_mark(before: object, after: object) -> None:
     """Mark *after*, a state the inner ``apply`` built from *before*, as *before* is marked:
-    checked by the same checker, or not at all."""
-    mark_checked(after, getattr(before, CHECKED, None))
+    checked by the same checker, or not at all (the mark written by :data:`write_mark` at
+    once, as a hot loop writes it: every adapter step carries one)."""
+    key = getattr(before, CHECKED, None)
+    try:
+        write_mark(after, key)
+    except TypeError:  # a state class without the plain slot
+        mark_checked(after, key)
 
 
 def slot_builder(cls: type[S]) -> Callable[..., S]:

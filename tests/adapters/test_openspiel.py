@@ -533,6 +533,25 @@ def test_games_and_states_pickle_mid_game(name: str) -> None:
     assert copy.history() == state.history() and copy.returns() == state.returns()
 
 
+@pytest.mark.parametrize("name", ["kala", "ronda", "da_capo"])
+def test_copies_read_their_own_values(name: str) -> None:
+    """A state reads its values from a slot, and OpenSpiel copies them from ``__dict__``
+    (``Clone``, ``deserialize_state``, pickling): each copy reads the values it was given,
+    and a step of the copy leaves the original as it was."""
+    game = load(name)
+    state = _random_prefix(game, 4, 3)
+    assert not state.is_terminal()
+    held = state.held
+    for copy in (state.clone(), game.deserialize_state(state.serialize()),
+                 pickle.loads(pickle.dumps(state))):
+        assert copy.held is copy.__dict__["held"]
+        assert copy.state == state.state and copy.current_player() == state.current_player()
+        random_step(copy, random.Random(1))
+        assert copy.held is copy.__dict__["held"] and copy.held is not held
+        assert len(copy.history()) > len(state.history())
+        assert state.held is held and state.__dict__["held"] is held
+
+
 def test_a_state_unpickles_in_a_fresh_process(tmp_path: Any) -> None:
     """The unpickled class registers its game: a new process needs no ``register()``."""
     import subprocess
