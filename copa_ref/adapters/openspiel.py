@@ -323,7 +323,7 @@ class CopaState(pyspiel.State):  # type: ignore[misc]  # pyspiel.State is untype
 
     def current_player(self) -> int:
         """The seat to act, or OpenSpiel's chance, simultaneous or terminal player (worked
-        out when the state is set: :meth:`_find_player`)."""
+        out once, when the state takes its values: ``_find_player``)."""
         return self._held.player
 
     def _find_player(self) -> int:

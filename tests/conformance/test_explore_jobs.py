@@ -97,7 +97,7 @@ def test_time_holds_with_jobs() -> None:
     # running the other tests (a budget spent before an engine answers its handshake ends
     # the run: it did not start)
     started = time.monotonic()
-    lines = jobs.run_jobs(REFERENCE, 10.0, Settings(games=None, seconds=15.0, only=("kala",)),
+    lines = jobs.run_jobs(REFERENCE, 10.0, Settings(per_game=None, seconds=15.0, only=("kala",)),
                           2, lambda *_: None)
     took = time.monotonic() - started
     assert took < 15.0 + jobs.GRACE + 3.0, took  # the workers stop at the budget
@@ -121,7 +121,7 @@ def test_a_worker_frozen_past_the_budget_cuts_its_game_not_errors_it() -> None:
 
     found: list[Any] = []
     run = threading.Thread(target=lambda: found.append(jobs.run_jobs(
-        REFERENCE, 10.0, Settings(games=None, seconds=12.0, only=("kala",)), 2, progress)))
+        REFERENCE, 10.0, Settings(per_game=None, seconds=12.0, only=("kala",)), 2, progress)))
     run.start()
     run.join(timeout=90)
     assert frozen and found, "the run did not end"
@@ -134,7 +134,7 @@ def test_a_budget_spent_before_the_engine_starts_says_so() -> None:
     """A time budget that runs out before any worker's engine answers its handshake ends
     the run with the engine not started, and the error says the budget was the cause."""
     with pytest.raises(jobs.JobsError, match="time budget ran out before the engine"):
-        jobs.run_jobs(REFERENCE, 10.0, Settings(games=None, seconds=0.01, only=("kala",)),
+        jobs.run_jobs(REFERENCE, 10.0, Settings(per_game=None, seconds=0.01, only=("kala",)),
                       2, lambda *_: None)
 
 

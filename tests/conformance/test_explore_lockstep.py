@@ -214,7 +214,7 @@ def test_time_holds_within_a_game() -> None:
     lines: list[dict[str, Any]] = []
     corpus()  # (loaded before the clock starts)
     started = time.monotonic()
-    found = explore(_Slow(), Settings(games=None, seconds=1.0, only=("hopper",),
+    found = explore(_Slow(), Settings(per_game=None, seconds=1.0, only=("hopper",),
                                       max_steps=1000), lines)
     took = time.monotonic() - started
     assert took < 1.0 + 1.5, took
@@ -352,7 +352,7 @@ def test_time_holds_against_an_engine_that_hangs_after_hello(tmp_path: Any) -> N
     runner = Runner(lambda: SubprocessChannel(command, timeout=10), corpus())
     lines: list[dict[str, Any]] = []
     started = time.monotonic()
-    found = Explorer(runner, Settings(games=None, seconds=2.0, only=("kala",)),
+    found = Explorer(runner, Settings(per_game=None, seconds=2.0, only=("kala",)),
                      corpus()).explore(on_line=lines.append)
     took = time.monotonic() - started
     assert took < 2.0 + 2.0, took
