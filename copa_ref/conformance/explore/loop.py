@@ -481,20 +481,28 @@ class Explorer:
         for _ in range(20):
             data = {k: rng.choice(values[k][1:]) if len(values[k]) > 1 and rng.random() < 0.5
                     else base[k] for k in sorted(values)}
-            try:
-                config = game.config_from_json(data)
-                game.new_game(config)
-            except (ValueError, RuleViolation):
-                continue
-            options = options_of(game, config)
-            canonical: dict[str, JSON] = game.to_json(config)
-            if self._declared(name)(canonical, options):
-                label = RANDOM + (",".join(options) or "default")
-                found = Swept(config, canonical, tuple(options), game.num_players(config),
-                              label)
+            playable = self._playable(name, data)
+            if playable is not None:
+                label = RANDOM + (",".join(playable.options) or "default")
+                found = attrs.evolve(playable, label=label)
                 if not self._played_config[(name, label)]:
                     return found
         return found
+
+    def _playable(self, name: str, data: dict[str, JSON]) -> Swept | None:
+        """The config *data* of the game *name*, as a config to play (its label still to
+        give): ``None`` when the rules refuse it or the engine did not declare it."""
+        game = GAMES[name]
+        try:
+            config = game.config_from_json(data)
+            game.new_game(config)
+        except (ValueError, RuleViolation):
+            return None
+        options = options_of(game, config)
+        canonical: dict[str, JSON] = game.to_json(config)
+        if not self._declared(name)(canonical, options):
+            return None
+        return Swept(config, canonical, tuple(options), game.num_players(config), "")
 
     def _avoid(self, name: str, label: str | None = None) -> set[str]:
         """The rules a game's moves stay away from: those found broken where a difference
@@ -522,22 +530,12 @@ class Explorer:
         for key in sorted(swept.data):
             if key not in base or swept.data[key] == base[key]:
                 continue
-            data = {**swept.data, key: base[key]}
-            try:
-                config = game.config_from_json(data)
-                game.new_game(config)
-            except (ValueError, RuleViolation):
+            playable = self._playable(name, {**swept.data, key: base[key]})
+            if playable is None or canonical_json(playable.data) in known:
                 continue
-            canonical: dict[str, JSON] = game.to_json(config)
-            options = options_of(game, config)
-            if (canonical_json(canonical) in known
-                    or not self._declared(name)(canonical, options)):
-                continue
-            known.add(canonical_json(canonical))
+            known.add(canonical_json(playable.data))
             value = base[key] if isinstance(base[key], str) else canonical_json(base[key])
-            label = f"{AROUND}{swept.label},{key}={value}"
-            around.append(Swept(config, canonical, tuple(options), game.num_players(config),
-                                label))
+            around.append(attrs.evolve(playable, label=f"{AROUND}{swept.label},{key}={value}"))
 
     # -- one game -----------------------------------------------------------------------------
 

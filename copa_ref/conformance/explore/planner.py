@@ -387,14 +387,6 @@ class Director:
                       key=lambda s: (elsewhere[s.name], s.name.endswith("/fires"),
                                      order[s.name]))
 
-    def unmet_anywhere(self, name: str, label: str) -> bool:
-        """Whether a situation not yet met under any config is left to aim at under the
-        config *label* (neither excluded there nor left there)."""
-        self._see(name, label)
-        elsewhere = {n for names in self.met.get(name, {}).values() for n in names}
-        return any(s.name not in elsewhere and self._open(name, label, s.name)
-                   for s in self.pending(name, label))
-
     def _vain(self, name: str, label: str) -> dict[str, int]:
         return self.vain.setdefault(name, {}).setdefault(label, {})
 
