@@ -296,12 +296,6 @@ def _bonus_round_keeps_dealer(state: State, hands: tuple[tuple[Card, ...], ...],
 # -- The rule book's misreadings ------------------------------------------------------------
 
 
-def _any_suit_wins(trick, plain):  # type: ignore[no-untyped-def]
-    """COPAS-13 misread: the highest card of any suit takes the trick."""
-    values = [c.plain if plain else c.rank for c in trick]
-    return values.index(max(values))
-
-
 def _ten_booked(copas, taker, pending, *readings):  # type: ignore[no-untyped-def]
     """COPAS-17 misread: all ten copas are booked like any others; no bonus round."""
     return tuple(copas), None

@@ -215,12 +215,9 @@ RULES: tuple[RuleEntry, ...] = (
                                    f"next; the engine has seat {t.seen.leader} lead"),
         ),
         misread=(
-            Misread(explains=6, mutant=6, slug="discard-can-win",
+            Misread(explains=6, mutant=6, pictured=2, slug="discard-can-win",
                     description="the highest card of any suit takes the trick",
                     replacements={"trick_winner": wrong._discard_can_win}),
-            Misread(pictured=2, slug="any-suit-wins",
-                    description="the highest card of any suit takes the trick",
-                    replacements={"trick_winner": wrong._any_suit_wins}),
         ),
     ),
     RuleEntry(

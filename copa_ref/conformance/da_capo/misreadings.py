@@ -156,15 +156,6 @@ def _last_step_cannot_finish(state: State, action: object) -> State:
     return after
 
 
-# -- The rule book's misreadings ------------------------------------------------------------
-
-
-def _no_cascade(bids, tie_resolution):  # type: ignore[no-untyped-def]
-    """DACAPO-11 misread: a tied top cancels and nobody advances."""
-    top = max(b for b in bids if b is not None)
-    return bids.index(top) if bids.count(top) == 1 else None
-
-
 # -- The kill matrix's lists by mutant -----------------------------------------------------
 
 UNNAMED: dict[str, str] = {}

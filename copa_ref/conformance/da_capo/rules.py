@@ -165,12 +165,9 @@ RULES: tuple[RuleEntry, ...] = (
         checks=_who_advances(raw_at=1, raw=diag._raw_tied, at=4, holds=diag._tied_cancel),
         options=(Option(at=1, option="tie_resolution", question="DACAPO-Q3"),),
         misread=(
-            Misread(explains=4, mutant=4, slug="tied-top-nobody-advances",
+            Misread(explains=4, mutant=4, pictured=1, slug="tied-top-nobody-advances",
                     description="a tied highest bid means nobody advances (no cascade down)",
                     replacements={"round_winner": wrong._top_tie_nobody}),
-            Misread(pictured=1, slug="no-cascade",
-                    description="a tied top bid means nobody advances",
-                    replacements={"round_winner": wrong._no_cascade}),
         ),
     ),
     RuleEntry(

@@ -309,15 +309,12 @@ RULES: tuple[RuleEntry, ...] = (
         ),
         options=(Option(at=2, option="harvest", question="KALA-Q7"),),
         misread=(
-            Misread(explains=7, mutant=7, slug="harvest-all-to-store",
+            Misread(explains=7, mutant=7, pictured=3, slug="harvest-all-to-store",
                     description="a harvest puts every bean into the store, none into the bank",
                     replacements={"harvest_split": wrong._harvest_all_to_store}),
             Misread(mutant=17, slug="harvest-at-three",
                     description="a cup left with 3 beans may be harvested too",
                     replacements={"harvestable": wrong._harvest_at_three}),
-            Misread(pictured=3, slug="harvest-keeps-the-bank-bean",
-                    description="a harvest puts every bean into the store, none into the bank",
-                    replacements={"harvest_split": wrong._harvest_all_to_store}),
         ),
     ),
     RuleEntry(
