@@ -351,6 +351,16 @@ class CopaState(pyspiel.State):  # type: ignore[misc]  # pyspiel.State is untype
     def is_terminal(self) -> bool:
         return self._held.player == _TERMINAL
 
+    def is_chance_node(self) -> bool:
+        """OpenSpiel's own test (the current player is chance), without the round trip
+        through C++ and back for the current player."""
+        return self._held.player == _CHANCE
+
+    def is_simultaneous_node(self) -> bool:
+        """OpenSpiel's own test (the current player is the simultaneous one), without the
+        round trip through C++."""
+        return self._held.player == _SIMULTANEOUS
+
     def legal_actions(self, player: int | None = None) -> list[int]:
         """OpenSpiel's ``legal_actions``; the usual calls, the current player's own at a
         decision node and a seat's own at a simultaneous node, answered here without the
