@@ -162,14 +162,14 @@ class UsualStep(wrappers.BaseWrapper):  # type: ignore[misc]  # untyped
         raw = self.raw
         if action is None:  # a finished agent's step: what the wrappers below do with it
             agent = raw.agent_selection  # is the environment's dead step
-            usual = raw.terminations.get(agent, False) or raw.truncations.get(agent, False)
-        else:  # the types for which Discrete.contains is a range check (an unsigned 64-bit
-            # integer does not cast to the space's int64: it takes the long way, and fails)
-            usual = type(action) in _INTEGER_TYPES and raw.is_legal(action)
-        if usual:
-            raw.step(action)
-        else:
-            super().step(action)
+            if raw.terminations.get(agent, False) or raw.truncations.get(agent, False):
+                raw.step(None)
+                return
+        elif type(action) in _INTEGER_TYPES and raw._play(action):
+            # played: the types for which Discrete.contains is a range check (an unsigned
+            # 64-bit integer does not cast to the space's int64: it takes the long way)
+            return
+        super().step(action)
 
     def observe(self, agent: str) -> Any:
         return self.raw.observe(agent)
@@ -559,15 +559,28 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
                     "action_mask": mask}
         return {"observation": self._vector(seat), "action_mask": mask}
 
-    def is_legal(self, action: Any) -> bool:
-        """Whether *action* is an id the agent selected may play now: it is live and its
-        action mask marks the id (a NumPy integer scalar is looked up as its ``int``)."""
+    def _play(self, action: Any) -> bool:
+        """Play *action* when it is an id the agent selected may play now (it is live and
+        its action mask marks the id; a NumPy integer scalar is looked up as its ``int``),
+        and say whether it did: else nothing changes. Both :meth:`step` and
+        :class:`UsualStep` step through here."""
         choice = self._choice
-        if choice is None or choice.by_id.get(action) is None:
+        chosen = None if choice is None else choice.by_id.get(action)
+        if chosen is None:
             return False
         agent = self.agent_selection  # selected with its legal ids: in the game, unless
         # an illegal action ended it in TerminateIllegalWrapper (which writes the flags)
-        return not (self.terminations.get(agent, True) or self.truncations[agent])
+        if self.terminations.get(agent, True) or self.truncations[agent]:
+            return False
+        self._cumulative_rewards[agent] = 0.0
+        parts = self._parts  # the action, or the parts of a joint one chosen so far
+        parts.append(chosen)
+        if len(parts) == len(self._acting_seats()):
+            self._parts = []
+            self._apply(tuple(parts))
+        if self._select():  # the final rewards (any other step's are all 0: nothing to add)
+            self._accumulate_rewards()
+        return True
 
     # -- the AEC protocol ----------------------------------------------------------------
 
@@ -592,43 +605,33 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        choice = self._choice  # live, so selected with its legal ids
-        chosen = (choice.by_id.get(action)  # a NumPy integer scalar: found as its int
-                  if type(action) in _INTEGER_TYPES and choice is not None else None)
-        if chosen is None:  # another value Discrete.contains takes (a 0-d array), or none
-            number = self._number(agent, action)
-            chosen = None if choice is None else choice.by_id.get(number)
-            if chosen is None:
-                raise ValueError(self._illegal(agent, number))
-        self._cumulative_rewards[agent] = 0.0
-        parts = self._parts  # the action, or the parts of a joint one chosen so far
-        parts.append(chosen)
-        if len(parts) == len(self._acting_seats()):
-            self._parts = []
-            self._apply(tuple(parts))
-        self._select()
-        self._accumulate_rewards()
+        if type(action) in _INTEGER_TYPES and self._play(action):
+            return
+        number = self._number(agent, action)  # another value Discrete.contains takes (a
+        if not self._play(number):  # 0-d array), or none (ValueError)
+            raise ValueError(self._illegal(agent, number))
 
-    def _select(self) -> None:
+    def _select(self) -> bool:
         """Select the agent to act next (the next part of a joint action, or the seat to
         move), or end the game: every agent terminated with the final rewards, or (cut
-        short undecided) truncated. The rewards of every other step are 0: the dict of
-        zeros stays as it is."""
+        short undecided) truncated. Return whether the final rewards were set: the rewards
+        of every other step are 0 (the dict of zeros stays as it is)."""
         seats = self._acting_seats()
         cut = self.max_steps is not None and self.steps >= self.max_steps  # truncated
         if seats and not cut:
             seat = seats[len(self._parts)]
             self.agent_selection = self.possible_agents[seat]
             self._choice = self._entry(seat)
-            return
+            return False
         self._choice = None
         if cut and self.game.outcome(self.game_state) is None:
             self.truncations = dict.fromkeys(self.agents, True)
             self.rewards = dict.fromkeys(self.agents, 0.0)  # the dead steps' own to empty
-            return
+            return False
         final = self._final_rewards()
         self.rewards = {agent: final[s] for s, agent in enumerate(self.possible_agents)}
         self.terminations = dict.fromkeys(self.agents, True)
+        return True
 
     def render(self) -> str | None:
         return self._render()
