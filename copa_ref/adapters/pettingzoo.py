@@ -165,7 +165,7 @@ class UsualStep(wrappers.BaseWrapper):  # type: ignore[misc]  # untyped
             if raw.terminations.get(agent, False) or raw.truncations.get(agent, False):
                 raw.step(None)
                 return
-        elif type(action) in _INTEGER_TYPES and raw._play(action):
+        elif type(action) in _INTEGER_TYPES and raw.step_if_legal(action):
             # played: the types for which Discrete.contains is a range check (an unsigned
             # 64-bit integer does not cast to the space's int64: it takes the long way)
             return
@@ -559,7 +559,7 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
                     "action_mask": mask}
         return {"observation": self._vector(seat), "action_mask": mask}
 
-    def _play(self, action: Any) -> bool:
+    def step_if_legal(self, action: Any) -> bool:
         """Play *action* when it is an id the agent selected may play now (it is live and
         its action mask marks the id; a NumPy integer scalar is looked up as its ``int``),
         and say whether it did: else nothing changes. Both :meth:`step` and
@@ -605,10 +605,10 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if type(action) in _INTEGER_TYPES and self._play(action):
+        if type(action) in _INTEGER_TYPES and self.step_if_legal(action):
             return
         number = self._number(agent, action)  # another value Discrete.contains takes (a
-        if not self._play(number):  # 0-d array), or none (ValueError)
+        if not self.step_if_legal(number):  # 0-d array), or none (ValueError)
             raise ValueError(self._illegal(agent, number))
 
     def _select(self) -> bool:

@@ -205,6 +205,28 @@ def test_the_wrappers_are_the_classic_ones() -> None:
         bare.step(illegal)
 
 
+@pytest.mark.parametrize("name", ["kala", "da_capo"])
+def test_step_if_legal_plays_a_legal_id_only(name: str) -> None:
+    """``step_if_legal`` (the step ``env()``'s wrapper hands a legal id to) plays an id the
+    agent selected may play and says so; any other id changes nothing (the same ``last``,
+    the same agent, the same state), as it does once the game is over."""
+    e = raw_env(GAMES[name])
+    e.reset(seed=3)
+    while e.agents:
+        before = (e.agent_selection, e.game_state, _plain(e.last()))
+        mask = e.observe(e.agent_selection)["action_mask"]
+        if e.terminations[e.agent_selection] or e.truncations[e.agent_selection]:
+            assert not e.step_if_legal(0)
+            e.step(None)
+            continue
+        for illegal in (*np.flatnonzero(mask == 0)[:1].tolist(), -1, len(mask)):
+            assert not e.step_if_legal(illegal)
+            assert (e.agent_selection, e.game_state, _plain(e.last())) == before
+        assert e.step_if_legal(np.int64(np.flatnonzero(mask)[0]))
+        assert (e.agent_selection, e.game_state) != before[:2]
+    assert not e.step_if_legal(0)
+
+
 def _answer(call: Any) -> Any:
     """What *call* gives (arrays as lists), or the exception it raises (type, message)."""
     try:
