@@ -236,16 +236,25 @@ class LegalIds:
     """One tuple of legal actions, as ``legal_actions`` returned it, by id: the ids in
     increasing order, the action each id stands for (the very object of the tuple, so the
     game's inner ``apply`` may take it) and the mask (``int8``, 1 at each id; copy it
-    before handing it out)."""
+    before handing it out), made when first asked for (OpenSpiel asks only for the ids)."""
 
-    __slots__ = ("actions", "by_id", "ids", "mask")
+    __slots__ = ("_mask", "_size", "actions", "by_id", "ids")
 
     def __init__(self, actions: tuple[Any, ...], number: dict[Any, int], size: int) -> None:
         self.actions = actions
         self.by_id: dict[int, Any] = {number[a]: a for a in actions}
         self.ids: list[int] = sorted(self.by_id)
-        self.mask: Any = np.zeros(size, np.int8)
-        self.mask[self.ids] = 1
+        self._size = size
+        self._mask: Any = None
+
+    @property
+    def mask(self) -> Any:
+        """1 at each legal id, 0 elsewhere (``int8``, the size of the action space)."""
+        found = self._mask
+        if found is None:
+            found = self._mask = np.zeros(self._size, np.int8)
+            found[self.ids] = 1
+        return found
 
 
 MEMO_SIZE = 4096
