@@ -177,3 +177,40 @@ def test_an_engine_that_does_not_start_with_jobs_is_one_line_and_exit_2() -> Non
     assert done.returncode == 2
     error = done.stderr.strip().splitlines()
     assert len(error) == 1 and "did not start in a worker" in error[0]
+
+
+def test_every_part_plays_a_share_of_every_game() -> None:
+    """Six games explored in two, three, four or six parts: each part plays every game, each
+    game's turns dealt evenly (planned turns, the odd ones, included); the workers of a
+    part (finer parts) play exactly that part's games."""
+    from collections import Counter
+
+    from copa_ref.conformance.explore.loop import part_of
+
+    explored, games = 6, 600
+    for parts in (2, 3, 4, 6):
+        for part in range(parts):
+            mine = [n for n in range(games) if part_of(n, explored, parts) == part]
+            counts = Counter(n % explored for n in mine)
+            assert sorted(counts) == list(range(explored)), (parts, part)
+            assert max(counts.values()) - min(counts.values()) <= 1, (parts, part)
+            assert any((n // explored) % 2 == 1 for n in mine), (parts, part)
+    for outer, workers in ((1, 2), (2, 3), (3, 2)):
+        for part in range(outer):
+            whole = {n for n in range(games) if part_of(n, explored, outer) == part}
+            split = {n for job in range(workers) for n in range(games)
+                     if part_of(n, explored, outer * workers) == part + outer * job}
+            assert split == whole
+    assert [part_of(n, 1, 2) for n in range(6)] == [0, 1, 0, 1, 0, 1]  # one game: by number
+
+
+def test_a_fresh_worker_goes_on_at_the_next_game_of_its_part() -> None:
+    header = {"type": "explore_header", "explored": ["a", "b", "c", "d", "e", "f"],
+              "games_budget": 34}
+    played = [{"type": "explore_game", "number": n} for n in (1, 5)]
+    part = jobs._Part(0, 0, Settings(shard=(2, 2)), None, None, 0.0, [header, *played])
+    assert part.under_way() == 6  # turn 1 of game a (turn 0 of game a, 0, is part 1's)
+    part.lines.append({"type": "explore_game", "number": 10})
+    assert part.under_way() == 13  # 11, turn 1 of game f, and 12, turn 2 of a: part 1's
+    part.lines.append({"type": "explore_game", "number": 32})
+    assert part.under_way() is None  # its next, 34, is past the budget

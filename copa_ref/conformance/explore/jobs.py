@@ -27,7 +27,7 @@ from typing import Any
 import attrs
 
 from copa_ref.conformance.channel import SubprocessChannel, printable
-from copa_ref.conformance.explore.loop import Explorer, Settings
+from copa_ref.conformance.explore.loop import Explorer, Settings, part_of
 from copa_ref.conformance.explore.report import MergeError, merge
 
 __all__ = ["GRACE", "HEARTBEAT", "STALL", "JobsError", "run_jobs"]
@@ -127,9 +127,12 @@ class _Part:
         shard, shards = self.settings.shard
         numbers = [line["number"] for line in self.lines
                    if line.get("type") == "explore_game"]
-        first = max(numbers) + 1 if numbers else self.settings.start
-        number = first + (shard - 1 - first) % shards
+        number = max(numbers) + 1 if numbers else self.settings.start
         header = self.header()
+        explored = len(header.get("explored") or ()) if header is not None else 0
+        if explored:
+            while part_of(number, explored, shards) != shard - 1:
+                number += 1
         games = (header.get("games_budget") if header is not None
                  else self.settings.games)
         return None if games is not None and number >= games else number

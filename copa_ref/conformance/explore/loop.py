@@ -28,8 +28,9 @@ steered by coverage). Nothing that fails in a game ends the run: the game is err
 its reason. The budget in time is checked at every step of a game and before every case
 run of a shrink.
 
-``shard=(K, N)`` plays only the games whose number is K-1 modulo N (for a CI matrix: every
-part's report merges with ``copa-ref conformance merge``). Everything depends only on the
+``shard=(K, N)`` plays only the games of part K-1 of N (:func:`part_of`: each game
+explored, its turns dealt round the parts, every part a share of every game; for a CI
+matrix: every part's report merges with ``copa-ref conformance merge``). Everything depends only on the
 seed, the shard, the engine's answers and the budget in games: the same seed plays the same
 games and writes the same report (timings aside).
 
@@ -102,6 +103,16 @@ FRESH = 0.5
 values (the others under a config of the sweep, steered)."""
 
 
+
+def part_of(number: int, explored: int, parts: int) -> int:
+    """The part (0 .. *parts* - 1) that plays game *number* of an exploration of
+    *explored* games: game *number* is the ``number // explored``-th game (its turn) of
+    game ``number % explored``, and the part is their sum modulo *parts*. So each game's
+    turns go round the parts, and each part plays every game explored in turn, its
+    planned turns too (one game alone: the number modulo *parts*). Parts by the number
+    alone would give two parts of six games three games each, the heavy ones to one."""
+    return (number // explored + number % explored) % parts
+
 @attrs.frozen(kw_only=True)
 class Settings:
     """What an exploration plays and how long."""
@@ -125,7 +136,7 @@ class Settings:
     """At most this many case runs to shrink one difference."""
     steer: bool = True
     shard: tuple[int, int] = (1, 1)
-    """``(K, N)``: play only the games numbered K-1 modulo N."""
+    """``(K, N)``: play only the games of part K-1 of N (:func:`part_of`)."""
     load_state: bool = True
     """Use the engine's ``load_state`` when it declares it."""
     plan: bool = True
@@ -399,7 +410,8 @@ class Explorer:
                 if self._time_up():
                     self.state.timed_out = True
                     break
-                if number % shards != shard - 1 or number < settings.start:
+                if (part_of(number, len(names), shards) != shard - 1
+                        or number < settings.start):
                     continue
                 try:
                     self._one_game(number, names[number % len(names)],
