@@ -30,9 +30,9 @@ run of a shrink.
 
 ``shard=(K, N)`` plays only the games of part K-1 of N (:func:`part_of`: each game
 explored, its turns dealt round the parts, every part a share of every game; for a CI
-matrix: every part's report merges with ``copa-ref conformance merge``). Everything depends only on the
-seed, the shard, the engine's answers and the budget in games: the same seed plays the same
-games and writes the same report (timings aside).
+matrix: every part's report merges with ``copa-ref conformance merge``). Everything
+depends only on the seed, the shard, the engine's answers and the budget in games: the same
+seed plays the same games and writes the same report (timings aside).
 
 What a shard shares with the other shards, and what it does not: a game's number decides
 its game and, during the sweep, its config, whatever the sharding. The steering is each
