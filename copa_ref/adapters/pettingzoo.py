@@ -605,10 +605,8 @@ class CopaEnv(GameTable, AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if type(action) in _INTEGER_TYPES and self.step_if_legal(action):
-            return
-        number = self._number(agent, action)  # another value Discrete.contains takes (a
-        if not self.step_if_legal(number):  # 0-d array), or none (ValueError)
+        number = self._number(agent, action)  # ValueError for a value not in the space
+        if not self.step_if_legal(number):
             raise ValueError(self._illegal(agent, number))
 
     def _select(self) -> bool:
