@@ -181,8 +181,8 @@ def test_an_engine_that_does_not_start_with_jobs_is_one_line_and_exit_2() -> Non
 
 def test_every_part_plays_a_share_of_every_game() -> None:
     """Six games explored in two, three, four or six parts: each part plays every game, each
-    game's turns dealt evenly (planned turns, the odd ones, included); the workers of a
-    part (finer parts) play exactly that part's games."""
+    game's turns dealt evenly, and some planned turns (the odd ones); the workers of a part
+    (finer parts) play exactly that part's games."""
     from collections import Counter
 
     from copa_ref.conformance.explore.loop import part_of

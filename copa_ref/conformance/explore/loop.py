@@ -103,15 +103,19 @@ FRESH = 0.5
 values (the others under a config of the sweep, steered)."""
 
 
-
 def part_of(number: int, explored: int, parts: int) -> int:
     """The part (0 .. *parts* - 1) that plays game *number* of an exploration of
-    *explored* games: game *number* is the ``number // explored``-th game (its turn) of
-    game ``number % explored``, and the part is their sum modulo *parts*. So each game's
-    turns go round the parts, and each part plays every game explored in turn, its
-    planned turns too (one game alone: the number modulo *parts*). Parts by the number
-    alone would give two parts of six games three games each, the heavy ones to one."""
+    *explored* games: game *number* is turn ``number // explored`` of game
+    ``number % explored``, and its part is the two added, modulo *parts*. So each game's
+    turns go round the parts and every part plays every game explored (one game alone:
+    the number modulo *parts*); a part of N is split exactly by the parts of N x J that
+    are it modulo N (the ``--jobs`` workers of a shard). By the number alone, two parts of
+    six games held three games each, the heavy ones in one. For an even N, a game's
+    planned turns (the odd ones after the sweep) go to half the parts only: fewer parts
+    plan for one game's situations than if they went round every part, which was measured
+    slower (``bench/README.md``)."""
     return (number // explored + number % explored) % parts
+
 
 @attrs.frozen(kw_only=True)
 class Settings:
